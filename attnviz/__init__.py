@@ -1,0 +1,28 @@
+"""attnviz: the attention chapter's equations in PyTorch, with traces of every intermediate."""
+
+from .attention import AttentionTrace, MultiHeadAttention, attend, scaled_dot_product_attention
+from .block import BlockTrace, LayerNorm, TransformerBlock, TransformerStack
+from .device import resolve_device
+from .interop import from_torch
+from .masks import causal_mask, padding_mask
+from .positional import PositionalEncoding, sinusoidal
+from .scoring import SCORES, make_score
+
+__all__ = [
+    "SCORES",
+    "AttentionTrace",
+    "BlockTrace",
+    "LayerNorm",
+    "MultiHeadAttention",
+    "PositionalEncoding",
+    "TransformerBlock",
+    "TransformerStack",
+    "attend",
+    "causal_mask",
+    "from_torch",
+    "make_score",
+    "padding_mask",
+    "resolve_device",
+    "scaled_dot_product_attention",
+    "sinusoidal",
+]

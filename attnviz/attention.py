@@ -1,0 +1,179 @@
+"""Attention (S8, S9, S11) and multi-head self-attention (S10, S12)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import torch
+from torch import nn
+
+from .device import resolve_device, resolve_dtype
+from .limits import MAX_D, MAX_D_HEAD, MAX_H, check_choice, check_int, check_tokens
+from .scoring import SCORES, make_score
+
+
+def attend(
+    scores: torch.Tensor, values: torch.Tensor, mask: torch.Tensor | None = None
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """S8/S9/S11: weights a = softmax(scores) row by row, output = a V.
+
+    ``mask`` (True = may attend) broadcasts to ``scores``; blocked entries get
+    weight exactly 0. A query row with no allowed key gets all-zero weights.
+
+    Shape:
+        scores (..., M, N), values (..., N, D_v) -> output (..., M, D_v), weights (..., M, N)
+    """
+    if mask is not None:
+        scores = scores.masked_fill(~mask, float("-inf"))
+    weights = torch.softmax(scores, dim=-1)  # each row sums to 1 (S9)
+    if mask is not None:
+        weights = weights.masked_fill(~mask.any(dim=-1, keepdim=True), 0.0)
+    return weights @ values, weights
+
+
+def scaled_dot_product_attention(
+    query: torch.Tensor, key: torch.Tensor, value: torch.Tensor, mask: torch.Tensor | None = None
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """S11: A_D(Q, K, V) = softmax(Q Kᵀ / √D) V, returning (output, weights)."""
+    scores = query @ key.transpose(-1, -2) / math.sqrt(query.shape[-1])  # (..., M, N)
+    return attend(scores, value, mask)
+
+
+@dataclass(frozen=True)
+class AttentionTrace:
+    """Named intermediates of one multi-head attention call, per head, never averaged."""
+
+    q: torch.Tensor  # [batch, head, query_pos, d_head]   Q W_h^Q
+    k: torch.Tensor  # [batch, head, key_pos, d_head]     K W_h^K
+    v: torch.Tensor  # [batch, head, key_pos, d_head]     V W_h^V
+    scores: torch.Tensor  # [batch, head, query_pos, key_pos]  before mask and softmax
+    weights: torch.Tensor  # [batch, head, query_pos, key_pos]  softmax rows
+    head_out: torch.Tensor  # [batch, head, query_pos, d_head]  head_h
+    concat: torch.Tensor  # [batch, query_pos, head * d_head]  [head_1 .. head_H]
+
+
+class MultiHeadAttention(nn.Module):
+    """S12: A^M = [head_1, …, head_H] W^O with head_h = A_{D'}(Q W_h^Q, K W_h^K, V W_h^V).
+
+    Args:
+        D: model width. H: number of heads.
+        d_head: the seed's D' (width of each head); defaults to D / H.
+        score: name from ``attnviz.scoring.SCORES``; ``scaled_dot`` divides by √D'.
+        bias: add b_Q, b_K, b_V, b_O.
+        seed: every parameter is drawn from a generator seeded with it.
+        score_options: passed to the score (``hidden`` for ``mlp``).
+
+    Shape:
+        query (N_q, D) or (B, N_q, D); key, value (N_k, D) or (B, N_k, D).
+        mask (True = may attend) broadcastable to (B, H, N_q, N_k).
+        Returns out like query, and an ``AttentionTrace`` whose tensors are batched
+        (B = 1 for unbatched input).
+    """
+
+    def __init__(
+        self,
+        D: int,
+        H: int,
+        d_head: int | None = None,
+        *,
+        score: str = "scaled_dot",
+        bias: bool = True,
+        seed: int = 0,
+        dtype: str | torch.dtype = torch.float32,
+        device: str | torch.device = "auto",
+        **score_options: object,
+    ) -> None:
+        super().__init__()
+        D = check_int("D", D, 1, MAX_D)
+        H = check_int("H", H, 1, MAX_H)
+        check_choice("score", score, SCORES)
+        if d_head is None:
+            if D % H:
+                raise ValueError(
+                    f"D={D} is not divisible by H={H}: choose H among the divisors "
+                    f"of D, or give d_head explicitly (1 to {MAX_D_HEAD})"
+                )
+            d_head = D // H
+        d_head = check_int("d_head", d_head, 1, MAX_D_HEAD)
+        self.D, self.H, self.d_head, self.score_name = D, H, d_head, score
+        dtype = resolve_dtype(dtype)
+        g = torch.Generator().manual_seed(seed)
+
+        def init(*shape: int, fan_in: int) -> nn.Parameter:
+            bound = 1 / math.sqrt(fan_in)
+            return nn.Parameter((torch.rand(*shape, generator=g, dtype=dtype) * 2 - 1) * bound)
+
+        self.W_Q = init(H, D, d_head, fan_in=D)  # W_h^Q ∈ ℝ^{D×D'} for each head
+        self.W_K = init(H, D, d_head, fan_in=D)
+        self.W_V = init(H, D, d_head, fan_in=D)
+        self.W_O = init(H, d_head, D, fan_in=H * d_head)  # W^O ∈ ℝ^{D'H×D}, split by head
+        if bias:
+            self.b_Q = nn.Parameter(torch.zeros(H, d_head, dtype=dtype))
+            self.b_K = nn.Parameter(torch.zeros(H, d_head, dtype=dtype))
+            self.b_V = nn.Parameter(torch.zeros(H, d_head, dtype=dtype))
+            self.b_O = nn.Parameter(torch.zeros(D, dtype=dtype))
+        else:
+            self.b_Q = self.b_K = self.b_V = self.b_O = None
+        self.score = make_score(score, d_head, heads=H, generator=g, dtype=dtype, **score_options)
+        self.to(resolve_device(device))
+
+    def _project(self, x: torch.Tensor, W: nn.Parameter, b: nn.Parameter | None) -> torch.Tensor:
+        B, N, _ = x.shape
+        y = x @ W.transpose(0, 1).reshape(self.D, self.H * self.d_head)  # (B, N, H*D')
+        y = y.view(B, N, self.H, self.d_head).transpose(1, 2)  # (B, H, N, D')
+        return y if b is None else y + b[:, None, :]
+
+    def forward(
+        self,
+        query: torch.Tensor,
+        key: torch.Tensor | None = None,
+        value: torch.Tensor | None = None,
+        mask: torch.Tensor | None = None,
+    ) -> tuple[torch.Tensor, AttentionTrace]:
+        key = query if key is None else key
+        value = key if value is None else value
+        unbatched = query.dim() == 2
+        p = self.W_Q
+        query, key, value = (
+            check_tokens(name, torch.as_tensor(x, dtype=p.dtype, device=p.device), self.D)
+            for name, x in (("query", query), ("key", key), ("value", value))
+        )
+        if not query.dim() == key.dim() == value.dim():
+            raise ValueError("query, key and value must all be batched (B, N, D) or all (N, D)")
+        if unbatched:
+            query, key, value = query[None], key[None], value[None]
+        if key.shape[:2] != value.shape[:2] or key.shape[0] != query.shape[0]:
+            raise ValueError(
+                f"shape mismatch: query {tuple(query.shape)}, key {tuple(key.shape)}, "
+                f"value {tuple(value.shape)} (batch and N_k must agree)"
+            )
+        if mask is not None:
+            mask = torch.as_tensor(mask, device=p.device)
+            if mask.dtype != torch.bool:
+                raise ValueError("mask must be boolean (True = may attend)")
+            if mask.dim() == 3:
+                mask = mask[:, None]  # (B, N_q, N_k) -> (B, 1, N_q, N_k)
+            target = (query.shape[0], self.H, query.shape[1], key.shape[1])
+            try:
+                torch.broadcast_shapes(mask.shape, target)
+            except RuntimeError:
+                raise ValueError(
+                    f"mask of shape {tuple(mask.shape)} does not broadcast to "
+                    f"(B, H, N_q, N_k) = {target}"
+                ) from None
+
+        q = self._project(query, self.W_Q, self.b_Q)  # (B, H, N_q, D')
+        k = self._project(key, self.W_K, self.b_K)  # (B, H, N_k, D')
+        v = self._project(value, self.W_V, self.b_V)  # (B, H, N_k, D')
+        scores = self.score(k, q)  # (B, H, N_q, N_k)
+        head_out, weights = attend(scores, v, mask)  # (B, H, N_q, D'), (B, H, N_q, N_k)
+        B, _, N_q, _ = head_out.shape
+        concat = head_out.transpose(1, 2).reshape(B, N_q, self.H * self.d_head)  # (B, N_q, H*D')
+        out = concat @ self.W_O.reshape(self.H * self.d_head, self.D)  # (B, N_q, D)
+        if self.b_O is not None:
+            out = out + self.b_O
+        trace = AttentionTrace(
+            q=q, k=k, v=v, scores=scores, weights=weights, head_out=head_out, concat=concat
+        )
+        return (out[0] if unbatched else out), trace

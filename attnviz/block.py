@@ -1,0 +1,236 @@
+"""Transformer blocks: post-LN (S13), pre-LN (S14) and, as a contrast, no LN.
+
+post: Q' = LN(X + MHA(X));          out = LN(FFN(Q') + Q')
+pre:  h  = X + MHA(LN(X));          out = h + FFN(LN(h))
+none: h  = X + MHA(X);              out = h + FFN(h)
+with FFN(x) = act(x W_1 + b_1) W_2 + b_2, act = ReLU (the seed) or GELU (BERT-family models).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import torch
+from torch import nn
+from torch.nn import functional as F
+
+from .attention import AttentionTrace, MultiHeadAttention
+from .device import resolve_device, resolve_dtype
+from .limits import MAX_D, MAX_D_FF, MAX_LAYERS, check_choice, check_float, check_int
+
+NORMS = ("post", "pre", "none")
+ACTIVATIONS = {"relu": F.relu, "gelu": F.gelu}
+
+
+class LayerNorm(nn.Module):
+    """Per-token LN(x) = γ ⊙ (x − μ) / √(σ² + ε) + β; γ, β ∈ ℝ^D shared by all tokens (S13)."""
+
+    def __init__(self, D: int, eps: float = 1e-5, dtype: torch.dtype = torch.float32) -> None:
+        super().__init__()
+        self.eps = check_float("eps", eps, 0.0, 1.0)
+        self.gamma = nn.Parameter(torch.ones(D, dtype=dtype))
+        self.beta = nn.Parameter(torch.zeros(D, dtype=dtype))
+
+    def normalise(self, x: torch.Tensor) -> torch.Tensor:
+        """(x − μ) / √(σ² + ε) per token, before γ and β: mean 0, variance ≈ 1 per row."""
+        mu = x.mean(-1, keepdim=True)
+        var = x.var(-1, unbiased=False, keepdim=True)
+        return (x - mu) / torch.sqrt(var + self.eps)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.gamma * self.normalise(x) + self.beta
+
+
+class FeedForward(nn.Module):
+    """Position-wise FFN(x) = act(x W_1 + b_1) W_2 + b_2, D → D_ff → D (S13)."""
+
+    def __init__(
+        self, D: int, d_ff: int, activation: str, g: torch.Generator, dtype: torch.dtype
+    ) -> None:
+        super().__init__()
+        self.act = ACTIVATIONS[activation]
+
+        def init(*shape: int, fan_in: int) -> nn.Parameter:
+            bound = 1 / math.sqrt(fan_in)
+            return nn.Parameter((torch.rand(*shape, generator=g, dtype=dtype) * 2 - 1) * bound)
+
+        self.W_1, self.b_1 = init(D, d_ff, fan_in=D), init(d_ff, fan_in=D)
+        self.W_2, self.b_2 = init(d_ff, D, fan_in=d_ff), init(D, fan_in=d_ff)
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        hidden = self.act(x @ self.W_1 + self.b_1)  # (B, N, D_ff)
+        return hidden @ self.W_2 + self.b_2, hidden  # (B, N, D), (B, N, D_ff)
+
+
+@dataclass(frozen=True)
+class BlockTrace:
+    """Named intermediates of one block; every tensor is [batch, pos, ·]."""
+
+    attn: AttentionTrace
+    resid_pre: torch.Tensor  # X, the block's input
+    attn_in: torch.Tensor  # what attention reads: X (post, none) or LN_1(X) (pre)
+    attn_out: torch.Tensor  # MHA(attn_in)
+    resid_mid: torch.Tensor  # stream after the first sub-layer: LN_1(X + MHA) (post) or X + MHA
+    ffn_in: torch.Tensor  # resid_mid (post, none) or LN_2(resid_mid) (pre)
+    ffn_hidden: torch.Tensor  # act(ffn_in W_1 + b_1), [batch, pos, d_ff]
+    ffn_out: torch.Tensor  # FFN(ffn_in)
+    resid_post: torch.Tensor  # the block's output
+    sum_1: torch.Tensor  # X + MHA(attn_in), before any LN
+    sum_2: torch.Tensor  # resid_mid + FFN(ffn_in), before any LN
+    ln_1_hat: torch.Tensor | None  # LN_1's input normalised, before γ, β (None for norm="none")
+    ln_2_hat: torch.Tensor | None
+
+
+class TransformerBlock(nn.Module):
+    """One Transformer block with a visible LN placement ``norm`` = post | pre | none.
+
+    Args:
+        D, H, d_head, score: as for ``MultiHeadAttention``.
+        d_ff: FFN hidden width D_ff. activation: ``relu`` (seed) or ``gelu``.
+        eps: LayerNorm ε. seed: all parameters come from one generator seeded with it.
+
+    Shape:
+        x (N, D) or (B, N, D) -> out of the same shape, and a ``BlockTrace`` (batched).
+    """
+
+    def __init__(
+        self,
+        D: int,
+        H: int,
+        d_ff: int | None = None,
+        *,
+        norm: str = "post",
+        activation: str = "relu",
+        d_head: int | None = None,
+        score: str = "scaled_dot",
+        eps: float = 1e-5,
+        bias: bool = True,
+        seed: int = 0,
+        dtype: str | torch.dtype = torch.float32,
+        device: str | torch.device = "auto",
+        **score_options: object,
+    ) -> None:
+        super().__init__()
+        D = check_int("D", D, 1, MAX_D)
+        d_ff = check_int("d_ff", 4 * D if d_ff is None else d_ff, 1, MAX_D_FF)
+        self.norm = check_choice("norm", norm, NORMS)
+        self.activation = check_choice("activation", activation, ACTIVATIONS)
+        dtype = resolve_dtype(dtype)
+        self.attn = MultiHeadAttention(
+            D,
+            H,
+            d_head,
+            score=score,
+            bias=bias,
+            seed=seed,
+            dtype=dtype,
+            device="cpu",
+            **score_options,
+        )
+        g = torch.Generator().manual_seed(seed + 1)
+        self.ffn = FeedForward(D, d_ff, activation, g, dtype)
+        self.ln_1 = LayerNorm(D, eps, dtype)
+        self.ln_2 = LayerNorm(D, eps, dtype)
+        self.to(resolve_device(device))
+
+    def forward(
+        self, x: torch.Tensor, mask: torch.Tensor | None = None
+    ) -> tuple[torch.Tensor, BlockTrace]:
+        unbatched = torch.as_tensor(x).dim() == 2
+        x = torch.as_tensor(x, dtype=self.ln_1.gamma.dtype, device=self.ln_1.gamma.device)
+        if unbatched:
+            x = x[None]
+        ln_1_hat = ln_2_hat = None
+        if self.norm == "pre":
+            ln_1_hat = self.ln_1.normalise(x)
+            attn_in = self.ln_1.gamma * ln_1_hat + self.ln_1.beta
+        else:
+            attn_in = x
+        attn_out, attn = self.attn(attn_in, mask=mask)  # (B, N, D)
+        sum_1 = x + attn_out  # residual
+        if self.norm == "post":
+            ln_1_hat = self.ln_1.normalise(sum_1)
+            resid_mid = self.ln_1.gamma * ln_1_hat + self.ln_1.beta  # Q' = LN(Q + Q̃)
+        else:
+            resid_mid = sum_1
+        if self.norm == "pre":
+            ln_2_hat = self.ln_2.normalise(resid_mid)
+            ffn_in = self.ln_2.gamma * ln_2_hat + self.ln_2.beta
+        else:
+            ffn_in = resid_mid
+        ffn_out, ffn_hidden = self.ffn(ffn_in)
+        sum_2 = resid_mid + ffn_out  # residual
+        if self.norm == "post":
+            ln_2_hat = self.ln_2.normalise(sum_2)
+            out = self.ln_2.gamma * ln_2_hat + self.ln_2.beta
+        else:
+            out = sum_2
+        trace = BlockTrace(
+            attn=attn,
+            resid_pre=x,
+            attn_in=attn_in,
+            attn_out=attn_out,
+            resid_mid=resid_mid,
+            ffn_in=ffn_in,
+            ffn_hidden=ffn_hidden,
+            ffn_out=ffn_out,
+            resid_post=out,
+            sum_1=sum_1,
+            sum_2=sum_2,
+            ln_1_hat=ln_1_hat,
+            ln_2_hat=ln_2_hat,
+        )
+        return (out[0] if unbatched else out), trace
+
+
+class TransformerStack(nn.Module):
+    """L blocks in sequence; block ℓ is seeded with ``seed + 1000·ℓ``. Returns one trace per block.
+
+    ``final_norm`` adds the LayerNorm that pre-LN models put after the last block.
+    """
+
+    def __init__(
+        self,
+        L: int,
+        D: int,
+        H: int,
+        d_ff: int | None = None,
+        *,
+        norm: str = "post",
+        final_norm: bool = False,
+        seed: int = 0,
+        dtype: str | torch.dtype = torch.float32,
+        device: str | torch.device = "auto",
+        **block_options: object,
+    ) -> None:
+        super().__init__()
+        L = check_int("layers", L, 1, MAX_LAYERS)
+        dtype = resolve_dtype(dtype)
+        self.blocks = nn.ModuleList(
+            TransformerBlock(
+                D,
+                H,
+                d_ff,
+                norm=norm,
+                seed=seed + 1000 * i,
+                dtype=dtype,
+                device="cpu",
+                **block_options,
+            )
+            for i in range(L)
+        )
+        eps = self.blocks[0].ln_1.eps
+        self.final_ln = LayerNorm(D, eps, dtype) if final_norm else None
+        self.to(resolve_device(device))
+
+    def forward(
+        self, x: torch.Tensor, mask: torch.Tensor | None = None
+    ) -> tuple[torch.Tensor, list[BlockTrace]]:
+        traces = []
+        for block in self.blocks:
+            x, trace = block(x, mask)
+            traces.append(trace)
+        if self.final_ln is not None:
+            x = self.final_ln(x)
+        return x, traces

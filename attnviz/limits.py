@@ -1,0 +1,70 @@
+"""Caps that protect a shared server, and the checks that enforce them.
+
+The UI's slider bounds come from these constants, so the engine and the app
+agree on what is allowed. The engine never clamps: out-of-range input raises
+``ValueError`` naming the parameter and its allowed range.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+import torch
+
+MAX_N = 512  # tokens (keys or queries)
+MAX_D = 1024  # model width D
+MAX_H = 32  # heads H
+MAX_LAYERS = 24  # blocks in a stack L
+MAX_D_FF = 4096  # FFN hidden width D_ff
+MAX_D_HEAD = 1024  # per-head width D'
+MAX_MLP_HIDDEN = 256  # hidden width of the MLP score
+MAX_TEXT_CHARS = 2000  # characters of user text
+MAX_SEED = 2**31 - 1
+
+
+def check_int(name: str, value: object, lo: int, hi: int) -> int:
+    """Return ``value`` as an int if it is an integer in [lo, hi], else raise ValueError."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or value != int(value):
+        raise ValueError(f"{name} must be an integer in [{lo}, {hi}], got {value!r}")
+    if not lo <= int(value) <= hi:
+        raise ValueError(f"{name} must be in [{lo}, {hi}], got {value}")
+    return int(value)
+
+
+def check_float(name: str, value: object, lo: float, hi: float) -> float:
+    """Return ``value`` as a float if it is finite and in [lo, hi], else raise ValueError."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise ValueError(f"{name} must be a finite number in [{lo}, {hi}], got {value!r}")
+    if not lo <= value <= hi:
+        raise ValueError(f"{name} must be in [{lo}, {hi}], got {value}")
+    return float(value)
+
+
+def check_choice(name: str, value: object, choices: Iterable[str]) -> str:
+    """Return ``value`` if it is one of ``choices``, else raise ValueError listing them."""
+    choices = tuple(choices)
+    if value not in choices:
+        raise ValueError(f"{name} must be one of {', '.join(choices)}; got {value!r}")
+    return value  # type: ignore[return-value]
+
+
+def check_finite(name: str, x: torch.Tensor) -> torch.Tensor:
+    """Raise ValueError if ``x`` holds NaN or infinity."""
+    if not torch.isfinite(x).all():
+        raise ValueError(f"{name} must contain only finite values (no NaN or inf)")
+    return x
+
+
+def check_tokens(name: str, x: torch.Tensor, d: int) -> torch.Tensor:
+    """Validate a token matrix (N, D) or batch (B, N, D) against width ``d`` and the caps."""
+    if x.dim() not in (2, 3):
+        raise ValueError(f"{name} must have shape (N, D) or (B, N, D), got {tuple(x.shape)}")
+    n, width = x.shape[-2], x.shape[-1]
+    if n == 0:
+        raise ValueError(f"{name} must hold at least 1 token (N in [1, {MAX_N}]), got N=0")
+    if n > MAX_N:
+        raise ValueError(f"{name}: N must be in [1, {MAX_N}], got N={n}")
+    if width != d:
+        raise ValueError(f"{name}: last dimension must equal D={d}, got {width}")
+    return check_finite(name, x)

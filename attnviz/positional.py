@@ -1,0 +1,95 @@
+"""Positional encodings (S15, S16): a vector p_i per position, added or concatenated.
+
+Without them self-attention treats its input as a set (S7, S15). ``kind`` is
+``none``, ``sinusoidal`` (fixed in advance) or ``learned`` (a parameter);
+``mode`` is ``add`` (x_i + p_i, width stays D) or ``concat`` ([x_i; p_i], width
+grows to D + d_pos: the model that follows must be built for ``out_dim``).
+"""
+
+from __future__ import annotations
+
+import math
+
+import torch
+from torch import nn
+
+from .limits import MAX_D, MAX_N, check_choice, check_int, check_tokens
+
+KINDS = ("none", "sinusoidal", "learned")
+MODES = ("add", "concat")
+
+
+def sinusoidal(N: int, D: int, base: float = 10000.0) -> torch.Tensor:
+    """P[i, 2k] = sin(i / base^{2k/D}), P[i, 2k+1] = cos(i / base^{2k/D}).
+
+    Shape:
+        returns (N, D), float64 (cast by the caller).
+    """
+    N = check_int("N", N, 1, MAX_N)
+    D = check_int("D", D, 1, MAX_D)
+    pos = torch.arange(N, dtype=torch.float64)[:, None]  # (N, 1)
+    freq = torch.exp(-math.log(base) * torch.arange(0, D, 2, dtype=torch.float64) / D)  # (⌈D/2⌉,)
+    P = torch.zeros(N, D, dtype=torch.float64)
+    P[:, 0::2] = torch.sin(pos * freq)
+    P[:, 1::2] = torch.cos(pos * freq[: D // 2])
+    return P
+
+
+class PositionalEncoding(nn.Module):
+    """Inject order: x_i ↦ x_i + p_i (``add``) or [x_i; p_i] (``concat``).
+
+    Args:
+        D: width of the tokens. kind, mode: see module docstring.
+        d_pos: width of p_i in ``concat`` mode (default D); in ``add`` mode it is D.
+        n_max: positions available to a learned encoding.
+        seed: a learned encoding starts as N(0, 1) draws from this seed.
+
+    Shape:
+        x (N, D) or (B, N, D) -> (…, N, out_dim)
+    """
+
+    def __init__(
+        self,
+        D: int,
+        kind: str = "sinusoidal",
+        mode: str = "add",
+        *,
+        d_pos: int | None = None,
+        n_max: int = MAX_N,
+        seed: int = 0,
+        dtype: torch.dtype = torch.float32,
+    ) -> None:
+        super().__init__()
+        self.D = check_int("D", D, 1, MAX_D)
+        self.kind = check_choice("positional encoding", kind, KINDS)
+        self.mode = check_choice("positional encoding mode", mode, MODES)
+        self.d_pos = D if mode == "add" or d_pos is None else check_int("d_pos", d_pos, 1, MAX_D)
+        self.n_max = check_int("n_max", n_max, 1, MAX_N)
+        if kind == "learned":
+            g = torch.Generator().manual_seed(seed)
+            self.W_pos = nn.Parameter(torch.randn(self.n_max, self.d_pos, generator=g, dtype=dtype))
+        else:
+            self.W_pos = None
+
+    @property
+    def out_dim(self) -> int:
+        """Width after encoding: D when added (or kind none), D + d_pos when concatenated."""
+        return self.D + self.d_pos if self.mode == "concat" and self.kind != "none" else self.D
+
+    def table(self, N: int) -> torch.Tensor:
+        """The (N, d_pos) matrix of p_1 … p_N (zeros for kind ``none``)."""
+        N = check_int("N", N, 1, self.n_max)
+        if self.kind == "learned":
+            return self.W_pos[:N]
+        if self.kind == "sinusoidal":
+            return sinusoidal(N, self.d_pos)
+        return torch.zeros(N, self.d_pos, dtype=torch.float64)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = check_tokens("x", x, self.D)
+        if self.kind == "none":
+            return x
+        P = self.table(x.shape[-2]).to(dtype=x.dtype, device=x.device)  # (N, d_pos)
+        if self.mode == "add":
+            return x + P
+        return torch.cat([x, P.expand(*x.shape[:-1], self.d_pos)], dim=-1)  # (…, N, D + d_pos)

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Install what the test suite needs on a fresh Debian machine: the Python packages,
+# Debian's Chromium for the browser tests (Playwright drives /usr/bin/chromium;
+# it never downloads a browser of its own).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if ! command -v chromium >/dev/null 2>&1; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+fi
+python3 -m pip install -q -r requirements-dev.txt
