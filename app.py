@@ -1,0 +1,33 @@
+"""attnviz: entry point. Language switch, presentation mode, navigation over views/.
+
+The page scripts live in views/, not pages/: Streamlit runs an app that has a pages/
+folder in its old multipage mode until the first visitor opens the main page, so a
+shared deep link on a freshly started server would open a page without this frame.
+"""
+
+import streamlit as st
+
+import ui
+
+st.set_page_config(page_title="attnviz", page_icon="🔍", layout="wide")
+ui.warm_up()
+ui.begin_page()
+
+with st.sidebar:
+    ui.select("lang", "言語 / Language", ui.LANGS, ui.lang(),
+              fmt={"ja": "日本語", "en": "English"}.get, radio=True)
+    ui.toggle("present", ui.tr("app.present"))
+if ui.presenting():
+    st.html("<style>.stApp, .stMarkdown p, .stMarkdown li {font-size: 1.35rem !important;}"
+            " .katex {font-size: 1.5em !important;}</style>")
+
+PAGES = {
+    "": [st.Page("views/home.py", title=ui.tr("app.nav_home"), url_path="home", default=True)],
+    ui.tr("app.nav_group_basics"): [
+        st.Page("views/multihead.py", title=ui.tr("multihead.nav"), url_path="multihead"),
+    ],
+}
+try:
+    st.navigation(PAGES).run()
+finally:
+    ui.share_link()

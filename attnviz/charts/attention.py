@@ -1,0 +1,121 @@
+"""Attention maps: one head as a hoverable heat map, many heads as one grid figure.
+
+Payload and drawing time grow with H·N² (see DESIGN.md): small maps are Plotly
+heat maps with float32 arrays and hover; large grids are pre-coloured PNG images.
+"""
+
+from __future__ import annotations
+
+import html
+
+import numpy as np
+import plotly.express as px
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+HOVER_MAX_N = 64  # above this, per-cell token labels cost more than they help
+GRID_HEATMAP_MAX_CELLS = 8 * 32 * 32  # above this a grid is drawn as one image
+TICK_LABELS_MAX_N = 40
+COLORSCALE = "Viridis"
+
+
+def _labels(tokens: list[str]) -> list[str]:
+    """Axis-safe labels: HTML-escaped (Plotly renders some tags) and numbered."""
+    return [f"{i}:{html.escape(tok)}" for i, tok in enumerate(tokens)]
+
+
+def heatmap(z: np.ndarray, x_tokens: list[str], y_tokens: list[str], *, title: str = "",
+            x_title: str = "", y_title: str = "", zmin: float | None = 0.0,
+            zmax: float | None = 1.0, colorscale: str = COLORSCALE, height: int = 480
+            ) -> go.Figure:
+    """One matrix (rows = queries, columns = keys) with token labels and value on hover."""
+    z = np.asarray(z, dtype=np.float32)
+    n_y, n_x = z.shape
+    xl, yl = _labels(x_tokens), _labels(y_tokens)
+    trace = go.Heatmap(z=z, x=np.arange(n_x), y=np.arange(n_y), zmin=zmin, zmax=zmax,
+                       colorscale=colorscale)
+    if max(n_x, n_y) <= HOVER_MAX_N:
+        trace.update(customdata=np.array([[f"{y} → {x}" for x in xl] for y in yl]),
+                     hovertemplate="%{customdata}<br>%{z:.4f}<extra></extra>")
+    else:
+        trace.update(hovertemplate="%{y} → %{x}<br>%{z:.4f}<extra></extra>")
+    fig = go.Figure(trace)
+    fig.update_layout(title=title, height=height, margin=dict(l=10, r=10, t=50, b=10))
+    ticks = dict(tickmode="array") if max(n_x, n_y) <= TICK_LABELS_MAX_N else {}
+    fig.update_xaxes(title=x_title, side="top", **ticks,
+                     **(dict(tickvals=np.arange(n_x), ticktext=xl) if ticks else {}))
+    fig.update_yaxes(title=y_title, autorange="reversed", **ticks,
+                     **(dict(tickvals=np.arange(n_y), ticktext=yl) if ticks else {}))
+    return fig
+
+
+def _colour(z: np.ndarray, zmin: float, zmax: float) -> np.ndarray:
+    """Map values to uint8 RGB with the Viridis scale."""
+    scale = px.colors.sample_colorscale(COLORSCALE, np.linspace(0, 1, 256))
+    lut = np.array([px.colors.unlabel_rgb(c) for c in scale], dtype=np.uint8)  # (256, 3)
+    idx = np.clip((z - zmin) / max(zmax - zmin, 1e-12) * 255, 0, 255).astype(np.uint8)
+    return lut[idx]
+
+
+def head_grid(weights: np.ndarray, tokens: list[str], *, titles: list[str] | None = None,
+              cols: int = 4, zmin: float = 0.0, zmax: float = 1.0, cell_px: int = 220
+              ) -> go.Figure:
+    """All heads' maps (H, N_q, N_k) in one figure, ``cols`` per row.
+
+    Small grids are heat maps with hover; large ones one PNG mosaic (fast to send and draw).
+    """
+    weights = np.asarray(weights, dtype=np.float32)
+    H, n_q, n_k = weights.shape
+    titles = titles or [f"head {h}" for h in range(H)]
+    cols = min(cols, H)
+    rows = -(-H // cols)
+    if H * n_q * n_k > GRID_HEATMAP_MAX_CELLS:
+        return _mosaic(weights, titles, cols, rows, zmin, zmax, cell_px)
+    fig = make_subplots(rows=rows, cols=cols, subplot_titles=titles, horizontal_spacing=0.03,
+                        vertical_spacing=0.06)
+    labels = _labels(tokens)
+    hover = np.array([[f"{q} → {k}" for k in labels] for q in labels]) if n_q == n_k else None
+    for h in range(H):
+        trace = go.Heatmap(z=weights[h], coloraxis="coloraxis", name=titles[h])
+        if hover is not None:
+            trace.update(customdata=hover,
+                         hovertemplate=f"{titles[h]}<br>%{{customdata}}<br>%{{z:.4f}}<extra></extra>")
+        fig.add_trace(trace, row=h // cols + 1, col=h % cols + 1)
+    fig.update_yaxes(autorange="reversed", showticklabels=False)
+    fig.update_xaxes(showticklabels=False)
+    fig.update_layout(coloraxis=dict(colorscale=COLORSCALE, cmin=zmin, cmax=zmax),
+                      height=rows * cell_px + 60, margin=dict(l=10, r=10, t=40, b=10))
+    return fig
+
+
+def _mosaic(weights: np.ndarray, titles: list[str], cols: int, rows: int, zmin: float,
+            zmax: float, cell_px: int) -> go.Figure:
+    H, n_q, n_k = weights.shape
+    gap = max(2, n_k // 16)
+    canvas = np.full((rows * (n_q + gap), cols * (n_k + gap), 3), 255, dtype=np.uint8)
+    for h in range(H):
+        r, c = divmod(h, cols)
+        y0, x0 = r * (n_q + gap), c * (n_k + gap)
+        canvas[y0:y0 + n_q, x0:x0 + n_k] = _colour(weights[h], zmin, zmax)
+    fig = px.imshow(canvas, binary_string=True)
+    for h in range(H):
+        r, c = divmod(h, cols)
+        fig.add_annotation(x=c * (n_k + gap) + n_k / 2, y=r * (n_q + gap), text=titles[h],
+                           showarrow=False, yshift=8, font_size=11)
+    fig.update_xaxes(visible=False)
+    fig.update_yaxes(visible=False)
+    fig.update_layout(height=rows * cell_px + 60, margin=dict(l=10, r=10, t=30, b=10))
+    return fig
+
+
+def weights_bar(values: np.ndarray, tokens: list[str], *, title: str = "", y_title: str = "",
+                height: int = 320) -> go.Figure:
+    """One row of scores or weights as bars over the source tokens."""
+    values = np.asarray(values, dtype=np.float32)
+    fig = go.Figure(go.Bar(x=np.arange(len(values)), y=values,
+                           hovertemplate="%{customdata}: %{y:.4f}<extra></extra>",
+                           customdata=_labels(tokens)))
+    fig.update_xaxes(tickmode="array", tickvals=np.arange(len(values)), ticktext=_labels(tokens))
+    fig.update_layout(title=title, yaxis_title=y_title, height=height,
+                      margin=dict(l=10, r=10, t=50, b=10))
+    return fig

@@ -1,0 +1,108 @@
+"""A real ``streamlit run`` server and Debian's Chromium, driven by Playwright.
+
+Screenshots of failures land in ``artifacts/`` (ignored by git).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, sync_playwright
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "artifacts"
+CHROMIUM = os.environ.get("ATTNVIZ_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run",
+                 "--disable-quic"]
+IDLE = "[data-testid=stApp][data-test-script-state=notRunning]"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(script: str = "app.py", port: int | None = None,
+                 env: dict | None = None) -> tuple[subprocess.Popen, str]:
+    """Start ``streamlit run script`` on loopback and wait until it is healthy."""
+    port = port or free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", script, "--server.port", str(port),
+         "--server.address", "127.0.0.1", "--server.headless", "true"],
+        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        env={**os.environ, **(env or {})})
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
+                if r.status == 200:
+                    return proc, url
+        except OSError:
+            time.sleep(0.3)
+    proc.kill()
+    raise RuntimeError("streamlit server did not become healthy within 60 s")
+
+
+@pytest.fixture(scope="session")
+def server():
+    proc, url = start_server()
+    yield url
+    proc.terminate()
+    proc.wait(timeout=20)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser, request):
+    ctx = browser.new_context(viewport={"width": 1400, "height": 1000}, locale="en-US")
+    pg = ctx.new_page()
+    pg.errors = []
+    pg.on("pageerror", lambda e: pg.errors.append(str(e)))
+    yield pg
+    if request.node.rep_call.failed if hasattr(request.node, "rep_call") else False:
+        ARTIFACTS.mkdir(exist_ok=True)
+        pg.screenshot(path=str(ARTIFACTS / f"{request.node.name}.png"), full_page=True)
+    ctx.close()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    rep = outcome.get_result()
+    setattr(item, f"rep_{rep.when}", rep)
+
+
+def wait_idle(page: Page, timeout: float = 60_000) -> None:
+    """Wait until the script run has finished (after a short grace for a rerun to start)."""
+    page.wait_for_timeout(300)
+    page.wait_for_selector(IDLE, timeout=timeout)
+
+
+def open_app(page: Page, url: str, chart_timeout: float = 90_000) -> None:
+    """Open ``url``, wait for the run to finish and the first chart (if any) to draw."""
+    page.goto(url)
+    page.wait_for_selector("[data-testid=stApp]", timeout=60_000)
+    wait_idle(page, timeout=chart_timeout)
+
+
+def assert_clean(page: Page) -> None:
+    """No Streamlit exception element and no JavaScript page error."""
+    assert page.locator("[data-testid=stException]").count() == 0, "exception shown on page"
+    assert not page.errors, f"page errors: {page.errors}"
