@@ -60,7 +60,7 @@ def presenting() -> bool:
 def begin_page() -> None:
     """Start a run (from app.py): forget the last run's URL keys; make room for URL notices."""
     st.session_state[_BOUND] = {}
-    st.session_state[_NOTES] = st.empty()
+    st.session_state[_NOTES] = st.container()
 
 
 def _from_url(key: str, default: object, parse: Callable[[str], object]) -> bool:

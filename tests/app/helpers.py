@@ -1,0 +1,44 @@
+"""AppTest helpers: run a page through app.py's frame, read Plotly figures back as arrays."""
+
+from __future__ import annotations
+
+import base64
+import json
+from pathlib import Path
+
+import numpy as np
+from streamlit.testing.v1 import AppTest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run_page(view: str, lang: str = "en", timeout: float = 120, **params: object) -> AppTest:
+    """Run ``views/<view>.py`` inside app.py with the given URL query parameters."""
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=timeout)
+    at.query_params["lang"] = lang
+    for key, value in params.items():
+        at.query_params[key] = str(value)
+    at.switch_page(f"views/{view}.py")
+    at.run()
+    return at
+
+
+def figures(at: AppTest) -> list[dict]:
+    """Every Plotly chart on the page as its JSON document."""
+    return [json.loads(el.proto.spec) for el in at.get("plotly_chart")]
+
+
+def decode(array: object) -> np.ndarray:
+    """A Plotly data array, base64 typed (``{dtype, bdata, shape}``) or a plain list."""
+    if isinstance(array, dict) and "bdata" in array:
+        out = np.frombuffer(base64.b64decode(array["bdata"]), dtype=np.dtype(array["dtype"]))
+        shape = array.get("shape")
+        if shape is not None:
+            shape = [int(s) for s in str(shape).split(",")] if isinstance(shape, str) else shape
+            out = out.reshape(shape)
+        return out
+    return np.asarray(array)
+
+
+def assert_clean(at: AppTest) -> None:
+    assert not at.exception, [e.value for e in at.exception]
