@@ -1,0 +1,75 @@
+"""Transformer blocks (S13, S14) and permutation equivariance (S7, S15, S16)."""
+
+import pytest
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import attnviz
+from attnviz.block import NORMS
+
+
+def test_post_ln_is_the_chapters_formula():
+    """S13: Q' = LN(Q + Q̃); out = LN(ReLU(Q'W_1 + 1b_1ᵀ)W_2 + 1b_2ᵀ + Q')."""
+    block = attnviz.TransformerBlock(16, 4, 32, norm="post", seed=0, device="cpu",
+                                     dtype="float64")
+    x = torch.randn(5, 16, dtype=torch.float64)
+    out, t = block(x)
+    Qt, _ = block.attn(x)
+
+    def ln(v, ln_mod):
+        return torch.nn.functional.layer_norm(v, (16,), ln_mod.gamma, ln_mod.beta, ln_mod.eps)
+
+    Qp = ln(x + Qt, block.ln_1)
+    f = block.ffn
+    expected = ln(torch.relu(Qp @ f.W_1 + f.b_1) @ f.W_2 + f.b_2 + Qp, block.ln_2)
+    torch.testing.assert_close(out, expected)
+    torch.testing.assert_close(t.resid_mid[0], Qp)
+
+
+def test_pre_ln_order_and_ln_statistics():
+    block = attnviz.TransformerBlock(16, 2, norm="pre", activation="gelu", seed=1, device="cpu")
+    x = torch.randn(2, 7, 16) * 3 + 1
+    out, t = block(x)
+    torch.testing.assert_close(t.sum_1, x + t.attn_out)
+    torch.testing.assert_close(out, t.resid_mid + t.ffn_out)
+    for hat in (t.ln_1_hat, t.ln_2_hat):  # per token, before γ, β: mean 0, variance 1
+        torch.testing.assert_close(hat.mean(-1), torch.zeros(2, 7), atol=1e-5, rtol=0)
+        torch.testing.assert_close(hat.var(-1, unbiased=False), torch.ones(2, 7), atol=1e-3,
+                                   rtol=0)
+
+
+def test_stack_returns_one_trace_per_layer():
+    stack = attnviz.TransformerStack(3, 8, 2, norm="pre", final_norm=True, device="cpu")
+    out, traces = stack(torch.randn(4, 8))
+    assert out.shape == (4, 8) and len(traces) == 3
+    assert not torch.equal(stack.blocks[0].attn.W_Q, stack.blocks[1].attn.W_Q)
+
+
+def _equivariance_error(pe_kind, norm, N, seed, mode="add"):
+    D, H = 16, 4
+    g = torch.Generator().manual_seed(seed)
+    X = torch.randn(N, D, generator=g)
+    perm = torch.randperm(N, generator=g)
+    enc = attnviz.PositionalEncoding(D, pe_kind, mode, seed=seed)
+    block = attnviz.TransformerBlock(enc.out_dim, H, norm=norm, seed=seed, device="cpu")
+    f_X = block(enc(X))[0]
+    f_PX = block(enc(X[perm]))[0]
+    return (f_PX - f_X[perm]).abs().max().item(), perm
+
+
+@settings(max_examples=25, deadline=None)
+@given(N=st.integers(2, 16), seed=st.integers(0, 2**16), norm=st.sampled_from(NORMS))
+def test_block_without_positions_is_permutation_equivariant(N, seed, norm):
+    """S7: f(PX) = P f(X) for any permutation P."""
+    err, _ = _equivariance_error("none", norm, N, seed)
+    assert err < 1e-5
+
+
+@pytest.mark.parametrize("kind", ["sinusoidal", "learned"])
+@pytest.mark.parametrize("mode", ["add", "concat"])
+def test_positions_break_equivariance(kind, mode):
+    """S15, S16: with positions added or concatenated the block sees order."""
+    err, perm = _equivariance_error(kind, "post", 8, seed=5, mode=mode)
+    assert not torch.equal(perm, torch.arange(8))
+    assert err > 1e-2

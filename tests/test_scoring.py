@@ -1,0 +1,72 @@
+"""Score functions (S2–S6): each against its formula written out by hand, and the √D law (S3)."""
+
+import math
+
+import pytest
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from attnviz.scoring import SCORES, make_score
+
+
+def inputs(N=5, M=3, D=8, seed=0, dtype=torch.float64):
+    g = torch.Generator().manual_seed(seed)
+    return torch.randn(N, D, generator=g, dtype=dtype), torch.randn(M, D, generator=g, dtype=dtype)
+
+
+def test_dot_and_scaled_dot_are_the_formulas():
+    z, q = inputs()
+    dot = make_score("dot", 8)(z, q)
+    scaled = make_score("scaled_dot", 8)(z, q)
+    for m in range(3):
+        for n in range(5):
+            assert dot[m, n] == pytest.approx(float(z[n] @ q[m]))
+            assert scaled[m, n] == pytest.approx(float(z[n] @ q[m]) / math.sqrt(8))
+
+
+def test_bilinear_is_z_W_q_over_sqrt_d():
+    z, q = inputs()
+    s = make_score("bilinear", 8, dtype=torch.float64)
+    W = s.W.detach()
+    expected = torch.stack([torch.stack([z[n] @ W @ q[m] for n in range(5)]) for m in range(3)])
+    torch.testing.assert_close(s(z, q).detach(), expected / math.sqrt(8))
+
+
+def test_mlp_is_an_mlp_on_the_concatenation():
+    z, q = inputs()
+    s = make_score("mlp", 8, hidden=6, dtype=torch.float64)
+    with torch.no_grad():
+        W1 = torch.cat([s.W_1z, s.W_1q])  # acts on [z; q] ∈ ℝ^{2D}
+        expected = torch.tensor([[float(s.w_2 @ torch.tanh(torch.cat([z[n], q[m]]) @ W1 + s.b_1))
+                                  for n in range(5)] for m in range(3)], dtype=torch.float64)
+        torch.testing.assert_close(s(z, q), expected)
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**16), N=st.integers(1, 20))
+def test_query_only_weights_ignore_the_sources(seed, N):
+    s = make_score("query_only", 8, seed=3)
+    z1, q = inputs(N=N, seed=seed)
+    z2 = torch.randn(N, 8, dtype=torch.float64) * 10
+    s = s.double()
+    a1, a2 = torch.softmax(s(z1, q), -1), torch.softmax(s(z2, q), -1)
+    torch.testing.assert_close(a1, a2)
+    torch.testing.assert_close(a1, torch.softmax(q @ s.W[:N].T, -1).detach())
+
+
+@pytest.mark.parametrize("name", sorted(SCORES))
+def test_every_score_is_batched_and_per_head(name):
+    z, q = torch.randn(2, 4, 6, 5), torch.randn(2, 4, 3, 5)  # (B, H, N, D'), (B, H, M, D')
+    assert make_score(name, 5, heads=4)(z, q).shape == (2, 4, 3, 6)
+    assert make_score(name, 5)(z[0, 0], q[0, 0]).shape == (3, 6)
+
+
+@pytest.mark.parametrize("D", [16, 64, 256])
+def test_variance_of_dot_grows_like_D_and_scaling_fixes_it(D):
+    """S3: for unit-variance q, z, Var(qᵀz) = D and Var(qᵀz / √D) = 1 (within 5 %)."""
+    g = torch.Generator().manual_seed(D)
+    q, z = torch.randn(2, 40_000, D, generator=g, dtype=torch.float64)
+    dot = (q * z).sum(-1)
+    assert dot.var().item() == pytest.approx(D, rel=0.05)
+    assert (dot / math.sqrt(D)).var().item() == pytest.approx(1.0, rel=0.05)
