@@ -6,6 +6,7 @@ from .device import resolve_device
 from .interop import from_torch
 from .masks import causal_mask, padding_mask
 from .positional import PositionalEncoding, sinusoidal
+from .pretrained import load_pretrained
 from .scoring import SCORES, make_score
 
 __all__ = [
@@ -20,6 +21,7 @@ __all__ = [
     "attend",
     "causal_mask",
     "from_torch",
+    "load_pretrained",
     "make_score",
     "padding_mask",
     "resolve_device",

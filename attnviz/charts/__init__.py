@@ -4,5 +4,6 @@ No Streamlit here, so a notebook can draw the same charts as the app.
 """
 
 from .attention import head_grid, heatmap, weights_bar
+from .model_view import lines_view, model_grid
 
-__all__ = ["head_grid", "heatmap", "weights_bar"]
+__all__ = ["head_grid", "heatmap", "lines_view", "model_grid", "weights_bar"]

@@ -1,0 +1,117 @@
+"""A whole model's attention at a glance, and one head as BertViz-style lines.
+
+``model_grid`` draws every layer × head map as ONE pre-coloured PNG (one image, not
+L·H heat maps: see DESIGN.md's performance facts), with an invisible marker per cell
+so a click can pick a head. ``lines_view`` links each query token (left) to the keys
+(right) with lines whose opacity is the weight, like BertViz's head view.
+"""
+
+from __future__ import annotations
+
+import html
+
+import numpy as np
+import plotly.express as px
+import plotly.graph_objects as go
+
+from .attention import _colour
+
+CELL_MAX_PX = 96  # larger maps are average-pooled to this many pixels per side in the grid
+LINE_LEVELS = 8  # opacity steps in the lines view (one trace per step)
+
+
+def _pool(m: np.ndarray, size: int) -> np.ndarray:
+    """Average-pool an (N, N) map to (size, size) blocks; N ≤ size is returned as is."""
+    N = m.shape[0]
+    if size >= N:
+        return m
+    f = -(-N // size)
+    pad = f * size - N
+    m = np.pad(m, ((0, pad), (0, pad)), constant_values=np.nan)
+    return np.nanmean(m.reshape(size, f, size, f), axis=(1, 3))
+
+
+def model_grid(attentions: np.ndarray, *, selected: tuple[int, int] | None = None,
+               zmax: float = 1.0, layer_label: str = "layer {l}", head_label: str = "head {h}",
+               height: int | None = None) -> go.Figure:
+    """Every head of every layer, (L, H, N, N), as one L × H mosaic image.
+
+    Rows are layers, columns heads; each cell is that head's map (rows = queries) on a
+    Viridis scale from 0 to ``zmax``. ``selected`` (layer, head) is outlined in red.
+    """
+    A = np.asarray(attentions, dtype=np.float32)
+    L, H, N, _ = A.shape
+    n = min(N, CELL_MAX_PX)
+    gap = max(2, n // 12)
+    step = n + gap
+    canvas = np.full((L * step, H * step, 3), 255, dtype=np.uint8)  # (rows px, cols px, RGB)
+    for layer in range(L):
+        for h in range(H):
+            y0, x0 = layer * step, h * step
+            canvas[y0:y0 + n, x0:x0 + n] = _colour(_pool(A[layer, h], n), 0.0, zmax)
+    fig = px.imshow(canvas, binary_string=True)
+    fig.update_traces(hoverinfo="skip", hovertemplate=None)
+    ll, hh = np.meshgrid(np.arange(L), np.arange(H), indexing="ij")  # (L, H) each
+    names = [f"{layer_label.format(l=a)}, {head_label.format(h=b)}"
+             for a, b in zip(ll.ravel(), hh.ravel(), strict=True)]
+    fig.add_trace(go.Scatter(
+        x=(hh.ravel() * step + n / 2).astype(np.float32),
+        y=(ll.ravel() * step + n / 2).astype(np.float32),
+        mode="markers", marker=dict(size=max(8, min(n, 40)), opacity=0, color="white"),
+        customdata=np.stack([ll.ravel(), hh.ravel()], axis=1), text=names,
+        hovertemplate="%{text}<extra></extra>", showlegend=False, name="heads"))
+    for h in range(H):
+        fig.add_annotation(x=h * step + n / 2, y=-gap, text=head_label.format(h=h),
+                           showarrow=False, yshift=6, font_size=10, yanchor="bottom")
+    for layer in range(L):
+        fig.add_annotation(x=-gap, y=layer * step + n / 2, text=layer_label.format(l=layer),
+                           showarrow=False, xanchor="right", font_size=10)
+    if selected is not None:
+        layer, h = selected
+        fig.add_shape(type="rect", x0=h * step - 1.5, x1=h * step + n + 0.5,
+                      y0=layer * step - 1.5, y1=layer * step + n + 0.5,
+                      line=dict(color="red", width=3))
+    fig.update_xaxes(visible=False, range=[-6 * gap - n / 2, H * step])
+    fig.update_yaxes(visible=False, range=[L * step, -4 * gap])
+    fig.update_layout(height=height or 90 + L * 95, margin=dict(l=10, r=10, t=10, b=10),
+                      dragmode=False, clickmode="event+select")
+    return fig
+
+
+def lines_view(weights: np.ndarray, tokens: list[str], *, min_weight: float = 0.02,
+               title: str = "", height: int | None = None) -> go.Figure:
+    """Query tokens (left) joined to key tokens (right); line opacity ∝ weight.
+
+    Weights below ``min_weight`` are not drawn. Lines are grouped into ``LINE_LEVELS``
+    opacity steps, one Scatter trace each, with NaN breaks between segments.
+    """
+    W = np.asarray(weights, dtype=np.float32)
+    N = W.shape[0]
+    top = float(W.max()) or 1.0
+    q, k = np.nonzero(min_weight <= W)
+    level = np.minimum((W[q, k] / top * LINE_LEVELS).astype(int), LINE_LEVELS - 1)
+    fig = go.Figure()
+    for s in range(LINE_LEVELS):
+        sel = level == s
+        if not sel.any():
+            continue
+        m = int(sel.sum())
+        xs = np.tile(np.array([0.0, 1.0, np.nan], dtype=np.float32), m)
+        ys = np.stack([q[sel], k[sel], np.full(m, np.nan)], axis=1).astype(np.float32).ravel()
+        share = (s + 1) / LINE_LEVELS
+        fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", hoverinfo="skip", showlegend=False,
+                                 line=dict(color="rgb(31,119,180)", width=1 + 3 * share),
+                                 opacity=share))
+    lab = [html.escape(t) for t in tokens]
+    out_w = W.sum(0) / N  # (N,) average weight each key receives
+    for x, anchor, data in ((0.0, "right", W.max(1)), (1.0, "left", out_w)):
+        fig.add_trace(go.Scatter(
+            x=np.full(N, x, dtype=np.float32), y=np.arange(N, dtype=np.float32),
+            mode="markers+text", text=lab, textposition=f"middle {anchor}",
+            marker=dict(size=6, color="rgb(31,119,180)"), customdata=data.astype(np.float32),
+            hovertemplate="%{text}: %{customdata:.3f}<extra></extra>", showlegend=False))
+    fig.update_xaxes(visible=False, range=[-0.6, 1.6])
+    fig.update_yaxes(visible=False, autorange="reversed")
+    fig.update_layout(title=title, height=height or min(3000, max(300, 60 + 18 * N)),
+                      margin=dict(l=10, r=10, t=40, b=10), plot_bgcolor="white")
+    return fig
