@@ -143,6 +143,17 @@ def select(key: str, label: str, options: Sequence[str], default: str,
     return widget(label, options, format_func=fmt or str, key=key, **kw)
 
 
+def choice_slider(key: str, label: str, options: Sequence[str], default: str,
+                  where=st, **kw) -> str:
+    """A slider over a few named stops (powers of two, say), kept in ``?key=`` by name."""
+    options = list(options)
+    if st.session_state.get(key, default) not in options:
+        st.session_state.pop(key, None)
+    if not _from_url(key, default, _choice(options)):
+        kw["value"] = default
+    return where.select_slider(label, options, key=key, **kw)
+
+
 def toggle(key: str, label: str, default: bool = False, where=st, **kw) -> bool:
     """A toggle kept in ``?key=true|false``."""
     if not _from_url(key, default, _bool):
