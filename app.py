@@ -25,6 +25,7 @@ PAGES = {
     "": [st.Page("views/home.py", title=ui.tr("app.nav_home"), url_path="home", default=True)],
     ui.tr("app.nav_group_basics"): [
         st.Page("views/multihead.py", title=ui.tr("multihead.nav"), url_path="multihead"),
+        st.Page("views/saturation.py", title=ui.tr("saturation.nav"), url_path="saturation"),
     ],
 }
 try:

@@ -1,0 +1,105 @@
+"""Why scores are divided by √D (S2, S3): a seeded Monte Carlo of qᵀk against qᵀk / √D.
+
+For q, k ∈ ℝ^D with independent unit-variance components, E[qᵀk] = 0 and
+Var(qᵀk) = Σ_d Var(q_d k_d) = D. Unscaled logits therefore spread like √D, the
+softmax over N keys puts almost all weight on one key (it saturates) and its
+Jacobian J = diag(a) − a aᵀ, the factor every gradient passes through, goes to 0.
+Dividing by √D keeps Var = 1 for every D.
+
+One draw serves every D: the components are drawn in blocks [D/2, D) and the
+partial dot products summed, so the logits at D are a prefix sum of those at D/2
+(common random numbers: the curves are smooth in D and cost one draw at D_max).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import torch
+
+from ..limits import MAX_SEED, check_int
+
+DS = tuple(2**k for k in range(13))  # D = 1, 2, 4, …, 4096 (log scale)
+MAX_KEYS = 128  # N keys per softmax row
+MAX_ROWS = 2000  # query rows (samples)
+MAX_DRAWS = 2**25  # normal draws of K per call: rows · N · D_max, keeps a call ≲ 0.3 s
+SATURATED = 0.99  # a row is saturated when its largest weight exceeds this
+_CHUNK = 2**22  # floats of K drawn at once
+
+
+def rows_allowed(N: int, rows: int) -> int:
+    """The number of query rows actually drawn: ``rows`` within the MAX_DRAWS budget."""
+    return max(1, min(rows, MAX_DRAWS // (N * DS[-1])))
+
+
+@dataclass(frozen=True)
+class SaturationResult:
+    D: np.ndarray  # (len(DS),) the widths, 1 … 4096
+    logits: np.ndarray  # (len(DS), S, N) unscaled qᵀk, float32
+    curves: pd.DataFrame  # one row per (D, scaled): variance, max_weight, entropy, …
+    slope: dict[bool, float]  # fitted d log Var / d log D, per scaled
+    rows: int  # S, the query rows drawn
+
+
+def softmax_stats(logits: torch.Tensor) -> dict[str, torch.Tensor]:
+    """Row statistics of a = softmax(logits) over the N keys, averaged over the S rows.
+
+    max_weight = max_i a_i; entropy H(a) = −Σ a_i log a_i (nats, at most log N);
+    jacobian = ‖diag(a) − a aᵀ‖_F, with ‖J‖_F² = Σa_i² − 2Σa_i³ + (Σa_i²)²;
+    saturated = share of rows with max_i a_i > 0.99; variance = Var of the logits.
+
+    Shape:
+        logits (..., S, N) -> dict of (...) tensors
+    """
+    logits = logits.double()
+    a = torch.softmax(logits, dim=-1)  # (..., S, N)
+    top = a.max(dim=-1).values  # (..., S)
+    s2, s3 = (a**2).sum(-1), (a**3).sum(-1)  # (..., S)
+    jac = torch.sqrt(torch.clamp(s2 - 2 * s3 + s2**2, min=0.0))  # (..., S)
+    entropy = -torch.special.xlogy(a, a).sum(-1)  # (..., S)
+    return {"variance": logits.flatten(-2).var(-1), "max_weight": top.mean(-1),
+            "entropy": entropy.mean(-1), "jacobian": jac.mean(-1),
+            "saturated": (top > SATURATED).double().mean(-1)}
+
+
+def draw_logits(N: int, rows: int, seed: int) -> np.ndarray:
+    """qᵀk for ``rows`` queries q ~ N(0, I_D) each against N keys k_j ~ N(0, I_D), every D in DS.
+
+    Shape:
+        returns (len(DS), S, N) float32 with S = rows_allowed(N, rows)
+    """
+    N = check_int("N", N, 1, MAX_KEYS)
+    rows = check_int("samples", rows, 1, MAX_ROWS)
+    seed = check_int("seed", seed, 0, MAX_SEED)
+    S = rows_allowed(N, rows)
+    g = torch.Generator().manual_seed(seed)
+    total = torch.zeros(S, N, dtype=torch.float64)  # running Σ_{d<D} q_d k_jd
+    out = np.empty((len(DS), S, N), dtype=np.float32)
+    lo = 0
+    for i, D in enumerate(DS):
+        width = D - lo  # components [lo, D)
+        step = max(1, _CHUNK // (N * width))  # rows per chunk
+        for s in range(0, S, step):
+            q = torch.randn(min(step, S - s), width, generator=g)  # (s, w)
+            K = torch.randn(q.shape[0], N, width, generator=g)  # (s, N, w)
+            total[s:s + q.shape[0]] += (K @ q[:, :, None])[..., 0].double()  # (s, N)
+        out[i] = total.numpy()
+        lo = D
+    return out
+
+
+def run(N: int, rows: int, seed: int) -> SaturationResult:
+    """Draw the logits, then the softmax statistics of qᵀk and qᵀk/√D at every D in DS."""
+    logits = draw_logits(N, rows, seed)
+    raw = torch.from_numpy(logits)  # (len(DS), S, N)
+    root = torch.tensor(DS, dtype=torch.float64).sqrt()[:, None, None]  # (len(DS), 1, 1)
+    stats = softmax_stats(torch.stack([raw.double(), raw / root]))  # each (2, len(DS))
+    curves = pd.DataFrame({"D": np.tile(DS, 2), "scaled": np.repeat([False, True], len(DS)),
+                           **{name: v.reshape(-1).numpy() for name, v in stats.items()}})
+    slope = {}
+    for scaled, part in curves.groupby("scaled"):
+        slope[bool(scaled)] = float(np.polyfit(np.log(part["D"]), np.log(part["variance"]), 1)[0])
+    return SaturationResult(D=np.array(DS), logits=logits, curves=curves, slope=slope,
+                            rows=logits.shape[1])
