@@ -1,0 +1,105 @@
+"""A real model (all-MiniLM-L6-v2) run by attnviz's blocks: all heads, one layer, rollout."""
+
+import pandas as pd
+import streamlit as st
+
+import ui
+from attnviz import charts
+from attnviz.lessons import rollout as ro
+from attnviz.limits import MAX_TEXT_CHARS
+from attnviz.pretrained import load_pretrained
+
+L, H, MIN_LINE = 6, 12, 0.02
+
+
+@st.cache_resource(show_spinner=False)
+def model():
+    return load_pretrained("all-MiniLM-L6-v2")
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def compute(text):
+    r = model().encode(text, truncate=True)
+    return r, ro.rollout(r.attentions)
+
+
+def pick_head():
+    """Grid click → layer and head sliders (runs before the next script run)."""
+    points = st.session_state["grid"].selection.points
+    if points and points[0].get("curve_number") == 1:
+        st.session_state["layer"], st.session_state["head"] = divmod(points[0]["point_index"], H)
+
+
+st.title(ui.tr("real_model.title"))
+st.markdown(ui.tr("real_model.intro"))
+left, right = st.columns([1, 2])
+with left:
+    text = ui.text("text", ui.tr("real_model.text"), ui.tr("real_model.default_text"),
+                   MAX_TEXT_CHARS)
+    view = ui.select("view", ui.tr("real_model.view"), ["model", "head", "rollout"], "model",
+                     fmt=lambda v: ui.tr(f"real_model.view_{v}"), radio=True)
+    layer = ui.slider("layer", ui.tr("real_model.layer"), 0, L - 1, 2)
+    head = ui.slider("head", ui.tr("real_model.head"), 0, H - 1, 0)
+    combine = None
+    if view == "head" and ui.toggle("all_heads", ui.tr("real_model.all_heads")):
+        combine = ui.select("combine", ui.tr("real_model.combine"), ro.COMBINE, "mean",
+                            fmt=lambda c: ui.tr(f"real_model.combine_{c}"), radio=True)
+    hide = ui.toggle("hide_special", ui.tr("real_model.hide_special"))
+
+try:
+    with st.spinner(ui.tr("real_model.loading")):
+        r, rolled = compute(text)
+except ValueError as err:
+    ui.error_box(err)
+    st.stop()
+
+with left:
+    st.caption(ui.tr("real_model.tokens", n=len(r.tokens)))
+    st.latex(r"a^{(l,h)}_{ij} = \mathrm{softmax}_j\Big(\frac{(x_i W^Q_h)(x_j W^K_h)^\top}"
+             r"{\sqrt{D'}}\Big)" if view != "rollout" else
+             r"R_l = \mathrm{rownorm}\Big(\tfrac{1}{H}\sum_h A_{l,h} + I\Big)\,R_{l-1}")
+if r.truncated:
+    st.warning(ui.tr("real_model.truncated"))
+keep = ro.keep_positions(r.tokens, hide)
+tokens = [r.tokens[i] for i in keep]
+titles = {"l": layer, "h": head}
+if view == "rollout":
+    shown = rolled[layer][keep][:, keep]
+    title = ui.tr("real_model.rollout", l=layer)
+elif combine:
+    shown = ro.combine_heads(r.attentions[layer], combine)[keep][:, keep]
+    title = ui.tr("real_model.combined_title", l=layer, how=ui.tr(f"real_model.combine_{combine}"))
+else:
+    shown = r.attentions[layer, head][keep][:, keep]
+    title = ui.tr("real_model.map_title", **titles)
+zmax = float(shown.max()) if hide else 1.0
+
+with right:
+    if view == "model":
+        st.subheader(ui.tr("real_model.grid"))
+        st.caption(ui.tr("real_model.grid_help"))
+        fig = charts.model_grid(r.attentions, selected=(layer, head),
+                                layer_label=ui.tr("real_model.layer_label"),
+                                head_label=ui.tr("real_model.head_label"))
+        st.plotly_chart(fig, key="grid", on_select=pick_head, selection_mode="points",
+                        theme=None, config={"displaylogo": False})
+    if view == "rollout":
+        st.markdown(ui.tr("real_model.rollout_help"))
+    if hide:
+        st.caption(ui.tr("real_model.hide_note"))
+    heat = charts.heatmap(shown, tokens, tokens, title=title, zmax=zmax,
+                          x_title=ui.tr("real_model.key"), y_title=ui.tr("real_model.query"),
+                          height=720 if ui.presenting() else 560)
+    ui.plot(heat, "map", f"{view}_L{layer}")
+    labels = ro.labels(r.tokens)
+    labels = [labels[i] for i in keep]
+    ui.csv_button(pd.DataFrame(shown, index=labels, columns=labels), f"{view}_L{layer}", "csv")
+    if view == "head":
+        st.subheader(ui.tr("real_model.lines"))
+        st.caption(ui.tr("real_model.lines_note", w=MIN_LINE))
+        ui.plot(charts.lines_view(shown, tokens, min_weight=MIN_LINE), "lines", f"lines_L{layer}")
+    if len(r.tokens) <= 64:
+        ui.csv_button(ro.long_table(r.attentions, r.tokens).set_index("layer"),
+                      "all_layers_heads", "csv_all")
+    else:
+        st.caption(ui.tr("real_model.all_csv_big", n=len(r.tokens)))
