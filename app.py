@@ -27,6 +27,9 @@ PAGES = {
         st.Page("views/multihead.py", title=ui.tr("multihead.nav"), url_path="multihead"),
         st.Page("views/saturation.py", title=ui.tr("saturation.nav"), url_path="saturation"),
     ],
+    ui.tr("app.nav_group_real"): [
+        st.Page("views/real_model.py", title=ui.tr("real_model.nav"), url_path="real-model"),
+    ],
 }
 try:
     st.navigation(PAGES).run()
