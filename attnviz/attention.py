@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import torch
 from torch import nn
+from torch.nn import functional as F
 
 from .device import resolve_device, resolve_dtype
 from .limits import MAX_D, MAX_D_HEAD, MAX_H, check_choice, check_int, check_tokens
@@ -118,11 +119,16 @@ class MultiHeadAttention(nn.Module):
         self.score = make_score(score, d_head, heads=H, generator=g, dtype=dtype, **score_options)
         self.to(resolve_device(device))
 
-    def _project(self, x: torch.Tensor, W: nn.Parameter, b: nn.Parameter | None) -> torch.Tensor:
+    def _project(self, x: torch.Tensor, Ws: list[nn.Parameter], bs: list[nn.Parameter | None]
+                 ) -> list[torch.Tensor]:
+        """x W_h + b_h for each (W, b) pair, as one matmul over all pairs and heads."""
         B, N, _ = x.shape
-        y = x @ W.transpose(0, 1).reshape(self.D, self.H * self.d_head)  # (B, N, H*D')
-        y = y.view(B, N, self.H, self.d_head).transpose(1, 2)  # (B, H, N, D')
-        return y if b is None else y + b[:, None, :]
+        k, HD = len(Ws), self.H * self.d_head
+        W = torch.cat(Ws).transpose(0, 1).reshape(self.D, k * HD)  # (D, k·H·D')
+        b = None if bs[0] is None else torch.cat(bs).reshape(k * HD)
+        y = F.linear(x, W.T, b)  # (B, N, k·H·D')
+        y = y.view(B, N, k, self.H, self.d_head).permute(2, 0, 3, 1, 4)  # (k, B, H, N, D')
+        return list(y)
 
     def forward(
         self,
@@ -133,16 +139,20 @@ class MultiHeadAttention(nn.Module):
     ) -> tuple[torch.Tensor, AttentionTrace]:
         key = query if key is None else key
         value = key if value is None else value
-        unbatched = query.dim() == 2
+        same = key is query and value is query  # self-attention: validate and project once
         p = self.W_Q
-        query, key, value = (
-            check_tokens(name, torch.as_tensor(x, dtype=p.dtype, device=p.device), self.D)
-            for name, x in (("query", query), ("key", key), ("value", value))
-        )
+
+        def prepare(name: str, x: torch.Tensor) -> torch.Tensor:
+            return check_tokens(name, torch.as_tensor(x, dtype=p.dtype, device=p.device), self.D)
+
+        query = prepare("query", query)
+        key, value = (query, query) if same else (prepare("key", key), prepare("value", value))
+        unbatched = query.dim() == 2
         if not query.dim() == key.dim() == value.dim():
             raise ValueError("query, key and value must all be batched (B, N, D) or all (N, D)")
         if unbatched:
-            query, key, value = query[None], key[None], value[None]
+            query = query[None]
+            key, value = (query, query) if same else (key[None], value[None])
         if key.shape[:2] != value.shape[:2] or key.shape[0] != query.shape[0]:
             raise ValueError(
                 f"shape mismatch: query {tuple(query.shape)}, key {tuple(key.shape)}, "
@@ -163,9 +173,19 @@ class MultiHeadAttention(nn.Module):
                     f"(B, H, N_q, N_k) = {target}"
                 ) from None
 
-        q = self._project(query, self.W_Q, self.b_Q)  # (B, H, N_q, D')
-        k = self._project(key, self.W_K, self.b_K)  # (B, H, N_k, D')
-        v = self._project(value, self.W_V, self.b_V)  # (B, H, N_k, D')
+        out, trace = self.compute(query, key, value, mask)
+        return (out[0] if unbatched else out), trace
+
+    def compute(self, query: torch.Tensor, key: torch.Tensor, value: torch.Tensor,
+                mask: torch.Tensor | None) -> tuple[torch.Tensor, AttentionTrace]:
+        """The arithmetic of ``forward`` on batched, already validated tensors (no caps)."""
+        if query is key is value:  # self-attention: Q, K, V = X W^Q, X W^K, X W^V (S10)
+            q, k, v = self._project(query, [self.W_Q, self.W_K, self.W_V],
+                                    [self.b_Q, self.b_K, self.b_V])  # each (B, H, N, D')
+        else:
+            (q,) = self._project(query, [self.W_Q], [self.b_Q])  # (B, H, N_q, D')
+            (k,) = self._project(key, [self.W_K], [self.b_K])  # (B, H, N_k, D')
+            (v,) = self._project(value, [self.W_V], [self.b_V])  # (B, H, N_k, D')
         scores = self.score(k, q)  # (B, H, N_q, N_k)
         head_out, weights = attend(scores, v, mask)  # (B, H, N_q, D'), (B, H, N_q, N_k)
         B, _, N_q, _ = head_out.shape
@@ -176,4 +196,4 @@ class MultiHeadAttention(nn.Module):
         trace = AttentionTrace(
             q=q, k=k, v=v, scores=scores, weights=weights, head_out=head_out, concat=concat
         )
-        return (out[0] if unbatched else out), trace
+        return out, trace

@@ -32,10 +32,9 @@ class DotScore(nn.Module):
         self.d = d
 
     def forward(self, z: torch.Tensor, q: torch.Tensor) -> torch.Tensor:
-        scores = q @ z.transpose(-1, -2)  # (..., M, D) @ (..., D, N) -> (..., M, N)
         if self.scale_by_sqrt_d:
-            scores = scores / math.sqrt(self.d)
-        return scores
+            q = q * (1 / math.sqrt(self.d))  # scaling q (M·D) is cheaper than scores (M·N)
+        return q @ z.transpose(-1, -2)  # (..., M, D) @ (..., D, N) -> (..., M, N)
 
 
 class ScaledDotScore(DotScore):
