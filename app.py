@@ -24,6 +24,7 @@ if ui.presenting():
 PAGES = {
     "": [st.Page("views/home.py", title=ui.tr("app.nav_home"), url_path="home", default=True)],
     ui.tr("app.nav_group_basics"): [
+        st.Page("views/scoring.py", title=ui.tr("scoring.nav"), url_path="scoring"),
         st.Page("views/multihead.py", title=ui.tr("multihead.nav"), url_path="multihead"),
         st.Page("views/saturation.py", title=ui.tr("saturation.nav"), url_path="saturation"),
     ],
