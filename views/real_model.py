@@ -62,7 +62,6 @@ if r.truncated:
     st.warning(ui.tr("real_model.truncated"))
 keep = ro.keep_positions(r.tokens, hide)
 tokens = [r.tokens[i] for i in keep]
-titles = {"l": layer, "h": head}
 if view == "rollout":
     shown = rolled[layer][keep][:, keep]
     title = ui.tr("real_model.rollout", l=layer)
@@ -71,7 +70,7 @@ elif combine:
     title = ui.tr("real_model.combined_title", l=layer, how=ui.tr(f"real_model.combine_{combine}"))
 else:
     shown = r.attentions[layer, head][keep][:, keep]
-    title = ui.tr("real_model.map_title", **titles)
+    title = ui.tr("real_model.map_title", l=layer, h=head)
 zmax = float(shown.max()) if hide else 1.0
 
 with right:
@@ -89,7 +88,8 @@ with right:
         st.caption(ui.tr("real_model.hide_note"))
     heat = charts.heatmap(shown, tokens, tokens, title=title, zmax=zmax,
                           x_title=ui.tr("real_model.key"), y_title=ui.tr("real_model.query"),
-                          height=720 if ui.presenting() else 560)
+                          height=720 if ui.presenting() else 600)
+    heat.update_layout(margin=dict(l=100, t=130), title_y=0.99)
     ui.plot(heat, "map", f"{view}_L{layer}")
     labels = ro.labels(r.tokens)
     labels = [labels[i] for i in keep]

@@ -73,7 +73,8 @@ def model_grid(attentions: np.ndarray, *, selected: tuple[int, int] | None = Non
                       line=dict(color="red", width=3))
     fig.update_xaxes(visible=False, range=[-6 * gap - n / 2, H * step])
     fig.update_yaxes(visible=False, range=[L * step, -4 * gap])
-    fig.update_layout(height=height or 90 + L * 95, margin=dict(l=10, r=10, t=10, b=10),
+    aspect = (L * step + 4 * gap) / (H * step + 6 * gap + n / 2)  # the image keeps square pixels
+    fig.update_layout(height=height or int(40 + 800 * aspect), margin=dict(l=10, r=10, t=10, b=10),
                       dragmode=False, clickmode="event+select")
     return fig
 
@@ -104,7 +105,7 @@ def lines_view(weights: np.ndarray, tokens: list[str], *, min_weight: float = 0.
                                  opacity=share))
     lab = [html.escape(t) for t in tokens]
     out_w = W.sum(0) / N  # (N,) average weight each key receives
-    for x, anchor, data in ((0.0, "right", W.max(1)), (1.0, "left", out_w)):
+    for x, anchor, data in ((0.0, "left", W.max(1)), (1.0, "right", out_w)):
         fig.add_trace(go.Scatter(
             x=np.full(N, x, dtype=np.float32), y=np.arange(N, dtype=np.float32),
             mode="markers+text", text=lab, textposition=f"middle {anchor}",
