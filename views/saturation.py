@@ -12,10 +12,11 @@ from attnviz.limits import MAX_SEED
 
 FORMULAS = [
     r"r(\mathbf{z}, \mathbf{q}) = \frac{\mathbf{z}^\top \mathbf{q}}{\sqrt{D}}",
-    r"\mathrm{Var}(\mathbf{q}^\top \mathbf{k}) = \sum_{d=1}^{D} \mathrm{Var}(q_d k_d) = D,"
-    r"\quad \mathrm{Var}\!\left(\frac{\mathbf{q}^\top \mathbf{k}}{\sqrt{D}}\right) = 1",
-    r"\mathbf{a} = \mathrm{softmax}(\mathbf{s}), \quad J = \frac{\partial \mathbf{a}}"
-    r"{\partial \mathbf{s}} = \mathrm{diag}(\mathbf{a}) - \mathbf{a}\mathbf{a}^\top",
+    r"\mathrm{Var}(\mathbf{q}^\top \mathbf{k}) = \sum_{d=1}^{D} \mathrm{Var}(q_d k_d) = D",
+    r"\mathrm{Var}\!\left(\frac{\mathbf{q}^\top \mathbf{k}}{\sqrt{D}}\right) = 1",
+    r"\mathbf{a} = \mathrm{softmax}(\mathbf{s})",
+    r"J = \frac{\partial \mathbf{a}}{\partial \mathbf{s}}"
+    r" = \mathrm{diag}(\mathbf{a}) - \mathbf{a}\mathbf{a}^\top",
     r"H(\mathbf{a}) = -\sum_{j=1}^{N} a_j \log a_j \le \log N",
 ]
 

@@ -29,7 +29,7 @@ def logit_histograms(raw: np.ndarray, D: int, names: tuple[str, str], *, title: 
         fig.add_bar(x=centres.astype(np.float32), y=density.astype(np.float32), width=width,
                     name=name, marker_color=colour, opacity=0.6)
     fig.update_layout(barmode="overlay", title=title, xaxis_title=x_title, height=height,
-                      margin=dict(l=10, r=10, t=50, b=10), legend=dict(x=0.01, y=0.99))
+                      margin=dict(l=60, r=10, t=50, b=40), legend=dict(x=0.01, y=0.99))
     return fig
 
 
@@ -45,10 +45,10 @@ def variance_curve(curves: pd.DataFrame, slope: dict[bool, float], D: int,
                         name=f"{name}  (slope {slope[scaled]:.3f})", line_color=colour)
     xs = np.array([1, curves["D"].max()], dtype=np.float32)
     fig.add_scatter(x=xs, y=xs, mode="lines", name="Var = D", line=dict(color="grey", dash="dot"))
-    fig.add_vline(x=float(np.log10(D)), line_color="grey", line_width=1)  # log axis
+    fig.add_vline(x=D, line_color="grey", line_width=1)
     fig.update_xaxes(type="log", title="D")
     fig.update_yaxes(type="log", title=y_title)
-    fig.update_layout(title=title, height=height, margin=dict(l=10, r=10, t=50, b=10),
+    fig.update_layout(title=title, height=height, margin=dict(l=60, r=10, t=50, b=40),
                       legend=dict(x=0.01, y=0.99))
     return fig
 
@@ -69,11 +69,11 @@ def softmax_curves(curves: pd.DataFrame, D: int, N: int, names: tuple[str, str],
             fig.add_scatter(x=part["D"].to_numpy(np.float32), y=part[col].to_numpy(np.float32),
                             mode="lines+markers", name=name, line_color=colour,
                             legendgroup=name, showlegend=k == 0, row=r + 1, col=c + 1)
-        fig.add_vline(x=float(np.log10(D)), line_color="grey", line_width=1, row=r + 1,
+        fig.add_vline(x=D, line_color="grey", line_width=1, row=r + 1,
                       col=c + 1)
     fig.add_hline(y=float(np.log(N)), line=dict(color="grey", dash="dot"), row=1, col=2)
     fig.update_xaxes(type="log", title="D")
-    fig.update_layout(height=height, margin=dict(l=10, r=10, t=40, b=10),
+    fig.update_layout(height=height, margin=dict(l=60, r=10, t=40, b=40),
                       legend=dict(orientation="h", y=-0.12))
     return fig
 
@@ -86,6 +86,6 @@ def weight_rows(raw_weights: np.ndarray, scaled_weights: np.ndarray, names: tupl
     for w, name, colour in ((raw_weights, names[0], RAW), (scaled_weights, names[1], SCALED)):
         fig.add_bar(x=keys, y=np.asarray(w, dtype=np.float32), name=name, marker_color=colour)
     fig.update_layout(barmode="group", title=title, xaxis_title=x_title, height=height,
-                      yaxis_range=[0, 1], margin=dict(l=10, r=10, t=50, b=10),
+                      yaxis_range=[0, 1], margin=dict(l=60, r=10, t=50, b=40),
                       legend=dict(x=0.01, y=0.99))
     return fig

@@ -1,0 +1,47 @@
+"""The √D page: renders in both languages; its figures carry S3's law, read back from the JSON."""
+
+import numpy as np
+import pytest
+
+from .helpers import assert_clean, decode, figures, run_page
+
+
+def traces(at, index):
+    return figures(at)[index]["data"]
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_variance_curve_follows_D_and_scaled_stays_at_one(lang):
+    at = run_page("saturation", lang=lang, N=8, rows=2000)
+    assert_clean(at)
+    raw, scaled, _identity = traces(at, 2)
+    D = decode(raw["x"])
+    np.testing.assert_array_equal(D, 2.0 ** np.arange(13))
+    np.testing.assert_allclose(decode(raw["y"]), D, rtol=0.05)
+    np.testing.assert_allclose(decode(scaled["y"]), 1.0, rtol=0.05)
+    assert "slope 0.99" in raw["name"] or "slope 1.0" in raw["name"]
+    curves = traces(at, 3)
+    saturated_raw = decode(curves[6]["y"])  # panel 4, unscaled
+    assert (np.diff(saturated_raw) >= -0.01).all() and saturated_raw[-1] > 0.8
+
+
+def test_moving_D_changes_the_chosen_row_and_metrics():
+    at = run_page("saturation", D="1")
+    assert_clean(at)
+    row_small = [decode(t["y"]) for t in traces(at, 1)]
+    np.testing.assert_allclose(row_small[0], row_small[1], atol=1e-6)  # √1 = 1: identical
+    at.select_slider(key="D").set_value("4096").run()
+    assert_clean(at)
+    raw_w, scaled_w = (decode(t["y"]) for t in traces(at, 1))
+    np.testing.assert_allclose([raw_w.sum(), scaled_w.sum()], 1.0, atol=1e-5)
+    assert raw_w.max() > scaled_w.max()
+    assert float(at.metric[0].value) > 3000
+
+
+@pytest.mark.parametrize("params", [dict(N=2, rows=100, D="1"), dict(N=128, rows=2000, D="4096"),
+                                    dict(N="99999", rows="-3", D="3", seed="abc")])
+def test_extremes_and_hostile_values_render(params):
+    at = run_page("saturation", **params)
+    assert_clean(at)
+    assert len(figures(at)) == 4
+    assert 2 <= at.slider(key="N").value <= 128

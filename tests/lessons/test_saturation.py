@@ -1,0 +1,64 @@
+"""The √D lesson against S3's laws: Var(qᵀk) = D, Var(qᵀk/√D) = 1, saturation grows with D."""
+
+import numpy as np
+import pytest
+import torch
+
+from attnviz.lessons import saturation
+
+
+@pytest.fixture(scope="module")
+def result():
+    return saturation.run(N=8, rows=2000, seed=0)  # 8192 logits per D (the draw budget)
+
+
+def test_variance_grows_like_D_and_scaling_removes_it(result):
+    curves = result.curves
+    raw = curves[~curves["scaled"]]
+    scaled = curves[curves["scaled"]]
+    np.testing.assert_allclose(raw["variance"], raw["D"], rtol=0.05)
+    np.testing.assert_allclose(scaled["variance"], 1.0, rtol=0.05)
+    assert result.slope[False] == pytest.approx(1.0, abs=0.02)
+    assert result.slope[True] == pytest.approx(0.0, abs=0.02)
+
+
+def test_unscaled_softmax_saturates_monotonically(result):
+    raw = result.curves[~result.curves["scaled"]]
+    for col, sign in (("max_weight", 1), ("saturated", 1), ("entropy", -1)):
+        steps = sign * np.diff(raw[col].to_numpy())
+        assert (steps >= -0.01).all(), (col, steps)
+    assert raw["saturated"].iloc[0] < 0.05 and raw["saturated"].iloc[-1] > 0.8
+    assert raw["jacobian"].iloc[-1] < 0.2 * raw["jacobian"].iloc[0]
+    scaled = result.curves[result.curves["scaled"]]
+    assert scaled["saturated"].max() < 0.05  # √D keeps the softmax soft at every D
+
+
+def test_draws_are_seeded_and_shaped():
+    """The same seed gives the same logits (a URL reproduces a figure); another seed does not."""
+    a = saturation.draw_logits(4, 100, seed=3)
+    b = saturation.draw_logits(4, 100, seed=3)
+    np.testing.assert_array_equal(a, b)
+    assert not np.allclose(a, saturation.draw_logits(4, 100, seed=4))
+    assert a.shape == (len(saturation.DS), 100, 4)
+
+
+def test_jacobian_norm_matches_the_explicit_matrix():
+    logits = torch.randn(50, 7, dtype=torch.float64) * 3
+    a = torch.softmax(logits, -1)
+    J = torch.diag_embed(a) - a[:, :, None] * a[:, None, :]  # (S, N, N)
+    expected = torch.linalg.matrix_norm(J).mean()  # Frobenius
+    autograd = torch.func.vmap(torch.func.jacrev(lambda s: torch.softmax(s, -1)))(logits)
+    torch.testing.assert_close(autograd, J)
+    stats = saturation.softmax_stats(logits)
+    assert float(stats["jacobian"]) == pytest.approx(float(expected), rel=1e-9)
+    entropy = -(a * a.log()).sum(-1).mean()
+    assert float(stats["entropy"]) == pytest.approx(float(entropy), rel=1e-9)
+
+
+def test_budget_caps_rows_and_bad_input_raises():
+    assert saturation.rows_allowed(128, 2000) * 128 * 4096 <= saturation.MAX_DRAWS
+    assert saturation.rows_allowed(2, 100) == 100
+    with pytest.raises(ValueError, match="N"):
+        saturation.run(0, 100, 0)
+    with pytest.raises(ValueError, match="samples"):
+        saturation.run(4, saturation.MAX_ROWS + 1, 0)
