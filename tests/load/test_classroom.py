@@ -1,0 +1,39 @@
+"""A small classroom on one real server: 5 sessions at once over every page, speaking
+Streamlit's websocket protocol. No errors, and no session ever sees another's change.
+
+The K = 40 version with latency and memory figures is bench/bench_classroom.py.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from tests.browser.conftest import start_server
+from tests.load.classroom import app_pages, classroom
+
+K, M = 5, 3  # sessions 0 and 3, 1 and 4 follow the same scenario; 2 is alone
+
+
+@pytest.fixture(scope="module")
+def url():
+    proc, url = start_server()
+    yield url
+    proc.terminate()
+    proc.wait(timeout=20)
+
+
+def test_five_sessions_no_errors_and_isolated(url):
+    pages = app_pages()
+    per_session = -(-len(pages) // M)  # the M scenarios together visit every page
+    res = asyncio.run(classroom(url, K, M, pages, per_session=per_session, steps=3,
+                                think=(0.1, 0.6), stagger=1.0))
+    assert not res.errors(), res.errors()
+    visited = {s.page for steps in res.steps.values() for s in steps}
+    assert visited == set(pages), visited
+    # Every session saw, step by step, what a lone replay of its scenario sees ...
+    assert not res.leaks(M), res.leaks(M)
+    # ... and that check can fail: scenarios differ from one another at every step's end.
+    finals = {sc: ref[-1] for sc, ref in res.references.items()}
+    assert len(set(finals.values())) == M, finals
