@@ -27,6 +27,7 @@ PAGES = {
         st.Page("views/scoring.py", title=ui.tr("scoring.nav"), url_path="scoring"),
         st.Page("views/multihead.py", title=ui.tr("multihead.nav"), url_path="multihead"),
         st.Page("views/saturation.py", title=ui.tr("saturation.nav"), url_path="saturation"),
+        st.Page("views/equivariance.py", title=ui.tr("equivariance.nav"), url_path="equivariance"),
     ],
     ui.tr("app.nav_group_real"): [
         st.Page("views/real_model.py", title=ui.tr("real_model.nav"), url_path="real-model"),
