@@ -115,7 +115,8 @@ def weights_bar(values: np.ndarray, tokens: list[str], *, title: str = "", y_tit
     fig = go.Figure(go.Bar(x=np.arange(len(values)), y=values,
                            hovertemplate="%{customdata}: %{y:.4f}<extra></extra>",
                            customdata=_labels(tokens)))
-    fig.update_xaxes(tickmode="array", tickvals=np.arange(len(values)), ticktext=_labels(tokens))
+    fig.update_xaxes(tickmode="array", tickvals=np.arange(len(values)), ticktext=_labels(tokens),
+                     automargin=True)
     fig.update_layout(title=title, yaxis_title=y_title, height=height,
-                      margin=dict(l=10, r=10, t=50, b=10))
+                      margin=dict(l=10, r=10, t=50, b=40))
     return fig

@@ -16,9 +16,9 @@ def grouped_bars(series: dict[str, np.ndarray], x_labels: list[str], *, title: s
     for name, values in series.items():
         fig.add_trace(go.Bar(name=name, x=x, y=np.asarray(values, dtype=np.float32),
                              hovertemplate=f"{name}<br>%{{x}}: %{{y:.4f}}<extra></extra>"))
-    fig.update_xaxes(tickmode="array", tickvals=x, ticktext=x_labels)
+    fig.update_xaxes(tickmode="array", tickvals=x, ticktext=x_labels, automargin=True)
     fig.update_layout(title=title, yaxis_title=y_title, barmode="group", height=height,
-                      margin=dict(l=10, r=10, t=50, b=10), legend=dict(orientation="h", y=1.12))
+                      margin=dict(l=10, r=10, t=50, b=40), legend=dict(orientation="h", y=1.12))
     return fig
 
 

@@ -1,0 +1,83 @@
+"""Every page in a real browser, both languages; slider → redraw; URL round trip; deep links."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from .conftest import ROOT, assert_clean, open_app, start_server, wait_idle
+
+PAGES = re.findall(r'url_path="([\w-]+)"', (ROOT / "app.py").read_text())
+PLOT_DATA = """() => Array.from(document.querySelectorAll('.js-plotly-plot'))
+    .map(gd => JSON.stringify(gd.data.map(t => [t.type, t.z, t.y, t.source])))"""
+
+
+def plots(page) -> list[str]:
+    return page.evaluate(PLOT_DATA)
+
+
+def wait_for_plots(page, n: int = 1, timeout: float = 90_000) -> None:
+    page.wait_for_function(
+        f"document.querySelectorAll('.js-plotly-plot .main-svg').length >= {n}",
+        timeout=timeout)
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_every_page_loads_without_error(server, page, lang):
+    assert len(PAGES) >= 3
+    for path in PAGES:
+        open_app(page, f"{server}/{path}?lang={lang}")
+        assert_clean(page)
+        title = page.locator("h1").first.inner_text()
+        if lang == "ja":  # the page really is in Japanese
+            assert re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", title), (path, title)
+
+
+@pytest.mark.browser
+def test_moving_a_slider_redraws_the_chart(server, page):
+    open_app(page, f"{server}/multihead?lang=en")
+    wait_for_plots(page)
+    before = plots(page)
+    slider = page.get_by_role("slider").first  # heads H
+    slider.focus()
+    slider.press("ArrowLeft")
+    wait_idle(page)
+    page.wait_for_function("document.querySelectorAll('.js-plotly-plot').length >= 1")
+    after = plots(page)
+    assert after[0] != before[0]
+    assert "H=7" in page.url
+    assert_clean(page)
+
+
+@pytest.mark.browser
+def test_url_round_trip_reproduces_the_figures(server, browser, page):
+    open_app(page, f"{server}/multihead?lang=en")
+    page.get_by_role("slider").first.focus()
+    page.get_by_role("slider").first.press("ArrowLeft")
+    wait_idle(page)
+    page.get_by_text("Causal mask").click()
+    wait_idle(page)
+    wait_for_plots(page)
+    url, figures = page.url, plots(page)
+    assert "H=7" in url and "causal=true" in url
+    fresh = browser.new_context(locale="ja-JP").new_page()
+    open_app(fresh, url)
+    wait_for_plots(fresh)
+    assert plots(fresh) == figures
+    fresh.context.close()
+
+
+@pytest.mark.browser
+def test_deep_link_on_a_fresh_server_opens_inside_the_frame(page):
+    proc, url = start_server()
+    try:
+        open_app(page, f"{url}/multihead?lang=ja&H=4")
+        assert_clean(page)
+        assert page.get_by_text("English").count() == 1  # the language switch is there
+        assert "ヘッド" in page.locator("h1").first.inner_text()
+        assert page.get_by_role("dialog").count() == 0  # no "page not found"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
