@@ -16,19 +16,19 @@ import plotly.graph_objects as go
 
 from .attention import _colour
 
-CELL_MAX_PX = 96  # larger maps are average-pooled to this many pixels per side in the grid
+CELL_MAX_PX = 96  # larger maps are max-pooled to at most this many pixels per side
 LINE_LEVELS = 8  # opacity steps in the lines view (one trace per step)
 
 
 def _pool(m: np.ndarray, size: int) -> np.ndarray:
-    """Average-pool an (N, N) map to (size, size) blocks; N ≤ size is returned as is."""
+    """Max-pool an (N, N) map by f = ⌈N / size⌉ to (⌈N / f⌉,)²; a sharp peak stays visible."""
     N = m.shape[0]
-    if size >= N:
-        return m
     f = -(-N // size)
-    pad = f * size - N
-    m = np.pad(m, ((0, pad), (0, pad)), constant_values=np.nan)
-    return np.nanmean(m.reshape(size, f, size, f), axis=(1, 3))
+    if f == 1:
+        return m
+    n = -(-N // f)
+    m = np.pad(m, ((0, n * f - N), (0, n * f - N)))  # weights ≥ 0: zero padding is neutral
+    return m.reshape(n, f, n, f).max(axis=(1, 3))
 
 
 def model_grid(attentions: np.ndarray, *, selected: tuple[int, int] | None = None,
@@ -41,7 +41,7 @@ def model_grid(attentions: np.ndarray, *, selected: tuple[int, int] | None = Non
     """
     A = np.asarray(attentions, dtype=np.float32)
     L, H, N, _ = A.shape
-    n = min(N, CELL_MAX_PX)
+    n = -(-N // -(-N // CELL_MAX_PX))  # pixels per cell side after pooling
     gap = max(2, n // 12)
     step = n + gap
     canvas = np.full((L * step, H * step, 3), 255, dtype=np.uint8)  # (rows px, cols px, RGB)

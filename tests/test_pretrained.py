@@ -1,0 +1,211 @@
+"""all-MiniLM-L6-v2 run by attnviz's blocks vs transformers' own BERT on the same files;
+rollout laws; the model-view charts; the README's "your own layer" snippet."""
+
+from __future__ import annotations
+
+import base64
+import io
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+from PIL import Image
+
+import attnviz
+from attnviz.charts import lines_view, model_grid
+from attnviz.charts.attention import _colour
+from attnviz.lessons import rollout as ro
+from attnviz.pretrained import model_dir
+
+ROOT = Path(__file__).resolve().parents[1]
+TEXTS = {
+    "punctuation": "Wait... what?! (Really) -- yes; no: 'maybe' \"so\".",
+    "numbers": "In 1969, 3.14159 × 2 = 6.28; call 555-0123 at 10:45pm.",
+    "accents": "Crème brûlée, naïve façade, São Paulo, Ångström, Dvořák.",
+    "emoji": "I love pizza 🍕🍕 and cats 🐱! 👍🏽",
+    "japanese": "東京は日本の首都です。今日はいい天気ですね。",
+    "one_word": "attention",
+    "long": " ".join(f"Sentence {i} talks about topic {i % 7}, briefly." for i in range(40)),
+}
+
+
+@pytest.fixture(scope="module")
+def model():
+    return attnviz.load_pretrained("all-MiniLM-L6-v2")
+
+
+@pytest.fixture(scope="module")
+def reference():
+    from transformers import AutoTokenizer, BertModel
+
+    folder = str(model_dir("all-MiniLM-L6-v2"))
+    bert = BertModel.from_pretrained(folder, attn_implementation="eager").eval()
+    return AutoTokenizer.from_pretrained(folder), bert
+
+
+def run_reference(reference, text: str, max_length: int | None = None):
+    tok, bert = reference
+    batch = tok(text, return_tensors="pt", truncation=max_length is not None,
+                max_length=max_length)
+    with torch.no_grad():
+        out = bert(**batch, output_attentions=True)
+    tokens = tok.convert_ids_to_tokens(batch["input_ids"][0])
+    attentions = torch.stack([a[0] for a in out.attentions]).numpy()  # (L, H, N, N)
+    return tokens, out.last_hidden_state[0].numpy(), attentions
+
+
+@pytest.mark.parametrize("name", TEXTS)
+def test_matches_reference_bert(model, reference, name):
+    r = model.encode(TEXTS[name])
+    tokens, hidden, attentions = run_reference(reference, TEXTS[name])
+    assert r.tokens == tokens
+    assert r.hidden.shape == (len(tokens), 384) and r.hidden.dtype == np.float32
+    assert r.attentions.shape == (6, 12, len(tokens), len(tokens))
+    np.testing.assert_allclose(r.hidden, hidden, atol=1e-4)
+    for layer in range(6):  # every layer and head
+        np.testing.assert_allclose(r.attentions[layer], attentions[layer], atol=1e-4)
+    np.testing.assert_allclose(r.attentions.sum(-1), 1.0, atol=1e-5)
+    assert not r.truncated
+
+
+def test_varied_texts_cover_what_they_claim(model):
+    assert len(model.encode(TEXTS["long"]).tokens) > 300
+    assert model.encode(TEXTS["one_word"]).tokens == ["[CLS]", "attention", "[SEP]"]
+    assert "[UNK]" in model.encode(TEXTS["emoji"]).tokens  # emoji are outside the vocabulary
+    assert "東" in model.encode(TEXTS["japanese"]).tokens  # CJK split per character
+
+
+def test_over_512_tokens_raises_or_truncates_visibly(model, reference):
+    text = "word " * 600  # 602 tokens with [CLS] and [SEP]
+    with pytest.raises(ValueError, match="512"):
+        model.encode(text)
+    r = model.encode(text, truncate=True)
+    assert r.truncated and len(r.tokens) == 512 and r.tokens[0] == "[CLS]"
+    assert r.tokens[-1] == "[SEP]"
+    tokens, hidden, _ = run_reference(reference, text, max_length=512)
+    assert r.tokens == tokens
+    np.testing.assert_allclose(r.hidden, hidden, atol=1e-4)
+
+
+@pytest.mark.parametrize("bad", ["", "   ", None, 3])
+def test_bad_text_is_a_value_error(model, bad):
+    with pytest.raises(ValueError, match="text"):
+        model.encode(bad)
+
+
+def test_unknown_model_names_the_choices():
+    with pytest.raises(ValueError, match="all-MiniLM-L6-v2"):
+        attnviz.load_pretrained("bert-base")
+
+
+def test_loaded_once_and_read_only(model):
+    assert attnviz.load_pretrained("all-MiniLM-L6-v2") is model
+    assert not any(p.requires_grad for p in model.parameters())
+    assert not model.training
+
+
+def test_blocks_are_post_ln_with_exact_gelu_and_bert_eps(model):
+    from transformers.activations import ACT2FN
+
+    block = model.stack.blocks[0]
+    assert block.norm == "post" and block.activation == "gelu" and block.ln_1.eps == 1e-12
+    x = torch.linspace(-6, 6, 101)
+    torch.testing.assert_close(block.ffn.act(x), ACT2FN["gelu"](x), rtol=0, atol=0)
+    assert not torch.allclose(block.ffn.act(x), torch.nn.functional.gelu(x, approximate="tanh"))
+
+
+def test_rollout_laws():
+    rng = np.random.default_rng(0)
+    A = rng.random((4, 3, 5, 5))
+    A /= A.sum(-1, keepdims=True)
+    R = ro.rollout(A)
+    assert R.shape == (4, 5, 5)
+    np.testing.assert_allclose(R.sum(-1), 1.0, atol=1e-6)
+    first = 0.5 * A[0].mean(0) + 0.5 * np.eye(5)  # rows of mean + I sum to 2
+    np.testing.assert_allclose(R[0], first, atol=1e-6)
+    second = (0.5 * A[1].mean(0) + 0.5 * np.eye(5)) @ first
+    np.testing.assert_allclose(R[1], second, atol=1e-6)
+    np.testing.assert_allclose(ro.rollout(np.broadcast_to(np.eye(5), (3, 2, 5, 5)))[-1], np.eye(5))
+    with pytest.raises(ValueError, match="L, H, N, N"):
+        ro.rollout(A[0])
+
+
+def test_combine_and_hide():
+    W = np.stack([np.eye(3), np.full((3, 3), 1 / 3)]).astype(np.float32)
+    np.testing.assert_allclose(ro.combine_heads(W, "mean"), (np.eye(3) + 1 / 3) / 2)
+    np.testing.assert_allclose(ro.combine_heads(W, "max"), np.maximum(np.eye(3), 1 / 3))
+    with pytest.raises(ValueError, match="how"):
+        ro.combine_heads(W, "sum")
+    assert ro.keep_positions(["[CLS]", "a", "b", "[SEP]"], True).tolist() == [1, 2]
+    assert ro.keep_positions(["[CLS]", "[SEP]"], True).tolist() == [0, 1]
+    assert ro.keep_positions(["[CLS]", "a"], False).tolist() == [0, 1]
+
+
+def _png(fig) -> np.ndarray:
+    src = fig.data[0].source
+    return np.asarray(Image.open(io.BytesIO(base64.b64decode(src.split(",", 1)[1]))))
+
+
+@pytest.mark.parametrize("N", [10, 200])
+def test_model_grid_is_one_image_of_every_head(N):
+    rng = np.random.default_rng(1)
+    A = rng.random((6, 12, N, N)).astype(np.float32)
+    A /= A.sum(-1, keepdims=True)
+    A[4, 7] = 0.0
+    A[4, 7, :, 0] = 1.0  # one head that reads only token 0
+    fig = model_grid(A, selected=(4, 7))
+    assert [t.type for t in fig.data] == ["image", "scatter"]
+    img = _png(fig)[..., :3]
+    n = -(-N // -(-N // 96))  # cell side after max-pooling (N=200: 67)
+    step = n + max(2, n // 12)
+    assert img.shape[:2] == (6 * step, 12 * step)
+    cell = img[4 * step:4 * step + n, 7 * step:7 * step + n]
+    one, zero = _colour(np.float32(1.0), 0, 1), _colour(np.float32(0.0), 0, 1)
+    np.testing.assert_array_equal(cell[:, 0], np.broadcast_to(one, (n, 3)))
+    np.testing.assert_array_equal(cell[:, -1], np.broadcast_to(zero, (n, 3)))
+    assert len(fig.data[1].x) == 72 and fig.layout.shapes[0].line.color == "red"
+
+
+def test_lines_view_draws_every_weight_above_the_threshold():
+    W = np.array([[0.9, 0.1, 0.0], [0.5, 0.5, 0.0], [0.01, 0.0, 0.99]], dtype=np.float32)
+    fig = lines_view(W, ["a", "b", "c"], min_weight=0.02)
+    segments = sum(int(np.isnan(np.asarray(t.x, dtype=float)).sum()) for t in fig.data
+                   if t.mode == "lines")
+    assert segments == int((W >= 0.02).sum()) == 5
+
+
+README_SNIPPET = '''
+import torch
+from torch import nn
+import attnviz
+from attnviz import charts
+
+layer = nn.TransformerEncoderLayer(d_model=64, nhead=4, dim_feedforward=128,
+                                   batch_first=True).eval()
+block = attnviz.from_torch(layer)            # same weights, attnviz's post-LN block
+tokens = ["the", "cat", "sat", "on", "the", "mat"]
+x = torch.randn(1, len(tokens), 64)
+out, trace = block(x)                        # out matches layer(x)
+weights = trace.attn.weights[0].detach().numpy()   # (H, N, N), never averaged
+charts.head_grid(weights, tokens).show()     # all heads
+charts.heatmap(weights[0], tokens, tokens).show()  # one head, hover values
+charts.lines_view(weights[0], tokens).show()       # BertViz-style lines
+'''
+
+
+def test_readme_snippet_runs_and_matches_pytorch(monkeypatch):
+    import plotly.graph_objects as go
+
+    shown = []
+    monkeypatch.setattr(go.Figure, "show", lambda self, *a, **k: shown.append(self))
+    scope: dict = {}
+    exec(README_SNIPPET, scope)
+    assert len(shown) == 3
+    with torch.no_grad():
+        torch.testing.assert_close(scope["out"], scope["layer"](scope["x"]), atol=1e-5, rtol=0)
+    readme = ROOT / "README.md"
+    if readme.exists():  # the README shows exactly this snippet
+        blocks = re.findall(r"```python\n(.*?)```", readme.read_text(), flags=re.S)
+        assert README_SNIPPET.strip() in [b.strip() for b in blocks]
