@@ -30,7 +30,7 @@ PAGES = {
         st.Page("views/equivariance.py", title=ui.tr("equivariance.nav"), url_path="equivariance"),
     ],
     ui.tr("app.nav_group_real"): [
-        st.Page("views/real_model.py", title=ui.tr("real_model.nav"), url_path="real-model"),
+        st.Page("views/real_model.py", title=ui.tr("real_model.nav"), url_path="real_model"),
     ],
 }
 try:
