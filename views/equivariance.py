@@ -14,8 +14,10 @@ from attnviz.positional import KINDS, MODES
 
 FORMULAS = [
     EQUIVARIANCE,
-    r"A(PX) = \mathrm{softmax}\!\left(\frac{P Q K^\top P^\top}{\sqrt{D'}}\right) = P\,A(X)\,P^\top",
-    r"\mathrm{PE}(PX) = PX + E \;\neq\; P(X + E) = P\,\mathrm{PE}(X)",
+    r"\begin{aligned}A(PX) &= \mathrm{softmax}\!\left(\frac{P Q K^\top P^\top}{\sqrt{D'}}\right)"
+    r" \\ &= P\,A(X)\,P^\top\end{aligned}",
+    r"\begin{aligned}\mathrm{PE}(PX) &= PX + E \\ &\neq P(X + E) = P\,\mathrm{PE}(X)"
+    r"\end{aligned}",
 ]
 TOLERANCE = 1e-5  # above float32 rounding of one block, far below any PE effect
 

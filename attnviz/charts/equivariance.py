@@ -23,7 +23,7 @@ def _labels(tokens: list[str]) -> list[str]:
 def attention_triplet(A: np.ndarray, A_P: np.ndarray, PAPt: np.ndarray, tokens: list[str],
                       perm_tokens: list[str], titles: tuple[str, str, str], *,
                       height: int = 420) -> go.Figure:
-    """Three (N, N) weight maps side by side on one colour scale [0, 1].
+    """Three (N, N) weight maps side by side on one colour scale [0, largest weight].
 
     A(X) is labelled by ``tokens``; A(PX) and P A Pᵀ by the permuted ``perm_tokens``,
     so the last two are equal exactly when attention is permutation-equivariant.
@@ -42,8 +42,9 @@ def attention_triplet(A: np.ndarray, A_P: np.ndarray, PAPt: np.ndarray, tokens: 
         fig.update_xaxes(showticklabels=show, row=1, col=k + 1, **(ticks if show else {}))
         fig.update_yaxes(showticklabels=show and k == 0, autorange="reversed", row=1,
                          col=k + 1, **(ticks if show else {}))
-    fig.update_layout(coloraxis=dict(colorscale=COLORSCALE, cmin=0.0, cmax=1.0), height=height,
-                      margin=dict(l=10, r=10, t=40, b=10))
+    top = float(max(np.max(A), np.max(A_P), np.max(PAPt)))
+    fig.update_layout(coloraxis=dict(colorscale=COLORSCALE, cmin=0.0, cmax=top), height=height,
+                      margin=dict(l=90, r=10, t=40, b=90))
     return fig
 
 
@@ -61,12 +62,12 @@ def difference_map(diff: np.ndarray, perm_tokens: list[str], *, title: str = "",
                      **(dict(tickmode="array", tickvals=np.arange(len(labels)), ticktext=labels)
                         if show else {}))
     fig.update_xaxes(title=x_title)
-    fig.update_layout(title=title, height=height, margin=dict(l=10, r=10, t=50, b=40))
+    fig.update_layout(title=title, height=height, margin=dict(l=90, r=10, t=50, b=40))
     return fig
 
 
 def permutation_matrix(perm: np.ndarray, tokens: list[str], *, title: str = "",
-                       height: int = 320) -> go.Figure:
+                       height: int = 400) -> go.Figure:
     """P = I[perm] as a 0/1 map: row i (new slot) has its 1 in column perm[i] (old slot)."""
     N = len(perm)
     P = np.eye(N, dtype=np.float32)[perm]  # (N, N)
@@ -78,5 +79,5 @@ def permutation_matrix(perm: np.ndarray, tokens: list[str], *, title: str = "",
         fig.update_xaxes(tickmode="array", tickvals=np.arange(N), ticktext=_labels(tokens))
         fig.update_yaxes(tickmode="array", tickvals=np.arange(N), ticktext=_labels(perm_tokens))
     fig.update_yaxes(autorange="reversed", scaleanchor="x")
-    fig.update_layout(title=title, height=height, margin=dict(l=10, r=10, t=50, b=10))
+    fig.update_layout(title=title, height=height, margin=dict(l=90, r=10, t=50, b=90))
     return fig

@@ -1,0 +1,68 @@
+"""The equivariance page: the metric read back from its figure data, both languages."""
+
+import numpy as np
+import pytest
+
+from .helpers import assert_clean, decode, figures, run_page
+
+
+def maps_and_diff(at):
+    triplet, diff = figures(at)[:2]
+    A, A_P, PAPt = (decode(t["z"]) for t in triplet["data"])
+    return A, A_P, PAPt, decode(diff["data"][0]["z"])
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_equivariant_without_pe(lang):
+    at = run_page("equivariance", lang=lang, pe="none", perm="shuffle", pseed=3)
+    assert_clean(at)
+    A, A_P, PAPt, diff = maps_and_diff(at)
+    assert np.abs(diff).max() < 1e-5
+    np.testing.assert_allclose(A_P, PAPt, atol=1e-6)
+    assert not np.allclose(A, A_P)  # the permutation really moved tokens
+    np.testing.assert_allclose(A.sum(axis=1), 1.0, atol=1e-5)
+    assert len(at.success) == 1
+
+
+@pytest.mark.parametrize("lang,pe,mode", [("ja", "sinusoidal", "add"), ("en", "learned", "add"),
+                                          ("en", "sinusoidal", "concat")])
+def test_positions_break_it(lang, pe, mode):
+    at = run_page("equivariance", lang=lang, pe=pe, pe_mode=mode)
+    assert_clean(at)
+    _, A_P, PAPt, diff = maps_and_diff(at)
+    assert np.abs(diff).max() > 1e-2
+    assert np.abs(A_P - PAPt).max() > 1e-3
+    assert float(at.metric[0].value) == pytest.approx(np.abs(diff).max(), rel=1e-2)
+
+
+def test_controls_rerun_cleanly():
+    at = run_page("equivariance")
+    at.selectbox(key="perm").set_value("swap").run()
+    at.number_input(key="j").set_value(4).run()
+    assert_clean(at)
+    *_, diff = maps_and_diff(at)
+    assert np.abs(diff).max() < 1e-5
+    at.selectbox(key="pe").set_value("sinusoidal").run()
+    at.radio(key="H").set_value("8").run()
+    at.radio(key="head").set_value("7").run()
+    assert_clean(at)
+    assert np.abs(maps_and_diff(at)[3]).max() > 1e-2
+    at.selectbox(key="perm").set_value("typed").run()
+    at.text_input(key="order").input("4,3,2,1,0").run()
+    assert_clean(at)
+    assert not [w for w in at.warning if "4,3,2,1,0" in w.value]
+    typed = maps_and_diff(at)
+    at.text_input(key="order").input("4,4,x").run()
+    assert_clean(at)
+    assert [w for w in at.warning if "4,4,x" in w.value]  # translated notice; reverse used
+    np.testing.assert_array_equal(maps_and_diff(at)[3], typed[3])  # 4,3,2,1,0 is the reverse
+
+
+@pytest.mark.parametrize("params", [dict(text="", perm="swap", i=47, j=47),
+                                    dict(text="<script>alert(1)</script> " * 30, D="256",
+                                         H="8", pe="learned", pe_mode="concat", norm="none"),
+                                    dict(D="abc", H="0", perm="nope", pseed="-1", order="x"),
+                                    dict(text="one", perm="reverse", pe="sinusoidal")])
+def test_extremes_and_hostile_values(params):
+    at = run_page("equivariance", **params)
+    assert_clean(at)
