@@ -36,7 +36,7 @@ left, right = st.columns([1, 2])
 with left:
     text = ui.text("text", ui.tr("real_model.text"), ui.tr("real_model.default_text"),
                    MAX_TEXT_CHARS)
-    view = ui.select("view", ui.tr("real_model.view"), ["model", "head", "rollout"], "model",
+    view = ui.select("show", ui.tr("real_model.view"), ["model", "head", "rollout"], "model",
                      fmt=lambda v: ui.tr(f"real_model.view_{v}"), radio=True)
     layer = ui.slider("layer", ui.tr("real_model.layer"), 0, L - 1, 2)
     head = ui.slider("head", ui.tr("real_model.head"), 0, H - 1, 0)

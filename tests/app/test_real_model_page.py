@@ -1,0 +1,69 @@
+"""The real-model page: its maps are the model's own weights, in both languages."""
+
+import numpy as np
+import pytest
+
+import attnviz
+from attnviz.lessons import rollout as ro
+
+from .helpers import assert_clean, decode, figures, run_page
+
+TEXT = "The quick brown fox jumps over the lazy dog."
+
+
+@pytest.fixture(scope="module")
+def encoded():
+    return attnviz.load_pretrained().encode(TEXT)
+
+
+def heatmap_z(at) -> np.ndarray:
+    traces = [t for f in figures(at) for t in f["data"] if t["type"] == "heatmap"]
+    assert len(traces) == 1
+    return decode(traces[0]["z"])
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_model_view_shows_all_heads_and_the_picked_one(lang, encoded):
+    at = run_page("real_model", lang=lang, text=TEXT, layer=4, head=7)
+    assert_clean(at)
+    grid = figures(at)[0]
+    assert [t["type"] for t in grid["data"]] == ["image", "scatter"]
+    assert len(decode(grid["data"][1]["x"])) == 72  # one click target per head
+    np.testing.assert_allclose(heatmap_z(at), encoded.attentions[4, 7], atol=1e-6)
+    assert len(at.get("download_button")) == 2  # the map, and all layers × heads (N ≤ 64)
+    assert at.title[0].value != ""
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_head_view_combines_heads_and_hides_special_tokens(lang, encoded):
+    at = run_page("real_model", lang=lang, text=TEXT, show="head", layer=1, all_heads="true",
+                  combine="max", hide_special="true")
+    assert_clean(at)
+    keep = [i for i, tok in enumerate(encoded.tokens) if tok not in ("[CLS]", "[SEP]")]
+    want = encoded.attentions[1].max(0)[np.ix_(keep, keep)]
+    np.testing.assert_allclose(heatmap_z(at), want, atol=1e-6)
+    lines = figures(at)[1]
+    n_lines = sum(int(np.isnan(decode(t["x"]).astype(float)).sum()) for t in lines["data"]
+                  if t["mode"] == "lines")
+    assert n_lines == int((want >= 0.02).sum())
+
+
+def test_rollout_view_matches_the_law(encoded):
+    at = run_page("real_model", text=TEXT, show="rollout", layer=5)
+    assert_clean(at)
+    z = heatmap_z(at)
+    np.testing.assert_allclose(z, ro.rollout(encoded.attentions)[5], atol=1e-6)
+    np.testing.assert_allclose(z.sum(1), 1.0, atol=1e-5)
+
+
+def test_long_text_is_truncated_visibly():
+    at = run_page("real_model", text="a " * 990)
+    assert_clean(at)
+    assert any("512" in w.value for w in at.warning)
+    assert heatmap_z(at).shape == (512, 512)
+
+
+def test_blank_text_shows_an_error_not_a_traceback():
+    at = run_page("real_model", text="   ")
+    assert_clean(at)
+    assert len(at.error) == 1
