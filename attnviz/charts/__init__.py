@@ -4,15 +4,24 @@ No Streamlit here, so a notebook can draw the same charts as the app.
 """
 
 from .attention import head_grid, heatmap, weights_bar
+from .equivariance import attention_triplet, difference_map, permutation_matrix
 from .model_view import lines_view, model_grid
+from .saturation import logit_histograms, softmax_curves, variance_curve, weight_rows
 from .scoring import grouped_bars, position_labels
 
 __all__ = [
+    "attention_triplet",
+    "difference_map",
     "grouped_bars",
     "head_grid",
     "heatmap",
     "lines_view",
+    "logit_histograms",
     "model_grid",
+    "permutation_matrix",
     "position_labels",
+    "softmax_curves",
+    "variance_curve",
+    "weight_rows",
     "weights_bar",
 ]
