@@ -20,16 +20,55 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
+import re
+import shutil
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
+import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.browser.conftest import start_server  # noqa: E402
 from tests.load.classroom import app_pages, classroom, scenario  # noqa: E402
+
+
+def start_server(port: int, live: bool) -> tuple[subprocess.Popen, str, Path]:
+    """``streamlit run app.py`` on loopback, from a snapshot of HEAD (``git archive``) so
+    that edits made in the working tree during the run cannot change what is measured;
+    from the working tree itself with ``live``. The server log goes to server.log there."""
+    if live:
+        where = ROOT
+    else:
+        where = Path(tempfile.mkdtemp(prefix="attnviz-bench-"))
+        tar = subprocess.run(["git", "archive", "HEAD"], cwd=ROOT, capture_output=True,
+                             check=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(where)], input=tar, check=True)
+    log = open(where / "server.log", "w")  # noqa: SIM115
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
+         "--server.address", "127.0.0.1", "--server.headless", "true"],
+        cwd=where, stdout=log, stderr=subprocess.STDOUT, env=dict(os.environ))
+    url = f"http://127.0.0.1:{port}"
+    for _ in range(300):
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2):
+                return proc, url, where
+        except OSError:
+            time.sleep(0.2)
+    proc.kill()
+    raise RuntimeError("server did not become healthy")
+
+
+def server_errors(where: Path) -> list[str]:
+    """The distinct exception lines of the server log (colour codes removed)."""
+    text = re.sub(r"\x1b\[[0-9;]*m", "", (where / "server.log").read_text(errors="replace"))
+    lines = re.findall(r"^\s*(?:❱.*|\w*(?:Error|Exception): .*)$", text, re.M)
+    return list(dict.fromkeys(x.strip() for x in lines))
 
 
 def rss_mb(pid: int, field: str = "VmRSS") -> float:
@@ -56,13 +95,14 @@ def main() -> None:
                     help="numbers move within this lower fraction of their range")
     ap.add_argument("--port", type=int, default=8621)
     ap.add_argument("--url", help="use a running server (no RSS figures)")
+    ap.add_argument("--live", action="store_true", help="serve the working tree, not HEAD")
     args = ap.parse_args()
 
-    proc = None
+    proc, where = None, None
     if args.url:
         url = args.url
     else:
-        proc, url = start_server(port=args.port)
+        proc, url, where = start_server(args.port, args.live)
     try:
         pid = proc.pid if proc else None
         idle = rss_mb(pid) if pid else float("nan")
@@ -95,10 +135,14 @@ def main() -> None:
             print("ERROR", e)
         for leak in res.leaks(args.scenarios)[:10]:
             print("LEAK", leak)
+        if where and res.errors():
+            print("server log:", *server_errors(where)[:12], sep="\n  ")
     finally:
         if proc:
             proc.terminate()
             proc.wait(timeout=30)
+        if where and not args.live:
+            shutil.rmtree(where, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -117,6 +117,9 @@ def _read_delta(fwd: ForwardMsg, view: View, digest) -> None:
         if etype in WIDGETS:
             proto = getattr(el, etype)
             view.widgets[proto.id] = (etype, proto)
+        if etype == "download_button" and el.download_button.deferred_file_id:
+            # Data made on click: its file id is a fresh uuid on every run.
+            el.download_button.deferred_file_id = ""
         digest.update(path + b"|" + el.SerializeToString(deterministic=True))
     elif which == "add_block":
         digest.update(path + b"|b" + delta.add_block.SerializeToString(deterministic=True))
