@@ -57,7 +57,9 @@ with left:
     try:
         perm = equivariance.permutation(kind, N, **options)
     except ValueError:
-        st.warning(ui.tr("equivariance.bad_order", order=options.get("typed", ""), last=N - 1))
+        typed = options.get("typed", "").strip()
+        message = ui.tr("equivariance.bad_order", order=typed, last=N - 1)
+        st.warning(message) if typed else st.info(ui.tr("equivariance.order_help"))
         perm = equivariance.permutation("reverse", N)
     pe = ui.select("pe", ui.tr("equivariance.pe"), KINDS, "none",
                    fmt=lambda s: ui.tr(f"names.pe_{s}"))

@@ -48,6 +48,7 @@ def test_controls_rerun_cleanly():
     assert_clean(at)
     assert np.abs(maps_and_diff(at)[3]).max() > 1e-2
     at.selectbox(key="perm").set_value("typed").run()
+    assert at.info and not [w for w in at.warning if "“”" in w.value]  # empty: a hint
     at.text_input(key="order").input("4,3,2,1,0").run()
     assert_clean(at)
     assert not [w for w in at.warning if "4,3,2,1,0" in w.value]
