@@ -77,7 +77,7 @@ def _from_url(key: str, default: object, parse: Callable[[str], object]) -> bool
         except (ValueError, TypeError):
             _note(tr("app.url_ignored", name=key))
         else:
-            if isinstance(value, int | float) and str(value) != raw:
+            if isinstance(value, int | float) and not isinstance(value, bool) and str(value) != raw:
                 _note(tr("app.url_clamped", name=key, value=value))
             st.session_state[key] = value
     return key in st.session_state
@@ -190,10 +190,19 @@ def plot(fig: go.Figure, key: str, name: str) -> None:
     st.plotly_chart(fig, key=key, config=config, theme=None)
 
 
-def csv_button(df: pd.DataFrame, name: str, key: str, where=st) -> None:
-    """A CSV download of ``df`` (UTF-8 with BOM so spreadsheet apps read Japanese)."""
-    where.download_button(tr("app.download_csv", name=name),
-                          df.to_csv().encode("utf-8-sig"), file_name=f"{name}.csv",
+def csv_button(table: pd.DataFrame | Callable[[], pd.DataFrame], name: str, key: str,
+               where=st) -> None:
+    """A CSV download (UTF-8 with BOM, so spreadsheet apps read Japanese).
+
+    The file is made only when the button is clicked; pass a function to defer
+    building a large table as well.
+    """
+
+    def data() -> bytes:
+        df = table() if callable(table) else table
+        return df.to_csv().encode("utf-8-sig")
+
+    where.download_button(tr("app.download_csv", name=name), data, file_name=f"{name}.csv",
                           mime="text/csv", key=key, on_click="ignore")
 
 

@@ -13,10 +13,21 @@ from attnviz.limits import MAX_D, MAX_H, MAX_SEED, MAX_TEXT_CHARS
 from attnviz.positional import KINDS, MODES
 from attnviz.scoring import SCORES
 
+WIDTHS = ["4", "8", "16", "24", "32", "48", "64", "96", "128", "192", "256", "384", "512", "768",
+          "1024"]  # with divisors for H = 1 … 32
+
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def compute(text, D, H, d_head, score, causal, pe, pe_mode, norm, seed):
     return multihead.run(text, D, H, d_head, score, causal, pe, pe_mode, norm, seed)
+
+
+def long_table(maps: np.ndarray, labels: list[str], value: str) -> pd.DataFrame:
+    """One row per (head, query, key), for the CSV of all heads."""
+    H, N = maps.shape[0], len(labels)
+    return pd.DataFrame({"head": np.repeat(np.arange(H), N * N),
+                         "query": np.tile(np.repeat(labels, N), H),
+                         "key": np.tile(labels, H * N), value: maps.reshape(-1)}).set_index("head")
 
 
 st.title(ui.tr("multihead.title"))
@@ -25,8 +36,7 @@ left, right = st.columns([1, 2])
 with left:
     text = ui.text("text", ui.tr("multihead.text"), ui.tr("multihead.default_text"),
                    MAX_TEXT_CHARS)
-    D = ui.select("D", ui.tr("multihead.D"), [str(2**k) for k in range(1, 11)], "64")
-    D = int(D)
+    D = int(ui.select("D", ui.tr("multihead.D"), WIDTHS, "64"))
     H = ui.slider("H", ui.tr("multihead.H"), 1, MAX_H, 8)
     auto = ui.toggle("auto", ui.tr("multihead.d_head_auto"), True)
     d_head = None
@@ -63,7 +73,7 @@ with right:
     lo, hi = (0.0, 1.0) if show == "weights" else (float(maps.min()), float(maps.max()))
     st.subheader(ui.tr("multihead.grid"))
     ui.plot(charts.head_grid(maps, r.tokens, titles=titles, zmin=lo, zmax=hi,
-                             cell_px=320 if ui.presenting() else 220), "grid", "heads")
+                             cell_px=260 if ui.presenting() else 170), "grid", "heads")
     h = ui.slider("head", ui.tr("multihead.big_head"), 0, H - 1, 0) if H > 1 else 0
     fig = charts.heatmap(maps[h], r.tokens, r.tokens, title=titles[h], zmin=lo, zmax=hi,
                          x_title=ui.tr("multihead.key"), y_title=ui.tr("multihead.query"),
@@ -72,10 +82,6 @@ with right:
     labels = [f"{i}:{tok}" for i, tok in enumerate(r.tokens)]
     ui.csv_button(pd.DataFrame(maps[h], index=labels, columns=labels), f"head{h}_{show}",
                   "csv_head")
-    long = pd.DataFrame({"head": np.repeat(np.arange(H), len(labels) ** 2),
-                         "query": np.tile(np.repeat(labels, len(labels)), H),
-                         "key": np.tile(labels, H * len(labels)),
-                         show: maps.reshape(-1)})
-    ui.csv_button(long.set_index("head"), f"all_heads_{show}", "csv_all")
+    ui.csv_button(lambda: long_table(maps, labels, show), f"all_heads_{show}", "csv_all")
     st.subheader(ui.tr("multihead.pipeline"))
-    st.dataframe(r.pipeline, hide_index=True)
+    st.table(r.pipeline.set_index("step"))

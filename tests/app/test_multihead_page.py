@@ -10,11 +10,14 @@ from .helpers import assert_clean, decode, figures, run_page
 def test_renders_and_rows_sum_to_one(lang):
     at = run_page("multihead", lang=lang)
     assert_clean(at)
-    grid = figures(at)[0]
-    maps = [decode(tr["z"]) for tr in grid["data"] if tr["type"] == "heatmap"]
-    assert len(maps) == 8  # default H
-    for z in maps:
-        np.testing.assert_allclose(z.sum(axis=1), 1.0, atol=1e-5)
+    grid = decode(figures(at)[0]["data"][0]["z"])  # every head's map in one canvas, NaN between
+    rows = [run for line in grid for run in np.split(line, np.flatnonzero(np.isnan(line)))
+            if np.isfinite(run).any()]
+    rows = [run[np.isfinite(run)] for run in rows]
+    N = len(at.text_input(key="text").value.split())
+    assert len(rows) == 8 * N  # default H = 8 heads, one row per query token
+    for row in rows:
+        assert len(row) == N and row.sum() == pytest.approx(1.0, abs=1e-5)
 
 
 def test_hostile_url_values_do_not_break_the_page():

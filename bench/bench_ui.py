@@ -1,0 +1,73 @@
+"""Slider change → chart redrawn, in a real server and headless Chromium.
+
+Measures the p50 over ≥ 10 changes of the H slider on the multi-head page at
+(N, H) = (32, 8) and (256, 12), and of the only slider of a trivial one-slider app,
+in the same run; prints each p50 and the ratio to the trivial app.
+Targets: ≤ 1.5× at (32, 8), ≤ 4× at (256, 12).
+
+    python3 -m bench.bench_ui
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from urllib.parse import urlencode
+
+from playwright.sync_api import sync_playwright
+
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, IDLE, start_server
+
+CHANGES = 12
+READ = """(sel) => { const el = document.querySelector(sel); if (!el) return "";
+  return el.data ? JSON.stringify(el.data.map(t => [t.z, t.source])) : el.innerText; }"""
+CHANGED = f"""([sel, before]) => document.querySelector('{IDLE}') && ({READ})(sel) !== before"""
+
+
+def p50_of_changes(page, url: str, watch: str) -> float:
+    """Median ms from a key press on the first slider until ``watch`` shows new content."""
+    page.goto(url)
+    page.wait_for_selector(IDLE, timeout=120_000)
+    page.wait_for_selector(watch, timeout=120_000)
+    slider = page.get_by_role("slider").first
+    slider.focus()
+    page.wait_for_timeout(500)
+    times = []
+    for i in range(CHANGES):
+        before = page.evaluate(READ, watch)
+        t0 = time.perf_counter()
+        slider.press("ArrowLeft" if i % 2 == 0 else "ArrowRight")
+        page.wait_for_function(CHANGED, arg=[watch, before], polling="raf", timeout=60_000)
+        times.append((time.perf_counter() - t0) * 1e3)
+        page.wait_for_timeout(200)
+    return statistics.median(times)
+
+
+def main() -> None:
+    words = [f"w{i}" for i in range(256)]
+    cases = {
+        "(N, H) = (32, 8)": {"text": " ".join(words[:32]), "D": "64", "H": "8"},
+        "(N, H) = (256, 12)": {"text": " ".join(words), "D": "384", "H": "12", "auto": "false",
+                               "d_head": "32"},
+    }
+    app, app_url = start_server("app.py")
+    ref, ref_url = start_server("bench/trivial_app.py")
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            trivial = p50_of_changes(page, ref_url, "[data-testid=stMetricValue]")
+            print(f"trivial one-slider app: p50 {trivial:7.0f} ms")
+            for name, params in cases.items():
+                url = f"{app_url}/multihead?{urlencode({'lang': 'en', **params})}"
+                ms = p50_of_changes(page, url, ".js-plotly-plot")
+                print(f"multi-head page {name}: p50 {ms:7.0f} ms  ratio {ms / trivial:5.2f}")
+            browser.close()
+    finally:
+        for proc in (app, ref):
+            proc.terminate()
+            proc.wait(timeout=20)
+
+
+if __name__ == "__main__":
+    main()
