@@ -29,7 +29,7 @@ def compute(text, perm, D, H, pe, pe_mode, norm, seed):
 
 st.title(ui.tr("equivariance.title"))
 st.markdown(ui.tr("equivariance.intro"))
-left, right = st.columns([1, 2])
+left, right = st.columns([2, 3] if ui.presenting() else [1, 2])
 with left:
     text = ui.text("text", ui.tr("equivariance.text"), ui.tr("equivariance.default_text"), 400)
     try:

@@ -28,7 +28,7 @@ def compute(N, rows, seed):
 
 st.title(ui.tr("saturation.title"))
 st.markdown(ui.tr("saturation.intro"))
-left, right = st.columns([1, 2])
+left, right = st.columns([2, 3] if ui.presenting() else [1, 2])
 with left:
     D = int(ui.choice_slider("D", ui.tr("saturation.D"), [str(d) for d in saturation.DS], "64"))
     N = ui.slider("N", ui.tr("saturation.N"), 2, saturation.MAX_KEYS, 16)

@@ -62,7 +62,7 @@ def difference_map(diff: np.ndarray, perm_tokens: list[str], *, title: str = "",
                      **(dict(tickmode="array", tickvals=np.arange(len(labels)), ticktext=labels)
                         if show else {}))
     fig.update_xaxes(title=x_title)
-    fig.update_layout(title=title, height=height, margin=dict(l=90, r=10, t=50, b=40))
+    fig.update_layout(title=title, height=height, margin=dict(l=90, r=10, t=80, b=40))
     return fig
 
 
