@@ -124,7 +124,7 @@ class MultiHeadAttention(nn.Module):
         """x W_h + b_h for each (W, b) pair, as one matmul over all pairs and heads."""
         B, N, _ = x.shape
         k, HD = len(Ws), self.H * self.d_head
-        W = torch.cat(Ws).transpose(0, 1).reshape(self.D, k * HD)  # (D, k·H·D')
+        W = torch.cat([W.transpose(0, 1) for W in Ws], dim=1).view(self.D, k * HD)  # (D, k·H·D')
         b = None if bs[0] is None else torch.cat(bs).reshape(k * HD)
         y = F.linear(x, W.T, b)  # (B, N, k·H·D')
         y = y.view(B, N, k, self.H, self.d_head).permute(2, 0, 3, 1, 4)  # (k, B, H, N, D')
@@ -190,9 +190,8 @@ class MultiHeadAttention(nn.Module):
         head_out, weights = attend(scores, v, mask)  # (B, H, N_q, D'), (B, H, N_q, N_k)
         B, _, N_q, _ = head_out.shape
         concat = head_out.transpose(1, 2).reshape(B, N_q, self.H * self.d_head)  # (B, N_q, H*D')
-        out = concat @ self.W_O.reshape(self.H * self.d_head, self.D)  # (B, N_q, D)
-        if self.b_O is not None:
-            out = out + self.b_O
+        W_O = self.W_O.reshape(self.H * self.d_head, self.D)  # W^O ∈ ℝ^{H·D'×D}
+        out = F.linear(concat, W_O.T, self.b_O)  # (B, N_q, D): concat W^O + b_O
         trace = AttentionTrace(
             q=q, k=k, v=v, scores=scores, weights=weights, head_out=head_out, concat=concat
         )
