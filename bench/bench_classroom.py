@@ -37,7 +37,7 @@ sys.path.insert(0, str(ROOT))
 from tests.load.classroom import app_pages, classroom, scenario  # noqa: E402
 
 
-def start_server(port: int, live: bool) -> tuple[subprocess.Popen, str, Path]:
+def start_server(port: int, live: bool, opts: list[str]) -> tuple[subprocess.Popen, str, Path]:
     """``streamlit run app.py`` on loopback, from a snapshot of HEAD (``git archive``) so
     that edits made in the working tree during the run cannot change what is measured;
     from the working tree itself with ``live``. The server log goes to server.log there."""
@@ -51,7 +51,8 @@ def start_server(port: int, live: bool) -> tuple[subprocess.Popen, str, Path]:
     log = open(where / "server.log", "w")  # noqa: SIM115
     proc = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
-         "--server.address", "127.0.0.1", "--server.headless", "true"],
+         "--server.address", "127.0.0.1", "--server.headless", "true",
+         *(f"--{o}" for o in opts)],
         cwd=where, stdout=log, stderr=subprocess.STDOUT, env=dict(os.environ))
     url = f"http://127.0.0.1:{port}"
     for _ in range(300):
@@ -78,6 +79,12 @@ def rss_mb(pid: int, field: str = "VmRSS") -> float:
     return float("nan")
 
 
+def cpu_s(pid: int) -> float:
+    """User + system CPU seconds of the process (all its threads) so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def pct(values: list[float], q: int) -> float:
     if len(values) < 2:
         return values[0] if values else float("nan")
@@ -96,13 +103,15 @@ def main() -> None:
     ap.add_argument("--port", type=int, default=8621)
     ap.add_argument("--url", help="use a running server (no RSS figures)")
     ap.add_argument("--live", action="store_true", help="serve the working tree, not HEAD")
+    ap.add_argument("--opt", action="append", default=[],
+                    help="a server option, e.g. --opt runner.postScriptGC=false")
     args = ap.parse_args()
 
     proc, where = None, None
     if args.url:
         url = args.url
     else:
-        proc, url, where = start_server(args.port, args.live)
+        proc, url, where = start_server(args.port, args.live, args.opt)
     try:
         pid = proc.pid if proc else None
         idle = rss_mb(pid) if pid else float("nan")
@@ -112,10 +121,12 @@ def main() -> None:
         asyncio.run(scenario(url, 0, pages, 0, (0, 0), args.max_frac, "en-US", 0))
         cold = time.perf_counter() - t0
         warm = rss_mb(pid) if pid else float("nan")
+        cpu0, load0 = (cpu_s(pid) if pid else float("nan")), os.getloadavg()[0]
         res = asyncio.run(asyncio.wait_for(
             classroom(url, args.k, args.scenarios, pages, per_session=args.pages,
                       steps=args.steps, think=tuple(args.think), max_frac=args.max_frac),
             timeout=900))
+        cpu = (cpu_s(pid) if pid else float("nan")) - cpu0
         lat, solo = sorted(res.latencies()), sorted(res.solo)
         out = {
             "sessions": args.k, "scenarios": args.scenarios, "pages": pages,
@@ -129,8 +140,21 @@ def main() -> None:
             "first_visit_all_pages_s": round(cold, 2), "load_wall_s": round(res.wall, 1),
             "rss_idle_mb": round(idle), "rss_after_warmup_mb": round(warm),
             "rss_peak_mb": round(rss_mb(pid, "VmHWM")) if pid else None,
+            # Contention-free figures: the server's CPU per interaction (load + replays),
+            # and the machine's load average (other work on the same cores skews latency).
+            "server_cpu_s_per_interaction": round(cpu / (len(lat) + len(solo)), 3),
+            "loadavg_before_after": [round(load0, 1), round(os.getloadavg()[0], 1)],
         }
         print(json.dumps(out, indent=1, ensure_ascii=False))
+        by_page: dict[str, list[float]] = {}
+        for steps in res.steps.values():
+            for st in steps:
+                if not st.error:
+                    kind = "open" if st.action == "open" else "change"
+                    by_page.setdefault(f"{st.page} {kind}", []).append(st.seconds)
+        for key, v in sorted(by_page.items()):
+            print(f"  {key:24s} n={len(v):3d}  p50 {pct(sorted(v), 50):6.3f} s"
+                  f"  p95 {pct(sorted(v), 95):6.3f} s")
         for e in res.errors()[:10]:
             print("ERROR", e)
         for leak in res.leaks(args.scenarios)[:10]:
