@@ -10,6 +10,7 @@ from __future__ import annotations
 import gc
 import math
 from collections.abc import Callable, Sequence
+from contextvars import ContextVar
 from urllib.parse import urlencode
 
 import pandas as pd
@@ -22,6 +23,8 @@ __all__ = ["LANGS", "t"]
 
 _BOUND = "_url_keys"  # session key: {widget key: default} of this run, for the URL
 _NOTES = "_url_notes"  # session key: placeholder for notices about URL values
+_OPTIONS = "_url_options"  # session key: {select key: its options}, for tests that sweep them
+_LANG = ContextVar("lang", default=None)  # pins the language while a label is formatted
 
 
 @st.cache_resource
@@ -39,7 +42,7 @@ def warm_up() -> bool:
 
 def lang() -> str:
     """The current language, ``ja`` or ``en``."""
-    value = st.session_state.get("lang")
+    value = _LANG.get() or st.session_state.get("lang")
     return value if value in LANGS else _browser_lang()
 
 
@@ -133,14 +136,29 @@ def select(key: str, label: str, options: Sequence[str], default: str,
     The URL holds the internal name, so a link works in either language.
     """
     options = list(options)
+    st.session_state.setdefault(_OPTIONS, {})[key] = options
     widget = where.radio if radio else where.selectbox
+    fmt = _pinned(fmt or str, lang())
     if radio:
         kw.setdefault("horizontal", True)
     if st.session_state.get(key, default) not in options:
         st.session_state.pop(key, None)
     if not _from_url(key, default, _choice(options)):
         kw["index"] = options.index(default)
-    return widget(label, options, format_func=fmt or str, key=key, **kw)
+    return widget(label, options, format_func=fmt, key=key, **kw)
+
+
+def _pinned(fmt: Callable[[str], str], language: str) -> Callable[[str], str]:
+    """``fmt`` that always formats in ``language``, even when called outside a script run."""
+
+    def label(option: str) -> str:
+        token = _LANG.set(language)
+        try:
+            return fmt(option)
+        finally:
+            _LANG.reset(token)
+
+    return label
 
 
 def choice_slider(key: str, label: str, options: Sequence[str], default: str,

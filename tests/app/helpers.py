@@ -42,3 +42,37 @@ def decode(array: object) -> np.ndarray:
 
 def assert_clean(at: AppTest) -> None:
     assert not at.exception, [e.value for e in at.exception]
+
+
+def sweep_controls(at: AppTest, skip: tuple[str, ...] = ("lang",)) -> int:
+    """Set every slider to its ends, every select/radio to each option, flip every toggle;
+    rerun after each change and fail on any exception. Returns the number of reruns."""
+    runs = 0
+
+    def rerun() -> None:
+        nonlocal runs
+        at.run()
+        runs += 1
+        assert_clean(at)
+
+    for kind in ("selectbox", "radio"):
+        for key in [w.key for w in getattr(at, kind) if w.key and w.key not in skip]:
+            original = getattr(at, kind)(key=key).value
+            for option in at.session_state["_url_options"][key]:
+                getattr(at, kind)(key=key).set_value(option)
+                rerun()
+            getattr(at, kind)(key=key).set_value(original)
+            rerun()
+    for key in [w.key for w in at.toggle if w.key and w.key not in skip]:
+        at.toggle(key=key).set_value(not at.toggle(key=key).value)
+        rerun()
+        at.toggle(key=key).set_value(not at.toggle(key=key).value)
+        rerun()
+    for key in [w.key for w in at.slider if w.key and w.key not in skip]:
+        if not at.slider(key=key):
+            continue
+        original = at.slider(key=key).value
+        for end in (at.slider(key=key).min, at.slider(key=key).max, original):
+            at.slider(key=key).set_value(end)
+            rerun()
+    return runs

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from .helpers import assert_clean, decode, figures, run_page
+from .helpers import assert_clean, decode, figures, run_page, sweep_controls
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
@@ -27,3 +27,9 @@ def test_hostile_url_values_do_not_break_the_page():
     assert at.slider(key="H").value == 1  # clamped to the lower cap
     assert at.selectbox(key="score").value == "scaled_dot"
     assert len(at.warning) >= 3
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_every_control_reruns_cleanly(lang):
+    at = run_page("multihead", lang=lang, text="a b c d e f")
+    assert sweep_controls(at) > 20

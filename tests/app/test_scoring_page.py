@@ -5,7 +5,7 @@ import pytest
 
 from attnviz.lessons import scoring
 
-from .helpers import assert_clean, decode, figures, run_page
+from .helpers import assert_clean, decode, figures, run_page, sweep_controls
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
@@ -39,3 +39,10 @@ def test_random_sources_and_controls_at_their_extremes():
     at = run_page("scoring", text="   ", query="")
     assert_clean(at)
     assert at.error  # a translated message instead of a figure
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+@pytest.mark.parametrize("source", ["text", "random"])
+def test_every_control_reruns_cleanly(lang, source):
+    at = run_page("scoring", lang=lang, source=source)
+    assert sweep_controls(at) >= 8
