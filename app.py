@@ -29,6 +29,13 @@ PAGES = {
         st.Page("views/saturation.py", title=ui.tr("saturation.nav"), url_path="saturation"),
         st.Page("views/equivariance.py", title=ui.tr("equivariance.nav"), url_path="equivariance"),
     ],
+    ui.tr("app.nav_group_block"): [
+        st.Page("views/block_anatomy.py", title=ui.tr("block_anatomy.nav"),
+                url_path="block_anatomy"),
+        st.Page("views/depth_gradients.py", title=ui.tr("depth.nav"), url_path="depth_gradients"),
+        st.Page("views/training_race.py", title=ui.tr("training.nav"), url_path="training_race"),
+        st.Page("views/positional.py", title=ui.tr("positional.nav"), url_path="positional"),
+    ],
     ui.tr("app.nav_group_real"): [
         st.Page("views/real_model.py", title=ui.tr("real_model.nav"), url_path="real_model"),
     ],
