@@ -9,15 +9,15 @@ from attnviz.lessons import depth
 from attnviz.lessons.block_latex import GRAD_SCALE
 from attnviz.limits import MAX_LAYERS
 
-
-@st.cache_data(max_entries=32, show_spinner=False)
-def per_layer(L, D, seeds, _progress=None):
-    return depth.by_layer(L, D, seeds, _progress)
+grads = st.cache_data(max_entries=512, show_spinner=False)(depth.layer_gradients)
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
-def trend(D, seeds, _progress=None):
-    return depth.last_layer_trend(D, seeds, progress=_progress)
+def per_layer(L, D, seeds, progress):
+    return depth.by_layer(L, D, seeds, progress, grads=grads)
+
+
+def trend(D, seeds, progress):
+    return depth.last_layer_trend(D, seeds, progress=progress, grads=grads)
 
 
 def progress_bar():

@@ -74,16 +74,17 @@ def layer_gradients(norm: str, L: int, D: int, seed: int, *, H: int = 8, N: int 
     return {k: np.array([p.grad.norm().item() for p in ps]) for k, ps in grads.items()}
 
 
-def by_layer(L: int, D: int, seeds: int, progress: Callable[[float], None] | None = None
-             ) -> pd.DataFrame:
+def by_layer(L: int, D: int, seeds: int, progress: Callable[[float], None] | None = None,
+             grads: Callable[..., dict[str, np.ndarray]] = layer_gradients) -> pd.DataFrame:
     """Per-layer gradient norms of a depth-L stack, post and pre, for seeds 0 … seeds−1.
 
     Columns: norm, seed, layer (1…L), and one column per name in ``PARAMS``.
+    ``grads`` computes one stack's norms (the app passes a cached ``layer_gradients``).
     """
     seeds = check_int("seeds", seeds, 1, 10)
     rows, jobs = [], [(n, s) for s in range(seeds) for n in NORMS]
     for i, (norm, s) in enumerate(jobs):
-        g = layer_gradients(norm, L, D, s)
+        g = grads(norm, L, D, s)
         rows.append(pd.DataFrame({"norm": norm, "seed": s, "layer": np.arange(1, L + 1), **g}))
         if progress:
             progress((i + 1) / len(jobs))
@@ -91,7 +92,9 @@ def by_layer(L: int, D: int, seeds: int, progress: Callable[[float], None] | Non
 
 
 def last_layer_trend(D: int, seeds: int, depths: Iterable[int] = TREND_DEPTHS,
-                     progress: Callable[[float], None] | None = None) -> pd.DataFrame:
+                     progress: Callable[[float], None] | None = None,
+                     grads: Callable[..., dict[str, np.ndarray]] = layer_gradients
+                     ) -> pd.DataFrame:
     """The last layer's ‖∂loss/∂W_2‖ for each depth in ``depths``, post and pre, per seed.
 
     Columns: norm, seed, L, W_2.
@@ -101,7 +104,7 @@ def last_layer_trend(D: int, seeds: int, depths: Iterable[int] = TREND_DEPTHS,
     jobs = [(L, n, s) for L in depths for n in NORMS for s in range(seeds)]
     total, done, rows = sum(L for L, _, _ in jobs), 0, []
     for L, norm, s in jobs:
-        rows.append((norm, s, L, layer_gradients(norm, L, D, s)["W_2"][-1]))
+        rows.append((norm, s, L, grads(norm, L, D, s)["W_2"][-1]))
         done += L
         if progress:
             progress(done / total)
