@@ -25,9 +25,6 @@ with left:
                   [str(h) for h in range(1, MAX_H + 1) if D % h == 0], "4" if D >= 4 else "1")
     ff = int(ui.select("ff", ui.tr("block_anatomy.ff"), ["1", "2", "4"], "4", radio=True))
     seed = ui.number("seed", ui.tr("block_anatomy.seed"), 0, MAX_SEED, 0)
-    st.markdown(f"**{ui.tr('block_anatomy.formula')}**")
-    st.latex(BLOCK[norm])
-    st.latex(LAYER_NORM)
 try:
     r = compute(text, norm, D, int(H), ff * D, seed)
 except ValueError as err:
@@ -37,6 +34,9 @@ with right:
     st.subheader(ui.tr("block_anatomy.flow"))
     ui.plot(charts.flow(r.steps, r.shapes, height=260 if ui.presenting() else 200), "flow",
             f"block_{norm}_flow")
+    st.markdown(f"**{ui.tr('block_anatomy.formula')}**")
+    st.latex(BLOCK[norm])
+    st.latex(LAYER_NORM)
     st.subheader(ui.tr("block_anatomy.norms"))
     ui.plot(charts.stream_norms(r.norms, r.steps, r.tokens,
                                 y_title=ui.tr("block_anatomy.length")), "norms",

@@ -19,7 +19,8 @@ def flow(steps: list[str], shapes: list[str], *, height: int = 220) -> go.Figure
         ln = "LN" in label
         fig.add_shape(type="rect", x0=k + 0.08, x1=k + 0.92, y0=0.25, y1=0.75,
                       fillcolor="#fde0c5" if ln else "#dbe9f6", line_color="#555")
-        fig.add_annotation(x=k + 0.5, y=0.5, text=label, showarrow=False, font_size=12)
+        fig.add_annotation(x=k + 0.5, y=0.5, text=label.replace(" = ", "<br>= ", 1),
+                           showarrow=False, font_size=11)
         fig.add_annotation(x=k + 0.5, y=0.12, text=shape, showarrow=False, font_size=11,
                            font_color="#555")
         if k:
@@ -39,7 +40,7 @@ def stream_norms(norms: np.ndarray, steps: list[str], tokens: list[str], *, titl
         fig.add_trace(go.Scatter(x=steps, y=np.asarray(norms[:, i], np.float32),
                                  mode="lines+markers", name=f"{i}:{tok}"))
     fig.update_layout(title=title, yaxis_title=y_title, height=height,
-                      margin=dict(l=10, r=10, t=50, b=10))
+                      margin=dict(l=60, r=10, t=50, b=40))
     return fig
 
 
@@ -53,7 +54,7 @@ def ln_token(before: np.ndarray, after: np.ndarray, names: tuple[str, str], *,
         for y, dash in ((values.mean(), "solid"), (values.mean() + values.std(), "dot"),
                         (values.mean() - values.std(), "dot")):
             fig.add_hline(y=float(y), line_dash=dash, line_color="#d62728", row=1, col=col)
-    fig.update_layout(height=height, margin=dict(l=10, r=10, t=40, b=10))
+    fig.update_layout(height=height, margin=dict(l=60, r=10, t=40, b=40))
     return fig
 
 
@@ -77,7 +78,7 @@ def band(stats: pd.DataFrame, x: str, *, names: dict[str, str], title: str = "",
         fig.add_trace(go.Scatter(x=rx, y=np.asarray(ry, np.float32), mode="lines", name=label,
                                  line=dict(dash="dash", color="#1f77b4")))
     fig.update_layout(title=title, xaxis_title=x_title, yaxis_title=y_title, height=height,
-                      margin=dict(l=10, r=10, t=50, b=10))
+                      margin=dict(l=60, r=10, t=50, b=40))
     if log:
         fig.update_xaxes(type="log")
         fig.update_yaxes(type="log")
@@ -96,7 +97,7 @@ def race(history: pd.DataFrame, *, names: dict[str, str], titles: tuple[str, str
                                      legendgroup=norm), row=1, col=col)
     fig.update_xaxes(title=x_title)
     fig.update_yaxes(range=[0, 1.02], row=1, col=2)
-    fig.update_layout(height=height, margin=dict(l=10, r=10, t=40, b=10))
+    fig.update_layout(height=height, margin=dict(l=60, r=10, t=40, b=40))
     return fig
 
 
@@ -109,7 +110,7 @@ def matrix(z: np.ndarray, *, title: str = "", x_title: str = "", y_title: str = 
                                hovertemplate="%{y}, %{x}: %{z:.3f}<extra></extra>"))
     fig.update_yaxes(title=y_title, autorange="reversed")
     fig.update_xaxes(title=x_title)
-    fig.update_layout(title=title, height=height, margin=dict(l=10, r=10, t=50, b=10))
+    fig.update_layout(title=title, height=height, margin=dict(l=60, r=10, t=50, b=40))
     return fig
 
 
@@ -120,5 +121,5 @@ def rows(values: dict[str, np.ndarray], tokens: list[str], *, title: str = "",
     fig = go.Figure([go.Bar(x=labels, y=np.asarray(v, np.float32), name=k)
                      for k, v in values.items()])
     fig.update_layout(barmode="group", title=title, yaxis_title=y_title, height=height,
-                      margin=dict(l=10, r=10, t=50, b=10))
+                      margin=dict(l=60, r=10, t=50, b=40))
     return fig

@@ -19,14 +19,14 @@ from ..text import embed, tokenize
 # Steps of the stream, in the order the data flows, per norm: (trace field, label).
 STEPS = {
     "post": [("resid_pre", "X"), ("attn_out", "MHA(X)"), ("sum_1", "X + MHA(X)"),
-             ("resid_mid", "Q' = LN₁(·)"), ("ffn_hidden", "ReLU(Q'W₁ + b₁)"),
-             ("ffn_out", "FFN(Q')"), ("sum_2", "Q' + FFN(Q')"), ("resid_post", "out = LN₂(·)")],
+             ("resid_mid", "Q' = LN₁(·)"), ("ffn_hidden", "ReLU(Q'W₁+b₁)"),
+             ("ffn_out", "FFN(Q')"), ("sum_2", "Q'+FFN(Q')"), ("resid_post", "out = LN₂(·)")],
     "pre": [("resid_pre", "x"), ("attn_in", "LN₁(x)"), ("attn_out", "MHA(LN₁(x))"),
             ("resid_mid", "h = x + MHA"), ("ffn_in", "LN₂(h)"),
-            ("ffn_hidden", "ReLU(LN₂(h)W₁ + b₁)"), ("ffn_out", "FFN(LN₂(h))"),
+            ("ffn_hidden", "ReLU(·W₁+b₁)"), ("ffn_out", "FFN(LN₂(h))"),
             ("resid_post", "out = h + FFN")],
     "none": [("resid_pre", "x"), ("attn_out", "MHA(x)"), ("resid_mid", "h = x + MHA"),
-             ("ffn_hidden", "ReLU(hW₁ + b₁)"), ("ffn_out", "FFN(h)"),
+             ("ffn_hidden", "ReLU(hW₁+b₁)"), ("ffn_out", "FFN(h)"),
              ("resid_post", "out = h + FFN")],
 }
 

@@ -20,4 +20,4 @@ def test_post_ln_output_has_length_sqrt_d_and_none_has_no_ln():
     np.testing.assert_allclose(r.norms[-1], 8.0, rtol=1e-3)
     n = layernorm.run("a b c d", "none", 64, 4, 256, 1)
     assert n.ln_hat is None and n.stats.empty
-    assert n.shapes[n.steps.index("ReLU(hW₁ + b₁)")] == "4 × 256"
+    assert n.shapes[n.steps.index("ReLU(hW₁+b₁)")] == "4 × 256"
