@@ -35,6 +35,7 @@ class View:
     widgets: dict = field(default_factory=dict)  # widget id -> (kind, proto)
     exceptions: list = field(default_factory=list)  # exception messages shown
     fingerprint: str = ""
+    final: dict = field(default_factory=dict)  # delta path -> what the page shows there
     status: int | None = None
     seconds: float = 0.0
     nbytes: int = 0
@@ -78,7 +79,7 @@ class Session:
                 setattr(w, kind, value)
         t0 = time.perf_counter()
         await self.ws.send(msg.SerializeToString())
-        view, digest = View(), hashlib.sha256()
+        view, digest = View(), hashlib.sha256()  # digest: the URL it writes
         async with asyncio.timeout(timeout):
             while True:
                 raw = await self.ws.recv()
@@ -87,7 +88,7 @@ class Session:
                 fwd.ParseFromString(raw)
                 kind = fwd.WhichOneof("type")
                 if kind == "delta":
-                    _read_delta(fwd, view, digest)
+                    _read_delta(fwd, view)
                 elif kind == "page_info_changed":
                     digest.update(b"q" + fwd.page_info_changed.query_string.encode())
                 elif kind == "script_finished":
@@ -95,6 +96,8 @@ class Session:
                     if view.status != ForwardMsg.FINISHED_EARLY_FOR_RERUN:
                         break
         view.seconds = time.perf_counter() - t0
+        for path in sorted(view.final):  # the page as it stands when the run ends
+            digest.update(repr(path).encode() + b"|" + view.final[path])
         view.fingerprint = digest.hexdigest()[:16]
         # Like the browser, keep only the values of widgets this run drew.
         self.states = {k: v for k, v in self.states.items() if k in view.widgets}
@@ -105,8 +108,10 @@ class Session:
         self.states[wid] = (kind, value)
 
 
-def _read_delta(fwd: ForwardMsg, view: View, digest) -> None:
-    path = ",".join(map(str, fwd.metadata.delta_path)).encode()
+def _read_delta(fwd: ForwardMsg, view: View) -> None:
+    """Record what the delta puts at its place on the page. Intermediate states (a
+    progress bar while a cache fills) are overwritten: only the end state counts."""
+    path = tuple(fwd.metadata.delta_path)
     delta = fwd.delta
     which = delta.WhichOneof("type")
     if which == "new_element":
@@ -120,9 +125,9 @@ def _read_delta(fwd: ForwardMsg, view: View, digest) -> None:
         if etype == "download_button" and el.download_button.deferred_file_id:
             # Data made on click: its file id is a fresh uuid on every run.
             el.download_button.deferred_file_id = ""
-        digest.update(path + b"|" + el.SerializeToString(deterministic=True))
+        view.final[path] = el.SerializeToString(deterministic=True)
     elif which == "add_block":
-        digest.update(path + b"|b" + delta.add_block.SerializeToString(deterministic=True))
+        view.final[path] = b"b" + delta.add_block.SerializeToString(deterministic=True)
 
 
 def _get(url: str) -> None:
