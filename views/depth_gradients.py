@@ -30,7 +30,7 @@ st.markdown(ui.tr("depth.intro"))
 left, right = st.columns([1, 2])
 with left:
     L = ui.slider("L", ui.tr("depth.L"), 1, MAX_LAYERS, 12)
-    D = int(ui.select("D", ui.tr("depth.D"), ["64", "128", "256", "512"], "256"))
+    D = int(ui.select("D", ui.tr("depth.D"), ["64", "128", "256", "512"], "128"))
     seeds = ui.slider("seeds", ui.tr("depth.seeds"), 1, 5, 3)
     param = ui.select("param", ui.tr("depth.param"), depth.PARAMS, "W_2", radio=True)
     st.latex(GRAD_SCALE)
