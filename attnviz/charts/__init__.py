@@ -3,6 +3,7 @@
 No Streamlit here, so a notebook can draw the same charts as the app.
 """
 
+from . import block  # the Transformer-block pages' figures: charts.block.flow, .race, …
 from .attention import head_grid, heatmap, weights_bar
 from .equivariance import attention_triplet, difference_map, permutation_matrix
 from .model_view import lines_view, model_grid
@@ -11,6 +12,7 @@ from .scoring import grouped_bars, position_labels
 
 __all__ = [
     "attention_triplet",
+    "block",
     "difference_map",
     "grouped_bars",
     "head_grid",
