@@ -5,7 +5,7 @@ import pytest
 
 from attnviz.lessons import layernorm
 
-from .helpers import assert_clean, decode, figures, run_page
+from .helpers import assert_clean, decode, figures, run_page, sweep_controls
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
@@ -32,3 +32,8 @@ def test_ln_token_bars_have_mean_zero_variance_one():
                                     {"text": "", "seed": "2147483647"}, {"H": "999", "D": "x"}])
 def test_extremes(params):
     assert_clean(run_page("block_anatomy", **params))
+
+
+def test_every_control_at_its_extremes():
+    at = run_page("block_anatomy")
+    assert sweep_controls(at) > 5

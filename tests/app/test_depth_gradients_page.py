@@ -5,7 +5,7 @@ import pytest
 
 from attnviz.lessons import depth
 
-from .helpers import assert_clean, decode, figures, run_page
+from .helpers import assert_clean, decode, figures, run_page, sweep_controls
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
@@ -26,3 +26,8 @@ def test_renders_with_trend(lang):
                                     {"L": "99", "seeds": "0", "D": "64", "param": "bad"}])
 def test_extremes(params):
     assert_clean(run_page("depth_gradients", **params))
+
+
+def test_every_control_at_its_extremes():
+    at = run_page("depth_gradients", D="64", seeds="1", L="4")
+    assert sweep_controls(at, skip=("lang", "D")) > 5

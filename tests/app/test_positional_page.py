@@ -6,7 +6,7 @@ import pytest
 from attnviz.lessons import positions
 from attnviz.positional import sinusoidal
 
-from .helpers import assert_clean, decode, figures, run_page
+from .helpers import assert_clean, decode, figures, run_page, sweep_controls
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
@@ -36,3 +36,8 @@ def test_race_encodings_are_offered_once_the_race_has_run():
 def test_extremes(params):
     assert_clean(run_page("positional", **params))
     assert positions.widths(2, 1)["concat"] == 3
+
+
+def test_every_control_at_its_extremes():
+    at = run_page("positional")
+    assert sweep_controls(at) > 5

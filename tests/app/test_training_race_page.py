@@ -5,7 +5,7 @@ import pytest
 
 from attnviz.lessons import training
 
-from .helpers import assert_clean, decode, figures, run_page
+from .helpers import assert_clean, decode, figures, run_page, sweep_controls
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
@@ -39,3 +39,8 @@ def test_extremes():
     at = run_page("training_race", L="0", lr="5", steps="100000", seed="-1", task="zzz")
     assert_clean(at)
     assert at.slider(key="L").value == 1 and at.slider(key="steps").value == 600
+
+
+def test_every_control_at_its_extremes():
+    at = run_page("training_race")
+    assert sweep_controls(at) > 5
