@@ -20,7 +20,7 @@ def flow(steps: list[str], shapes: list[str], *, height: int = 220) -> go.Figure
         fig.add_shape(type="rect", x0=k + 0.08, x1=k + 0.92, y0=0.25, y1=0.75,
                       fillcolor="#fde0c5" if ln else "#dbe9f6", line_color="#555")
         fig.add_annotation(x=k + 0.5, y=0.5, text=label.replace(" = ", "<br>= ", 1),
-                           showarrow=False, font_size=11)
+                           showarrow=False, font_size=10)
         fig.add_annotation(x=k + 0.5, y=0.12, text=shape, showarrow=False, font_size=11,
                            font_color="#555")
         if k:
