@@ -37,3 +37,17 @@ def test_five_sessions_no_errors_and_isolated(url):
     # ... and that check can fail: scenarios differ from one another at every step's end.
     finals = {sc: ref[-1] for sc, ref in res.references.items()}
     assert len(set(finals.values())) == M, finals
+
+
+def test_the_isolation_check_catches_a_leak():
+    """Against an app whose slider writes into a process-wide dict, sessions disagree with
+    their lone replays: the check above is able to fail."""
+    proc, leaky = start_server("tests/load/leaky_app.py")
+    try:
+        res = asyncio.run(classroom(leaky, K, M, ["p"], per_session=1, steps=3,
+                                    think=(0.1, 0.6), stagger=1.0))
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+    assert not res.errors(), res.errors()
+    assert res.leaks(M)
