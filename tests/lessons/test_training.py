@@ -19,6 +19,13 @@ def test_post_ln_stalls_where_pre_ln_learns(seed):
     assert math.isnan(post_loss) or (post_loss > 1.5 and post_acc < 0.5)
 
 
+@pytest.mark.parametrize("seed", [0, 1])
+def test_warm_up_lets_post_ln_learn(seed):
+    cfg = training.RaceConfig(task="reverse", L=6, lr=1e-2, warmup=True, steps=120, seed=seed)
+    post_loss, post_acc = training.summary(training.run(cfg)[0])["post"]
+    assert post_acc > 0.9 and post_loss < 0.5
+
+
 def test_same_seed_same_numbers_and_learned_positions():
     cfg = training.RaceConfig(task="sort", L=2, lr=3e-3, steps=15, seed=7)
     a, pa = training.run(cfg)
