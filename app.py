@@ -18,8 +18,8 @@ with st.sidebar:
               fmt={"ja": "日本語", "en": "English"}.get, radio=True)
     ui.toggle("present", ui.tr("app.present"))
 if ui.presenting():
-    st.html("<style>.stApp, .stMarkdown p, .stMarkdown li {font-size: 1.35rem !important;}"
-            " .katex {font-size: 1.5em !important;}</style>")
+    st.html("<style>[data-testid=stMain] .stMarkdown :is(p, li) {font-size: 1.35rem !important;}"
+            " [data-testid=stMain] .katex {font-size: 1.5em !important;}</style>")
 
 PAGES = {
     "": [st.Page("views/home.py", title=ui.tr("app.nav_home"), url_path="home", default=True)],

@@ -66,13 +66,17 @@ def begin_page() -> None:
     st.session_state[_NOTES] = st.container()
 
 
-def _from_url(key: str, default: object, parse: Callable[[str], object]) -> bool:
+def _from_url(key: str, default: object, parse: Callable[[str], object],
+              valid: Callable[[object], bool]) -> bool:
     """Seed ``st.session_state[key]`` from ``?key=`` on first sight; True if a value is set.
 
     ``parse`` turns the URL text into a valid value (clamping where sensible) or raises
-    ValueError; a rejected value is dropped with a translated notice.
+    ValueError; a rejected value is dropped with a translated notice. A value left under
+    the same key by another page's widget that is not ``valid`` here is forgotten.
     """
     st.session_state.setdefault(_BOUND, {})[key] = default
+    if key in st.session_state and not valid(st.session_state[key]):
+        del st.session_state[key]
     if key not in st.session_state and key in st.query_params:
         raw = st.query_params[key]
         try:
@@ -89,6 +93,12 @@ def _from_url(key: str, default: object, parse: Callable[[str], object]) -> bool
 def _note(message: str) -> None:
     notes = st.session_state.get(_NOTES)
     (notes or st).warning(message)
+
+
+def _number_in(value: object, kind: type, lo: float, hi: float) -> bool:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    return (kind is float or isinstance(value, int)) and lo <= value <= hi
 
 
 def _clamp_int(lo: int, hi: int) -> Callable[[str], int]:
@@ -123,8 +133,9 @@ def _bool(raw: str) -> bool:
 def slider(key: str, label: str, lo: int | float, hi: int | float, default: int | float,
            where=st, **options) -> int | float:
     """A slider in [lo, hi], kept in ``?key=`` (URL values outside are clamped)."""
-    parse = _clamp_int(lo, hi) if isinstance(default, int) else _clamp_float(lo, hi)
-    if _from_url(key, default, parse):
+    kind = int if isinstance(default, int) else float
+    parse = _clamp_int(lo, hi) if kind is int else _clamp_float(lo, hi)
+    if _from_url(key, default, parse, lambda v: _number_in(v, kind, lo, hi)):
         return where.slider(label, lo, hi, key=key, **options)
     return where.slider(label, lo, hi, default, key=key, **options)
 
@@ -141,9 +152,7 @@ def select(key: str, label: str, options: Sequence[str], default: str,
     fmt = _pinned(fmt or str, lang())
     if radio:
         kw.setdefault("horizontal", True)
-    if st.session_state.get(key, default) not in options:
-        st.session_state.pop(key, None)
-    if not _from_url(key, default, _choice(options)):
+    if not _from_url(key, default, _choice(options), lambda v: v in options):
         kw["index"] = options.index(default)
     return widget(label, options, format_func=fmt, key=key, **kw)
 
@@ -165,23 +174,21 @@ def choice_slider(key: str, label: str, options: Sequence[str], default: str,
                   where=st, **kw) -> str:
     """A slider over a few named stops (powers of two, say), kept in ``?key=`` by name."""
     options = list(options)
-    if st.session_state.get(key, default) not in options:
-        st.session_state.pop(key, None)
-    if not _from_url(key, default, _choice(options)):
+    if not _from_url(key, default, _choice(options), lambda v: v in options):
         kw["value"] = default
     return where.select_slider(label, options, key=key, **kw)
 
 
 def toggle(key: str, label: str, default: bool = False, where=st, **kw) -> bool:
     """A toggle kept in ``?key=true|false``."""
-    if not _from_url(key, default, _bool):
+    if not _from_url(key, default, _bool, lambda v: isinstance(v, bool)):
         kw["value"] = default
     return where.toggle(label, key=key, **kw)
 
 
 def number(key: str, label: str, lo: int, hi: int, default: int, where=st, **kw) -> int:
     """An integer input in [lo, hi] kept in ``?key=`` (clamped)."""
-    if not _from_url(key, default, _clamp_int(lo, hi)):
+    if not _from_url(key, default, _clamp_int(lo, hi), lambda v: _number_in(v, int, lo, hi)):
         kw["value"] = default
     return where.number_input(label, lo, hi, step=1, key=key, **kw)
 
@@ -194,7 +201,7 @@ def text(key: str, label: str, default: str, max_chars: int, where=st, **kw) -> 
             _note(tr("app.text_cut", n=max_chars))
         return raw[:max_chars]
 
-    if not _from_url(key, default, parse):
+    if not _from_url(key, default, parse, lambda v: isinstance(v, str)):
         kw["value"] = default
     return where.text_input(label, max_chars=max_chars, key=key, **kw)
 

@@ -72,8 +72,9 @@ with right:
     maps = r.weights if show == "weights" else r.scores
     lo, hi = (0.0, 1.0) if show == "weights" else (float(maps.min()), float(maps.max()))
     st.subheader(ui.tr("multihead.grid"))
+    st.caption(ui.tr("multihead.grid_caption"))
     ui.plot(charts.head_grid(maps, r.tokens, titles=titles, zmin=lo, zmax=hi,
-                             cell_px=260 if ui.presenting() else 170), "grid", "heads")
+                             width_px=900 if ui.presenting() else 640), "grid", "heads")
     h = ui.slider("head", ui.tr("multihead.big_head"), 0, H - 1, 0) if H > 1 else 0
     fig = charts.heatmap(maps[h], r.tokens, r.tokens, title=titles[h], zmin=lo, zmax=hi,
                          x_title=ui.tr("multihead.key"), y_title=ui.tr("multihead.query"),

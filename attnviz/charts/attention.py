@@ -41,9 +41,9 @@ def heatmap(z: np.ndarray, x_tokens: list[str], y_tokens: list[str], *, title: s
     fig = go.Figure(trace)
     fig.update_layout(title=title, height=height, margin=dict(l=10, r=10, t=50, b=10))
     ticks = dict(tickmode="array") if max(n_x, n_y) <= TICK_LABELS_MAX_N else {}
-    fig.update_xaxes(title=x_title, side="top", **ticks,
+    fig.update_xaxes(title=x_title, automargin=True, **ticks,
                      **(dict(tickvals=np.arange(n_x), ticktext=xl) if ticks else {}))
-    fig.update_yaxes(title=y_title, autorange="reversed", **ticks,
+    fig.update_yaxes(title=y_title, autorange="reversed", automargin=True, **ticks,
                      **(dict(tickvals=np.arange(n_y), ticktext=yl) if ticks else {}))
     return fig
 
@@ -57,11 +57,12 @@ def _colour(z: np.ndarray, zmin: float, zmax: float) -> np.ndarray:
 
 
 def head_grid(weights: np.ndarray, tokens: list[str], *, titles: list[str] | None = None,
-              cols: int = 4, zmin: float = 0.0, zmax: float = 1.0, cell_px: int = 220
+              cols: int = 4, zmin: float = 0.0, zmax: float = 1.0, width_px: int = 640
               ) -> go.Figure:
     """All heads' maps (H, N_q, N_k) in one figure, ``cols`` per row.
 
     Small grids are heat maps with hover; large ones one PNG mosaic (fast to send and draw).
+    The height fits square tiles into a plot about ``width_px`` wide.
     """
     weights = np.asarray(weights, dtype=np.float32)
     H, n_q, n_k = weights.shape
@@ -69,7 +70,7 @@ def head_grid(weights: np.ndarray, tokens: list[str], *, titles: list[str] | Non
     cols = min(cols, H)
     rows = -(-H // cols)
     if H * n_q * n_k > GRID_HEATMAP_MAX_CELLS:
-        return _mosaic(weights, titles, cols, rows, zmin, zmax, cell_px)
+        return _mosaic(weights, titles, cols, rows, zmin, zmax, width_px)
     # One heat map trace holding every head, NaN between tiles: far cheaper to build and
     # draw than one subplot per head, and still hoverable.
     gap = 1 + n_k // 8
@@ -91,13 +92,14 @@ def head_grid(weights: np.ndarray, tokens: list[str], *, titles: list[str] | Non
                            text=titles[h], showarrow=False, yshift=10, font_size=12)
     fig.update_xaxes(visible=False, constrain="domain")
     fig.update_yaxes(visible=False, autorange="reversed", scaleanchor="x")
-    fig.update_layout(height=rows * cell_px + 60, margin=dict(l=10, r=10, t=40, b=10),
+    fig.update_layout(height=int(width_px * rows / cols) + 60,
+                      margin=dict(l=10, r=10, t=40, b=10),
                       plot_bgcolor="white")
     return fig
 
 
 def _mosaic(weights: np.ndarray, titles: list[str], cols: int, rows: int, zmin: float,
-            zmax: float, cell_px: int) -> go.Figure:
+            zmax: float, width_px: int) -> go.Figure:
     H, n_q, n_k = weights.shape
     gap = max(2, n_k // 16)
     canvas = np.full((rows * (n_q + gap), cols * (n_k + gap), 3), 255, dtype=np.uint8)
@@ -112,7 +114,7 @@ def _mosaic(weights: np.ndarray, titles: list[str], cols: int, rows: int, zmin: 
                            showarrow=False, yshift=8, font_size=11)
     fig.update_xaxes(visible=False)
     fig.update_yaxes(visible=False)
-    fig.update_layout(height=rows * cell_px + 60, margin=dict(l=10, r=10, t=30, b=10))
+    fig.update_layout(height=int(width_px * rows / cols) + 50, margin=dict(l=10, r=10, t=30, b=10))
     return fig
 
 
