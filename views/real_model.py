@@ -23,6 +23,14 @@ def compute(text):
     return r, ro.rollout(r.attentions)
 
 
+@st.cache_data(max_entries=32, show_spinner=False)
+def grid_figure(text, layer, head, layer_label, head_label):
+    """The 6 × 12 mosaic (PNG encoding is the slow part), cached per text and selection."""
+    r, _ = compute(text)
+    return charts.model_grid(r.attentions, selected=(layer, head), layer_label=layer_label,
+                             head_label=head_label)
+
+
 def pick_head():
     """Grid click → layer and head sliders (runs before the next script run)."""
     points = st.session_state["grid"].selection.points
@@ -77,9 +85,8 @@ with right:
     if view == "model":
         st.subheader(ui.tr("real_model.grid"))
         st.caption(ui.tr("real_model.grid_help"))
-        fig = charts.model_grid(r.attentions, selected=(layer, head),
-                                layer_label=ui.tr("real_model.layer_label"),
-                                head_label=ui.tr("real_model.head_label"))
+        fig = grid_figure(text, layer, head, ui.tr("real_model.layer_label"),
+                          ui.tr("real_model.head_label"))
         st.plotly_chart(fig, key="grid", on_select=pick_head, selection_mode="points",
                         theme=None, config={"displaylogo": False})
     if view == "rollout":
