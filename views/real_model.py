@@ -1,6 +1,7 @@
 """A real model (all-MiniLM-L6-v2) run by attnviz's blocks: all heads, one layer, rollout."""
 
 import pandas as pd
+import plotly.io as pio
 import streamlit as st
 
 import ui
@@ -24,11 +25,12 @@ def compute(text):
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
-def grid_figure(text, layer, head, layer_label, head_label):
-    """The 6 × 12 mosaic (PNG encoding is the slow part), cached per text and selection."""
+def grid_json(text, layer, head, layer_label, head_label):
+    """The 6 × 12 mosaic as JSON (its PNG encoding is the slow part), cached per text and
+    selection; every session, hit or miss, rebuilds the figure from the same text."""
     r, _ = compute(text)
     return charts.model_grid(r.attentions, selected=(layer, head), layer_label=layer_label,
-                             head_label=head_label)
+                             head_label=head_label).to_json()
 
 
 def pick_head():
@@ -85,8 +87,8 @@ with right:
     if view == "model":
         st.subheader(ui.tr("real_model.grid"))
         st.caption(ui.tr("real_model.grid_help"))
-        fig = grid_figure(text, layer, head, ui.tr("real_model.layer_label"),
-                          ui.tr("real_model.head_label"))
+        fig = pio.from_json(grid_json(text, layer, head, ui.tr("real_model.layer_label"),
+                                      ui.tr("real_model.head_label")))
         st.plotly_chart(fig, key="grid", on_select=pick_head, selection_mode="points",
                         theme=None, config={"displaylogo": False})
     if view == "rollout":

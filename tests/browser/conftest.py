@@ -61,8 +61,10 @@ def server():
     proc.wait(timeout=20)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
+    """One Chromium per test module: Playwright's sync API holds an event loop while it
+    runs, so it must be closed before other modules (AppTest, the load client) run theirs."""
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
         yield b

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import time
 import urllib.request
 from dataclasses import dataclass, field
@@ -125,6 +126,11 @@ def _read_delta(fwd: ForwardMsg, view: View) -> None:
         if etype == "download_button" and el.download_button.deferred_file_id:
             # Data made on click: its file id is a fresh uuid on every run.
             el.download_button.deferred_file_id = ""
+        if etype == "plotly_chart" and el.plotly_chart.spec:
+            # Same figure, same view: key order in the JSON may differ (a figure served
+            # from st.cache_data is rebuilt from a pickle), so compare it canonically.
+            spec = json.loads(el.plotly_chart.spec)
+            el.plotly_chart.spec = json.dumps(spec, sort_keys=True)
         view.final[path] = el.SerializeToString(deterministic=True)
     elif which == "add_block":
         view.final[path] = b"b" + delta.add_block.SerializeToString(deterministic=True)
