@@ -43,7 +43,10 @@ RUN rm -rf /src/wheels /src/requirements*.txt && python -m compileall -q -d /app
 FROM ${BASE_IMAGE}
 ENV PATH=/opt/venv/bin:$PATH PYTHONUNBUFFERED=1 PYTHONDONTWRITEBYTECODE=1 \
     STREAMLIT_SERVER_PORT=8501 STREAMLIT_SERVER_ADDRESS=0.0.0.0 \
-    STREAMLIT_SERVER_HEADLESS=true STREAMLIT_BROWSER_GATHER_USAGE_STATS=false
+    STREAMLIT_SERVER_HEADLESS=true STREAMLIT_BROWSER_GATHER_USAGE_STATS=false \
+    MALLOC_MMAP_THRESHOLD_=134217728 MALLOC_TRIM_THRESHOLD_=536870912
+# The MALLOC_ settings keep glibc from handing attention maps' pages back to the OS after
+# every run and faulting them in again (bench/bench_engine.py: up to 2x at N = 512).
 # A user without a login shell or write access to the code; its home is the only
 # writable place the app needs (Streamlit's own ~/.streamlit).
 RUN useradd --create-home --uid 10001 --user-group --shell /usr/sbin/nologin attnviz

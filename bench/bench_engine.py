@@ -4,10 +4,19 @@ PyTorch runs with need_weights=True, average_attn_weights=False, so both compute
 output and the per-head weights from the same weights. The figure is the ratio
 ours / PyTorch's (median of repeated runs, same process). Target: ≤ 1.2 at every size.
 
+The trace keeps the pre-softmax scores alive next to the weights, so each call frees two
+(H, N, N) buffers at once; with glibc's default settings that is enough to hand the pages
+back to the OS and fault them in again on the next call (a ~2x slowdown at N = 512 that
+is page faults, not arithmetic). The bench therefore runs twice: with the default
+allocator, and with the allocator settings the Docker image uses (ALLOCATOR below).
+
     python -m bench.bench_engine
 """
 
+import os
 import statistics
+import subprocess
+import sys
 import time
 from functools import partial
 
@@ -17,6 +26,7 @@ from torch import nn
 import attnviz
 
 SIZES = [(64, 128, 8), (512, 384, 12), (1024, 512, 16)]  # (N, D, H)
+ALLOCATOR = {"MALLOC_MMAP_THRESHOLD_": "134217728", "MALLOC_TRIM_THRESHOLD_": "536870912"}
 
 
 def median_time(fn, repeats: int, sync: bool) -> float:
@@ -41,7 +51,7 @@ def run_ours(ours: attnviz.MultiHeadAttention, x: torch.Tensor) -> None:
 
 
 @torch.inference_mode()
-def main() -> None:
+def measure() -> None:
     device = attnviz.resolve_device("auto")
     sync = device.type == "cuda"
     print(f"device: {device}, torch {torch.__version__}, threads {torch.get_num_threads()}")
@@ -57,6 +67,15 @@ def main() -> None:
             t_ours.append(median_time(partial(run_ours, ours, x), repeats, sync))
         a, b = min(t_ref), min(t_ours)
         print(f"{N:>5} {D:>4} {H:>3} {a * 1e3:>9.2f} {b * 1e3:>10.2f} {b / a:>6.2f}")
+
+
+def main() -> None:
+    for title, extra in (("glibc malloc, default settings", {}),
+                         ("glibc malloc, " + " ".join(f"{k}={v}" for k, v in ALLOCATOR.items()),
+                          ALLOCATOR)):
+        print(f"== {title}", flush=True)
+        subprocess.run([sys.executable, "-c", "import bench.bench_engine as b; b.measure()"],
+                       env={**os.environ, **extra}, check=True)
 
 
 if __name__ == "__main__":
