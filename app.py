@@ -14,12 +14,20 @@ ui.warm_up()
 ui.begin_page()
 
 with st.sidebar:
-    ui.select("lang", "言語 / Language", ui.LANGS, ui.lang(),
-              fmt={"ja": "日本語", "en": "English"}.get, radio=True)
+    ui.select(
+        "lang",
+        "言語 / Language",
+        ui.LANGS,
+        ui.lang(),
+        fmt={"ja": "日本語", "en": "English"}.get,
+        radio=True,
+    )
     ui.toggle("present", ui.tr("app.present"))
 if ui.presenting():
-    st.html("<style>[data-testid=stMain] .stMarkdown :is(p, li) {font-size: 1.35rem !important;}"
-            " [data-testid=stMain] .katex {font-size: 1.5em !important;}</style>")
+    st.html(
+        "<style>[data-testid=stMain] .stMarkdown :is(p, li) {font-size: 1.35rem !important;}"
+        " [data-testid=stMain] .katex {font-size: 1.5em !important;}</style>"
+    )
 
 PAGES = {
     "": [st.Page("views/home.py", title=ui.tr("app.nav_home"), url_path="home", default=True)],
@@ -30,8 +38,9 @@ PAGES = {
         st.Page("views/equivariance.py", title=ui.tr("equivariance.nav"), url_path="equivariance"),
     ],
     ui.tr("app.nav_group_block"): [
-        st.Page("views/block_anatomy.py", title=ui.tr("block_anatomy.nav"),
-                url_path="block_anatomy"),
+        st.Page(
+            "views/block_anatomy.py", title=ui.tr("block_anatomy.nav"), url_path="block_anatomy"
+        ),
         st.Page("views/depth_gradients.py", title=ui.tr("depth.nav"), url_path="depth_gradients"),
         st.Page("views/training_race.py", title=ui.tr("training.nav"), url_path="training_race"),
         st.Page("views/positional.py", title=ui.tr("positional.nav"), url_path="positional"),

@@ -11,6 +11,7 @@ from torch.nn import functional as F
 
 from .device import resolve_device, resolve_dtype
 from .limits import MAX_D, MAX_D_HEAD, MAX_H, check_choice, check_int, check_tokens
+from .params import uniform
 from .scoring import SCORES, make_score
 
 
@@ -102,8 +103,7 @@ class MultiHeadAttention(nn.Module):
         g = torch.Generator().manual_seed(seed)
 
         def init(*shape: int, fan_in: int) -> nn.Parameter:
-            bound = 1 / math.sqrt(fan_in)
-            return nn.Parameter((torch.rand(*shape, generator=g, dtype=dtype) * 2 - 1) * bound)
+            return uniform(*shape, fan_in=fan_in, generator=g, dtype=dtype)
 
         self.W_Q = init(H, D, d_head, fan_in=D)  # W_h^Q ∈ ℝ^{D×D'} for each head
         self.W_K = init(H, D, d_head, fan_in=D)
@@ -119,8 +119,9 @@ class MultiHeadAttention(nn.Module):
         self.score = make_score(score, d_head, heads=H, generator=g, dtype=dtype, **score_options)
         self.to(resolve_device(device))
 
-    def _project(self, x: torch.Tensor, Ws: list[nn.Parameter], bs: list[nn.Parameter | None]
-                 ) -> list[torch.Tensor]:
+    def _project(
+        self, x: torch.Tensor, Ws: list[nn.Parameter], bs: list[nn.Parameter | None]
+    ) -> list[torch.Tensor]:
         """x W_h + b_h for each (W, b) pair, as one matmul over all pairs and heads."""
         B, N, _ = x.shape
         k, HD = len(Ws), self.H * self.d_head
@@ -176,12 +177,14 @@ class MultiHeadAttention(nn.Module):
         out, trace = self.compute(query, key, value, mask)
         return (out[0] if unbatched else out), trace
 
-    def compute(self, query: torch.Tensor, key: torch.Tensor, value: torch.Tensor,
-                mask: torch.Tensor | None) -> tuple[torch.Tensor, AttentionTrace]:
+    def compute(
+        self, query: torch.Tensor, key: torch.Tensor, value: torch.Tensor, mask: torch.Tensor | None
+    ) -> tuple[torch.Tensor, AttentionTrace]:
         """The arithmetic of ``forward`` on batched, already validated tensors (no caps)."""
         if query is key is value:  # self-attention: Q, K, V = X W^Q, X W^K, X W^V (S10)
-            q, k, v = self._project(query, [self.W_Q, self.W_K, self.W_V],
-                                    [self.b_Q, self.b_K, self.b_V])  # each (B, H, N, D')
+            q, k, v = self._project(
+                query, [self.W_Q, self.W_K, self.W_V], [self.b_Q, self.b_K, self.b_V]
+            )  # each (B, H, N, D')
         else:
             (q,) = self._project(query, [self.W_Q], [self.b_Q])  # (B, H, N_q, D')
             (k,) = self._project(key, [self.W_K], [self.b_K])  # (B, H, N_k, D')

@@ -8,7 +8,6 @@ with FFN(x) = act(x W_1 + b_1) W_2 + b_2, act = ReLU (the seed) or GELU (BERT-fa
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import torch
@@ -18,6 +17,7 @@ from torch.nn import functional as F
 from .attention import AttentionTrace, MultiHeadAttention
 from .device import resolve_device, resolve_dtype
 from .limits import MAX_D, MAX_D_FF, MAX_LAYERS, check_choice, check_float, check_int
+from .params import uniform
 
 NORMS = ("post", "pre", "none")
 ACTIVATIONS = {"relu": F.relu, "gelu": F.gelu}
@@ -52,8 +52,7 @@ class FeedForward(nn.Module):
         self.act = ACTIVATIONS[activation]
 
         def init(*shape: int, fan_in: int) -> nn.Parameter:
-            bound = 1 / math.sqrt(fan_in)
-            return nn.Parameter((torch.rand(*shape, generator=g, dtype=dtype) * 2 - 1) * bound)
+            return uniform(*shape, fan_in=fan_in, generator=g, dtype=dtype)
 
         self.W_1, self.b_1 = init(D, d_ff, fan_in=D), init(d_ff, fan_in=D)
         self.W_2, self.b_2 = init(d_ff, D, fan_in=d_ff), init(D, fan_in=d_ff)

@@ -102,10 +102,19 @@ class PretrainedEncoder(nn.Module):
         self.tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
         self.tokenizer.no_padding()  # the file pads and truncates to 128 for batching
         self.tokenizer.no_truncation()
-        self.embeddings = Embeddings(cfg["vocab_size"], self.max_tokens, cfg["type_vocab_size"],
-                                     self.D, eps)
-        self.stack = TransformerStack(self.L, self.D, self.H, cfg["intermediate_size"],
-                                      norm="post", activation="gelu", eps=eps, device="cpu")
+        self.embeddings = Embeddings(
+            cfg["vocab_size"], self.max_tokens, cfg["type_vocab_size"], self.D, eps
+        )
+        self.stack = TransformerStack(
+            self.L,
+            self.D,
+            self.H,
+            cfg["intermediate_size"],
+            norm="post",
+            activation="gelu",
+            eps=eps,
+            device="cpu",
+        )
         _load_weights(self, folder / "model.safetensors")
         self.requires_grad_(False)
         self.eval()
@@ -141,14 +150,19 @@ class PretrainedEncoder(nn.Module):
         ``truncate`` (then ``Encoding.truncated`` is True: the first 510 word pieces are kept).
         """
         if isinstance(text, str) and len(text) > 4 * MAX_TEXT_CHARS:
-            raise ValueError(f"text must be at most {4 * MAX_TEXT_CHARS} characters, "
-                             f"got {len(text)}")
+            raise ValueError(
+                f"text must be at most {4 * MAX_TEXT_CHARS} characters, got {len(text)}"
+            )
         tokens, ids, cut = self.tokenize(text, truncate)
         hidden, traces = self(torch.tensor(ids))
         attentions = torch.stack([t.attn.weights[0] for t in traces])  # (L, H, N, N)
-        return Encoding(tokens=tokens, ids=np.asarray(ids, dtype=np.int64),
-                        hidden=hidden.float().cpu().numpy(),
-                        attentions=attentions.float().cpu().numpy(), truncated=cut)
+        return Encoding(
+            tokens=tokens,
+            ids=np.asarray(ids, dtype=np.int64),
+            hidden=hidden.float().cpu().numpy(),
+            attentions=attentions.float().cpu().numpy(),
+            truncated=cut,
+        )
 
 
 def _load_weights(model: PretrainedEncoder, path: Path) -> None:

@@ -16,10 +16,7 @@ import torch
 from torch import nn
 
 from .limits import MAX_D, MAX_H, MAX_MLP_HIDDEN, MAX_N, check_choice, check_int
-
-
-def _param(*shape: int, std: float, generator: torch.Generator, dtype: torch.dtype) -> nn.Parameter:
-    return nn.Parameter(torch.randn(*shape, generator=generator, dtype=dtype) * std)
+from .params import normal
 
 
 class DotScore(nn.Module):
@@ -58,7 +55,7 @@ class BilinearScore(nn.Module):
         super().__init__()
         self.d = d
         hdim = () if heads is None else (heads,)
-        self.W = _param(*hdim, d, d, std=1 / math.sqrt(d), generator=generator, dtype=dtype)
+        self.W = normal(*hdim, d, d, std=1 / math.sqrt(d), generator=generator, dtype=dtype)
 
     def forward(self, z: torch.Tensor, q: torch.Tensor) -> torch.Tensor:
         Wq = q @ self.W.transpose(-1, -2)  # (..., M, D): row m is (W q_m)ᵀ
@@ -87,10 +84,10 @@ class MLPScore(nn.Module):
         hdim = () if heads is None else (heads,)
         one = () if heads is None else (1, 1)  # broadcasts b_1, w_2 over (M, N) per head
         std = 1 / math.sqrt(2 * d)
-        self.W_1z = _param(*hdim, d, hidden, std=std, generator=generator, dtype=dtype)
-        self.W_1q = _param(*hdim, d, hidden, std=std, generator=generator, dtype=dtype)
+        self.W_1z = normal(*hdim, d, hidden, std=std, generator=generator, dtype=dtype)
+        self.W_1q = normal(*hdim, d, hidden, std=std, generator=generator, dtype=dtype)
         self.b_1 = nn.Parameter(torch.zeros(*hdim, *one, hidden, dtype=dtype))
-        self.w_2 = _param(
+        self.w_2 = normal(
             *hdim, *one, hidden, std=1 / math.sqrt(hidden), generator=generator, dtype=dtype
         )
 
@@ -119,7 +116,7 @@ class QueryOnlyScore(nn.Module):
     ) -> None:
         super().__init__()
         hdim = () if heads is None else (heads,)
-        self.W = _param(*hdim, n_max, d, std=1 / math.sqrt(d), generator=generator, dtype=dtype)
+        self.W = normal(*hdim, n_max, d, std=1 / math.sqrt(d), generator=generator, dtype=dtype)
 
     def forward(self, z: torch.Tensor, q: torch.Tensor) -> torch.Tensor:
         n = z.shape[-2]

@@ -45,15 +45,31 @@ def start_server(port: int, live: bool, opts: list[str]) -> tuple[subprocess.Pop
         where = ROOT
     else:
         where = Path(tempfile.mkdtemp(prefix="attnviz-bench-"))
-        tar = subprocess.run(["git", "archive", "HEAD"], cwd=ROOT, capture_output=True,
-                             check=True).stdout
+        tar = subprocess.run(
+            ["git", "archive", "HEAD"], cwd=ROOT, capture_output=True, check=True
+        ).stdout
         subprocess.run(["tar", "-x", "-C", str(where)], input=tar, check=True)
     log = open(where / "server.log", "w")  # noqa: SIM115
     proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
-         "--server.address", "127.0.0.1", "--server.headless", "true",
-         *(f"--{o}" for o in opts)],
-        cwd=where, stdout=log, stderr=subprocess.STDOUT, env=dict(os.environ))
+        [
+            sys.executable,
+            "-m",
+            "streamlit",
+            "run",
+            "app.py",
+            "--server.port",
+            str(port),
+            "--server.address",
+            "127.0.0.1",
+            "--server.headless",
+            "true",
+            *(f"--{o}" for o in opts),
+        ],
+        cwd=where,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        env=dict(os.environ),
+    )
     url = f"http://127.0.0.1:{port}"
     for _ in range(300):
         try:
@@ -98,13 +114,21 @@ def main() -> None:
     ap.add_argument("--steps", type=int, default=4, help="control changes per page")
     ap.add_argument("--pages", type=int, default=2, help="pages per session")
     ap.add_argument("--think", type=float, nargs=2, default=(1.0, 3.0))
-    ap.add_argument("--max-frac", type=float, default=0.25,
-                    help="numbers move within this lower fraction of their range")
+    ap.add_argument(
+        "--max-frac",
+        type=float,
+        default=0.25,
+        help="numbers move within this lower fraction of their range",
+    )
     ap.add_argument("--port", type=int, default=8621)
     ap.add_argument("--url", help="use a running server (no RSS figures)")
     ap.add_argument("--live", action="store_true", help="serve the working tree, not HEAD")
-    ap.add_argument("--opt", action="append", default=[],
-                    help="a server option, e.g. --opt runner.postScriptGC=false")
+    ap.add_argument(
+        "--opt",
+        action="append",
+        default=[],
+        help="a server option, e.g. --opt runner.postScriptGC=false",
+    )
     args = ap.parse_args()
 
     proc, where = None, None
@@ -122,23 +146,41 @@ def main() -> None:
         cold = time.perf_counter() - t0
         warm = rss_mb(pid) if pid else float("nan")
         cpu0, load0 = (cpu_s(pid) if pid else float("nan")), os.getloadavg()[0]
-        res = asyncio.run(asyncio.wait_for(
-            classroom(url, args.k, args.scenarios, pages, per_session=args.pages,
-                      steps=args.steps, think=tuple(args.think), max_frac=args.max_frac),
-            timeout=900))
+        res = asyncio.run(
+            asyncio.wait_for(
+                classroom(
+                    url,
+                    args.k,
+                    args.scenarios,
+                    pages,
+                    per_session=args.pages,
+                    steps=args.steps,
+                    think=tuple(args.think),
+                    max_frac=args.max_frac,
+                ),
+                timeout=900,
+            )
+        )
         cpu = (cpu_s(pid) if pid else float("nan")) - cpu0
         lat, solo = sorted(res.latencies()), sorted(res.solo)
         out = {
-            "sessions": args.k, "scenarios": args.scenarios, "pages": pages,
-            "interactions": len(lat), "errors": len(res.errors()),
+            "sessions": args.k,
+            "scenarios": args.scenarios,
+            "pages": pages,
+            "interactions": len(lat),
+            "errors": len(res.errors()),
             "leaks": len(res.leaks(args.scenarios)),
-            "p50_s": round(pct(lat, 50), 3), "p95_s": round(pct(lat, 95), 3),
+            "p50_s": round(pct(lat, 50), 3),
+            "p95_s": round(pct(lat, 95), 3),
             "max_s": round(lat[-1], 3) if lat else None,
-            "solo_p50_s": round(pct(solo, 50), 3), "solo_p95_s": round(pct(solo, 95), 3),
+            "solo_p50_s": round(pct(solo, 50), 3),
+            "solo_p95_s": round(pct(solo, 95), 3),
             "p50_vs_solo": round(pct(lat, 50) / pct(solo, 50), 2),
             "p95_vs_solo": round(pct(lat, 95) / pct(solo, 95), 2),
-            "first_visit_all_pages_s": round(cold, 2), "load_wall_s": round(res.wall, 1),
-            "rss_idle_mb": round(idle), "rss_after_warmup_mb": round(warm),
+            "first_visit_all_pages_s": round(cold, 2),
+            "load_wall_s": round(res.wall, 1),
+            "rss_idle_mb": round(idle),
+            "rss_after_warmup_mb": round(warm),
             "rss_peak_mb": round(rss_mb(pid, "VmHWM")) if pid else None,
             # Contention-free figures: the server's CPU per interaction (load + replays),
             # and the machine's load average (other work on the same cores skews latency).
@@ -153,8 +195,10 @@ def main() -> None:
                     kind = "open" if st.action == "open" else "change"
                     by_page.setdefault(f"{st.page} {kind}", []).append(st.seconds)
         for key, v in sorted(by_page.items()):
-            print(f"  {key:24s} n={len(v):3d}  p50 {pct(sorted(v), 50):6.3f} s"
-                  f"  p95 {pct(sorted(v), 95):6.3f} s")
+            print(
+                f"  {key:24s} n={len(v):3d}  p50 {pct(sorted(v), 50):6.3f} s"
+                f"  p95 {pct(sorted(v), 95):6.3f} s"
+            )
         for e in res.errors()[:10]:
             print("ERROR", e)
         for leak in res.leaks(args.scenarios)[:10]:

@@ -70,12 +70,16 @@ def measure() -> None:
 
 
 def main() -> None:
-    for title, extra in (("glibc malloc, default settings", {}),
-                         ("glibc malloc, " + " ".join(f"{k}={v}" for k, v in ALLOCATOR.items()),
-                          ALLOCATOR)):
+    for title, extra in (
+        ("glibc malloc, default settings", {}),
+        ("glibc malloc, " + " ".join(f"{k}={v}" for k, v in ALLOCATOR.items()), ALLOCATOR),
+    ):
         print(f"== {title}", flush=True)
-        subprocess.run([sys.executable, "-c", "import bench.bench_engine as b; b.measure()"],
-                       env={**os.environ, **extra}, check=True)
+        subprocess.run(
+            [sys.executable, "-c", "import bench.bench_engine as b; b.measure()"],
+            env={**os.environ, **extra},
+            check=True,
+        )
 
 
 if __name__ == "__main__":

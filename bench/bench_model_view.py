@@ -35,8 +35,14 @@ NPM = {  # CDN file name (as BertViz asks for it) → (npm package, file inside 
     "jquery.min.js": ("jquery@2.2.4", "package/dist/jquery.min.js"),
 }
 PLOTLY_JS = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 
 def cdn_files() -> dict[str, bytes]:
@@ -45,8 +51,17 @@ def cdn_files() -> dict[str, bytes]:
     for name, (pkg, member) in NPM.items():
         target = CACHE / name
         if not target.exists():
-            tgz = subprocess.run(["npm", "pack", pkg, "--silent"], cwd=CACHE, check=True,
-                                 capture_output=True, text=True).stdout.strip().splitlines()[-1]
+            tgz = (
+                subprocess.run(
+                    ["npm", "pack", pkg, "--silent"],
+                    cwd=CACHE,
+                    check=True,
+                    capture_output=True,
+                    text=True,
+                )
+                .stdout.strip()
+                .splitlines()[-1]
+            )
             with tarfile.open(CACHE / tgz) as tar:
                 target.write_bytes(tar.extractfile(member).read())
         out[name] = target.read_bytes()
@@ -56,10 +71,12 @@ def cdn_files() -> dict[str, bytes]:
 def attentions(N: int) -> tuple[torch.Tensor, list[str]]:
     """(6, 12, N, N) weights of the real model on N tokens of ordinary English text."""
     model = attnviz.load_pretrained()
-    words = ("the model reads every token and mixes what it finds; attention decides how much "
-             "of each neighbour flows into each position, layer after layer. ") * 40
+    words = (
+        "the model reads every token and mixes what it finds; attention decides how much "
+        "of each neighbour flows into each position, layer after layer. "
+    ) * 40
     tokens, ids, _ = model.tokenize(words, truncate=True)
-    ids, tokens = ids[:N - 1] + ids[-1:], tokens[:N - 1] + tokens[-1:]
+    ids, tokens = ids[: N - 1] + ids[-1:], tokens[: N - 1] + tokens[-1:]
     _, traces = model(torch.tensor(ids))
     return torch.stack([t.attn.weights[0] for t in traces]), tokens
 
@@ -84,8 +101,12 @@ def drawn_seconds(browser, html: str, ready_js: str, libs: dict[str, bytes]) -> 
         f.write(html)
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
     for name, body in libs.items():
-        page.route(f"**/{name}", lambda route, _request, body=body: route.fulfill(
-            body=body, content_type="application/javascript"))
+        page.route(
+            f"**/{name}",
+            lambda route, _request, body=body: route.fulfill(
+                body=body, content_type="application/javascript"
+            ),
+        )
     t0 = time.perf_counter()
     page.goto(Path(f.name).as_uri(), timeout=600_000, wait_until="commit")
     page.wait_for_function(ready_js, timeout=600_000, polling=50)
@@ -97,9 +118,11 @@ def drawn_seconds(browser, html: str, ready_js: str, libs: dict[str, bytes]) -> 
 
 
 def our_page(doc: str) -> str:
-    return (f'<html><body><script src="{PLOTLY_JS.as_uri()}"></script><div id="g"></div>'
-            f'<script>Plotly.newPlot("g", {doc}).then(() => {{window.drawn = true;}});</script>'
-            "</body></html>")
+    return (
+        f'<html><body><script src="{PLOTLY_JS.as_uri()}"></script><div id="g"></div>'
+        f'<script>Plotly.newPlot("g", {doc}).then(() => {{window.drawn = true;}});</script>'
+        "</body></html>"
+    )
 
 
 def main(sizes: list[int]) -> None:
@@ -113,13 +136,18 @@ def main(sizes: list[int]) -> None:
             t_ours, doc = ours(A)
             d_ours = drawn_seconds(browser, our_page(doc), "window.drawn === true", {})
             t_bv, html = bertviz(A, tokens)
-            d_bv = drawn_seconds(browser, html, "document.querySelectorAll('#vis line').length"
-                                 f" >= {N * N}", libs)
-            for tool, t, size, d in (("attnviz", t_ours, len(doc), d_ours),
-                                     ("bertviz", t_bv, len(html), d_bv)):
+            d_bv = drawn_seconds(
+                browser, html, f"document.querySelectorAll('#vis line').length >= {N * N}", libs
+            )
+            for tool, t, size, d in (
+                ("attnviz", t_ours, len(doc), d_ours),
+                ("bertviz", t_bv, len(html), d_bv),
+            ):
                 print(f"{N:>4} {tool:>8} {t:>10.3f} {size / 1e6:>11.3f} {d:>8.2f}")
-            print(f"{N:>4} {'ratio':>8} {t_bv / t_ours:>9.1f}× {len(html) / len(doc):>10.1f}× "
-                  f"{d_bv / d_ours:>7.1f}×   (BertViz / attnviz: higher = ours better)")
+            print(
+                f"{N:>4} {'ratio':>8} {t_bv / t_ours:>9.1f}× {len(html) / len(doc):>10.1f}× "
+                f"{d_bv / d_ours:>7.1f}×   (BertViz / attnviz: higher = ours better)"
+            )
         browser.close()
 
 

@@ -20,11 +20,14 @@ from attnviz.lessons import depth, training
 def reference_steps_per_second(cfg: training.RaceConfig, steps: int = 30) -> float:
     """A stock PyTorch encoder of the same size, trained on the same task (steps/s)."""
     torch.manual_seed(0)
-    layer = nn.TransformerEncoderLayer(cfg.D, cfg.H, 4 * cfg.D, dropout=0.0,
-                                       batch_first=True, norm_first=True)
-    model = nn.Sequential(nn.Embedding(cfg.vocab, cfg.D),
-                          nn.TransformerEncoder(layer, cfg.L, enable_nested_tensor=False),
-                          nn.Linear(cfg.D, cfg.vocab))
+    layer = nn.TransformerEncoderLayer(
+        cfg.D, cfg.H, 4 * cfg.D, dropout=0.0, batch_first=True, norm_first=True
+    )
+    model = nn.Sequential(
+        nn.Embedding(cfg.vocab, cfg.D),
+        nn.TransformerEncoder(layer, cfg.L, enable_nested_tensor=False),
+        nn.Linear(cfg.D, cfg.vocab),
+    )
     opt = torch.optim.Adam(model.parameters(), lr=cfg.lr)
     g = torch.Generator().manual_seed(0)
     t0 = time.perf_counter()
@@ -45,12 +48,18 @@ def main() -> None:
     race_s = time.perf_counter() - t0
     ours = cfg.steps / race_s  # one step = one update of each of the two models
     ref = reference_steps_per_second(cfg)
-    print(f"race defaults ({cfg.task}, L={cfg.L}, lr={cfg.lr}, warmup={cfg.warmup}, "
-          f"{cfg.steps} steps, D={cfg.D}): {race_s:.2f} s wall, {ours:.1f} race steps/s")
-    print(f"  reference: torch encoder, one model: {ref:.1f} steps/s; "
-          f"throughput ratio (2 models x race steps/s / reference) = {2 * ours / ref:.2f}")
-    print("  final (loss, accuracy):", {k: tuple(round(v, 3) for v in s)
-                                        for k, s in training.summary(records).items()})
+    print(
+        f"race defaults ({cfg.task}, L={cfg.L}, lr={cfg.lr}, warmup={cfg.warmup}, "
+        f"{cfg.steps} steps, D={cfg.D}): {race_s:.2f} s wall, {ours:.1f} race steps/s"
+    )
+    print(
+        f"  reference: torch encoder, one model: {ref:.1f} steps/s; "
+        f"throughput ratio (2 models x race steps/s / reference) = {2 * ours / ref:.2f}"
+    )
+    print(
+        "  final (loss, accuracy):",
+        {k: tuple(round(v, 3) for v in s) for k, s in training.summary(records).items()},
+    )
     for D in (128, 512):
         t0 = time.perf_counter()
         for norm in depth.NORMS:
@@ -59,8 +68,10 @@ def main() -> None:
         print(f"depth-24 gradients, post + pre, D={D}: {time.perf_counter() - t0:.2f} s")
     t0 = time.perf_counter()
     trend = depth.spread(depth.last_layer_trend(512, 3), "L", "W_2")
-    print(f"last-layer trend at D=512, 3 seeds, L in {depth.TREND_DEPTHS}: "
-          f"{time.perf_counter() - t0:.1f} s")
+    print(
+        f"last-layer trend at D=512, 3 seeds, L in {depth.TREND_DEPTHS}: "
+        f"{time.perf_counter() - t0:.1f} s"
+    )
     print(trend.pivot(index="L", columns="norm", values="mean").round(3).to_string())
 
 

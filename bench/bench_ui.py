@@ -47,8 +47,13 @@ def main() -> None:
     words = [f"w{i}" for i in range(256)]
     cases = {
         "(N, H) = (32, 8)": {"text": " ".join(words[:32]), "D": "64", "H": "8"},
-        "(N, H) = (256, 12)": {"text": " ".join(words), "D": "384", "H": "12", "auto": "false",
-                               "d_head": "32"},
+        "(N, H) = (256, 12)": {
+            "text": " ".join(words),
+            "D": "384",
+            "H": "12",
+            "auto": "false",
+            "d_head": "32",
+        },
     }
     app, app_url = start_server("app.py")
     ref, ref_url = start_server("bench/trivial_app.py")

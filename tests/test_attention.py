@@ -17,11 +17,12 @@ from attnviz.attention import attend, scaled_dot_product_attention
 def test_scaled_dot_matches_torch_sdpa(dtype, tol, masking):
     g = torch.Generator().manual_seed(3)
     q, k, v = (torch.randn(2, 3, n, 8, generator=g, dtype=dtype) for n in (5, 5, 5))
-    mask = {"none": None,
-            "causal": attnviz.causal_mask(5),
-            "padding": attnviz.padding_mask([5, 3], 5),
-            "random": (torch.rand(2, 3, 5, 5, generator=g) > 0.4) | torch.eye(5, dtype=torch.bool)
-            }[masking]
+    mask = {
+        "none": None,
+        "causal": attnviz.causal_mask(5),
+        "padding": attnviz.padding_mask([5, 3], 5),
+        "random": (torch.rand(2, 3, 5, 5, generator=g) > 0.4) | torch.eye(5, dtype=torch.bool),
+    }[masking]
     out, w = scaled_dot_product_attention(q, k, v, mask)
     ref = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)
     torch.testing.assert_close(out, ref, atol=tol, rtol=0)
@@ -37,9 +38,14 @@ def test_fully_masked_row_gets_zero_weights():
 
 
 @settings(max_examples=30, deadline=None)
-@given(B=st.integers(1, 3), N=st.integers(1, 12), H=st.sampled_from([1, 2, 4]),
-       score=st.sampled_from(sorted(attnviz.SCORES)), causal=st.booleans(),
-       seed=st.integers(0, 2**16))
+@given(
+    B=st.integers(1, 3),
+    N=st.integers(1, 12),
+    H=st.sampled_from([1, 2, 4]),
+    score=st.sampled_from(sorted(attnviz.SCORES)),
+    causal=st.booleans(),
+    seed=st.integers(0, 2**16),
+)
 def test_rows_sum_to_one_and_masked_entries_are_zero(B, N, H, score, causal, seed):
     D = 4 * H
     mha = attnviz.MultiHeadAttention(D, H, score=score, seed=seed, device="cpu")

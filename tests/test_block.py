@@ -11,8 +11,7 @@ from attnviz.block import NORMS
 
 def test_post_ln_is_the_chapters_formula():
     """S13: Q' = LN(Q + Q̃); out = LN(ReLU(Q'W_1 + 1b_1ᵀ)W_2 + 1b_2ᵀ + Q')."""
-    block = attnviz.TransformerBlock(16, 4, 32, norm="post", seed=0, device="cpu",
-                                     dtype="float64")
+    block = attnviz.TransformerBlock(16, 4, 32, norm="post", seed=0, device="cpu", dtype="float64")
     x = torch.randn(5, 16, dtype=torch.float64)
     out, t = block(x)
     Qt, _ = block.attn(x)
@@ -35,8 +34,7 @@ def test_pre_ln_order_and_ln_statistics():
     torch.testing.assert_close(out, t.resid_mid + t.ffn_out)
     for hat in (t.ln_1_hat, t.ln_2_hat):  # per token, before γ, β: mean 0, variance 1
         torch.testing.assert_close(hat.mean(-1), torch.zeros(2, 7), atol=1e-5, rtol=0)
-        torch.testing.assert_close(hat.var(-1, unbiased=False), torch.ones(2, 7), atol=1e-3,
-                                   rtol=0)
+        torch.testing.assert_close(hat.var(-1, unbiased=False), torch.ones(2, 7), atol=1e-3, rtol=0)
 
 
 def test_stack_returns_one_trace_per_layer():

@@ -31,10 +31,14 @@ SAME_IN_BOTH = {"real_model.default_text"}  # sample input for an English-only m
 
 def test_japanese_entries_are_japanese():
     japanese = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
-    prose = [k for k, e in catalogue().items() if k not in SAME_IN_BOTH
-             and len(re.findall(r"\b[A-Za-z]{3,}\b", e["en"])) >= 4]
+    prose = [
+        k
+        for k, e in catalogue().items()
+        if k not in SAME_IN_BOTH and len(re.findall(r"\b[A-Za-z]{3,}\b", e["en"])) >= 4
+    ]
     assert all(japanese.search(catalogue()[k]["ja"]) for k in prose), [
-        k for k in prose if not japanese.search(catalogue()[k]["ja"])]
+        k for k in prose if not japanese.search(catalogue()[k]["ja"])
+    ]
 
 
 def test_every_literal_key_used_by_the_app_exists():
@@ -46,9 +50,15 @@ def test_every_literal_key_used_by_the_app_exists():
     assert not missing, missing
 
 
-@pytest.mark.parametrize("names,prefix", [(SCORES, "names."), (KINDS, "names.pe_"),
-                                          (MODES, "names.mode_"),
-                                          (("post", "pre", "none"), "names.norm_")])
+@pytest.mark.parametrize(
+    "names,prefix",
+    [
+        (SCORES, "names."),
+        (KINDS, "names.pe_"),
+        (MODES, "names.mode_"),
+        (("post", "pre", "none"), "names.norm_"),
+    ],
+)
 def test_option_names_are_translated(names, prefix):
     for name in names:
         for lang in LANGS:

@@ -28,8 +28,14 @@ def test_multihead_attention_cross_and_mask_match_torch():
     q, kv = torch.randn(2, 5, 24), torch.randn(2, 9, 24)
     mask = torch.rand(5, 9) > 0.3
     mask[:, 0] = True  # every query may attend somewhere
-    ref_out, ref_w = m(q, kv, kv, attn_mask=attnviz.masks.to_torch_mha_mask(mask),
-                       need_weights=True, average_attn_weights=False)
+    ref_out, ref_w = m(
+        q,
+        kv,
+        kv,
+        attn_mask=attnviz.masks.to_torch_mha_mask(mask),
+        need_weights=True,
+        average_attn_weights=False,
+    )
     out, trace = attnviz.from_torch(m)(q, kv, kv, mask=mask)
     torch.testing.assert_close(out, ref_out, atol=1e-5, rtol=0)
     torch.testing.assert_close(trace.weights, ref_w, atol=1e-5, rtol=0)
@@ -40,9 +46,16 @@ def test_multihead_attention_cross_and_mask_match_torch():
 @pytest.mark.parametrize("activation", ["relu", "gelu"])
 def test_encoder_layer_matches_torch(dtype, norm_first, activation):
     torch.manual_seed(2)
-    layer = nn.TransformerEncoderLayer(32, 4, 64, dropout=0.0, activation=activation,
-                                       batch_first=True, norm_first=norm_first,
-                                       dtype=dtype).eval()
+    layer = nn.TransformerEncoderLayer(
+        32,
+        4,
+        64,
+        dropout=0.0,
+        activation=activation,
+        batch_first=True,
+        norm_first=norm_first,
+        dtype=dtype,
+    ).eval()
     with torch.no_grad():  # non-trivial γ, β so a swapped or missing LN would show
         for ln in (layer.norm1, layer.norm2):
             ln.weight.uniform_(0.5, 1.5)
@@ -52,8 +65,9 @@ def test_encoder_layer_matches_torch(dtype, norm_first, activation):
     assert block.norm == ("pre" if norm_first else "post")
     out, trace = block(x)
     torch.testing.assert_close(out, layer(x), atol=TOL[dtype], rtol=0)
-    _, ref_w = layer.self_attn(*(3 * [layer.norm1(x) if norm_first else x]), need_weights=True,
-                               average_attn_weights=False)
+    _, ref_w = layer.self_attn(
+        *(3 * [layer.norm1(x) if norm_first else x]), need_weights=True, average_attn_weights=False
+    )
     torch.testing.assert_close(trace.attn.weights, ref_w, atol=TOL[dtype], rtol=0)
 
 

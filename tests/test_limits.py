@@ -10,22 +10,25 @@ from attnviz import limits
 from attnviz.text import tokenize
 
 
-@pytest.mark.parametrize("make,match", [
-    (lambda: attnviz.MultiHeadAttention(10, 3), r"D=10 is not divisible by H=3.*d_head"),
-    (lambda: attnviz.MultiHeadAttention(0, 1), r"D must be in \[1, 1024\]"),
-    (lambda: attnviz.MultiHeadAttention(2048, 8), r"D must be in \[1, 1024\], got 2048"),
-    (lambda: attnviz.MultiHeadAttention(64, 64), r"H must be in \[1, 32\]"),
-    (lambda: attnviz.MultiHeadAttention(64, 2.5), r"H must be an integer"),
-    (lambda: attnviz.MultiHeadAttention(16, 4, score="cosine"), r"score must be one of .*dot"),
-    (lambda: attnviz.TransformerBlock(16, 4, norm="middle"), r"norm must be one of post, pre"),
-    (lambda: attnviz.TransformerBlock(16, 4, 5000), r"d_ff must be in \[1, 4096\]"),
-    (lambda: attnviz.TransformerBlock(16, 4, activation="tanh"), r"activation must be one of"),
-    (lambda: attnviz.TransformerStack(25, 16, 4), r"layers must be in \[1, 24\]"),
-    (lambda: attnviz.PositionalEncoding(16, "rotary"), r"positional encoding must be one of"),
-    (lambda: attnviz.PositionalEncoding(16, "learned", "stack"), r"mode must be one of add"),
-    (lambda: attnviz.sinusoidal(0, 8), r"N must be in \[1, 512\]"),
-    (lambda: attnviz.make_score("mlp", 8, hidden=0), r"mlp_hidden must be in"),
-])
+@pytest.mark.parametrize(
+    "make,match",
+    [
+        (lambda: attnviz.MultiHeadAttention(10, 3), r"D=10 is not divisible by H=3.*d_head"),
+        (lambda: attnviz.MultiHeadAttention(0, 1), r"D must be in \[1, 1024\]"),
+        (lambda: attnviz.MultiHeadAttention(2048, 8), r"D must be in \[1, 1024\], got 2048"),
+        (lambda: attnviz.MultiHeadAttention(64, 64), r"H must be in \[1, 32\]"),
+        (lambda: attnviz.MultiHeadAttention(64, 2.5), r"H must be an integer"),
+        (lambda: attnviz.MultiHeadAttention(16, 4, score="cosine"), r"score must be one of .*dot"),
+        (lambda: attnviz.TransformerBlock(16, 4, norm="middle"), r"norm must be one of post, pre"),
+        (lambda: attnviz.TransformerBlock(16, 4, 5000), r"d_ff must be in \[1, 4096\]"),
+        (lambda: attnviz.TransformerBlock(16, 4, activation="tanh"), r"activation must be one of"),
+        (lambda: attnviz.TransformerStack(25, 16, 4), r"layers must be in \[1, 24\]"),
+        (lambda: attnviz.PositionalEncoding(16, "rotary"), r"positional encoding must be one of"),
+        (lambda: attnviz.PositionalEncoding(16, "learned", "stack"), r"mode must be one of add"),
+        (lambda: attnviz.sinusoidal(0, 8), r"N must be in \[1, 512\]"),
+        (lambda: attnviz.make_score("mlp", 8, hidden=0), r"mlp_hidden must be in"),
+    ],
+)
 def test_bad_configuration(make, match):
     with pytest.raises(ValueError, match=match):
         make()
@@ -39,14 +42,17 @@ def test_d_head_makes_any_H_possible():
 mha = attnviz.MultiHeadAttention(8, 2, device="cpu")
 
 
-@pytest.mark.parametrize("x,match", [
-    (torch.zeros(0, 8), r"at least 1 token \(N in \[1, 512\]\)"),
-    (torch.zeros(513, 8), r"N must be in \[1, 512\], got N=513"),
-    (torch.zeros(4, 7), r"last dimension must equal D=8, got 7"),
-    (torch.zeros(8), r"shape \(N, D\) or \(B, N, D\)"),
-    (torch.tensor([[math.nan] * 8]), r"finite"),
-    (torch.tensor([[math.inf] * 8]), r"finite"),
-])
+@pytest.mark.parametrize(
+    "x,match",
+    [
+        (torch.zeros(0, 8), r"at least 1 token \(N in \[1, 512\]\)"),
+        (torch.zeros(513, 8), r"N must be in \[1, 512\], got N=513"),
+        (torch.zeros(4, 7), r"last dimension must equal D=8, got 7"),
+        (torch.zeros(8), r"shape \(N, D\) or \(B, N, D\)"),
+        (torch.tensor([[math.nan] * 8]), r"finite"),
+        (torch.tensor([[math.inf] * 8]), r"finite"),
+    ],
+)
 def test_bad_tokens(x, match):
     with pytest.raises(ValueError, match=match):
         mha(x)

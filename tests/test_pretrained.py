@@ -47,8 +47,7 @@ def reference():
 
 def run_reference(reference, text: str, max_length: int | None = None):
     tok, bert = reference
-    batch = tok(text, return_tensors="pt", truncation=max_length is not None,
-                max_length=max_length)
+    batch = tok(text, return_tensors="pt", truncation=max_length is not None, max_length=max_length)
     with torch.no_grad():
         out = bert(**batch, output_attentions=True)
     tokens = tok.convert_ids_to_tokens(batch["input_ids"][0])
@@ -161,7 +160,7 @@ def test_model_grid_is_one_image_of_every_head(N):
     n = -(-N // -(-N // 96))  # cell side after max-pooling (N=200: 67)
     step = n + max(2, n // 12)
     assert img.shape[:2] == (6 * step, 12 * step)
-    cell = img[4 * step:4 * step + n, 7 * step:7 * step + n]
+    cell = img[4 * step : 4 * step + n, 7 * step : 7 * step + n]
     one, zero = _colour(np.float32(1.0), 0, 1), _colour(np.float32(0.0), 0, 1)
     np.testing.assert_array_equal(cell[:, 0], np.broadcast_to(one, (n, 3)))
     np.testing.assert_array_equal(cell[:, -1], np.broadcast_to(zero, (n, 3)))
@@ -171,41 +170,41 @@ def test_model_grid_is_one_image_of_every_head(N):
 def test_lines_view_draws_every_weight_above_the_threshold():
     W = np.array([[0.9, 0.1, 0.0], [0.5, 0.5, 0.0], [0.01, 0.0, 0.99]], dtype=np.float32)
     fig = lines_view(W, ["a", "b", "c"], min_weight=0.02)
-    segments = sum(int(np.isnan(np.asarray(t.x, dtype=float)).sum()) for t in fig.data
-                   if t.mode == "lines")
+    segments = sum(
+        int(np.isnan(np.asarray(t.x, dtype=float)).sum()) for t in fig.data if t.mode == "lines"
+    )
     assert segments == int((W >= 0.02).sum()) == 5
 
 
-README_SNIPPET = '''
-import torch
-from torch import nn
-import attnviz
-from attnviz import charts
-
-layer = nn.TransformerEncoderLayer(d_model=64, nhead=4, dim_feedforward=128,
-                                   batch_first=True).eval()
-block = attnviz.from_torch(layer)            # same weights, attnviz's post-LN block
-tokens = ["the", "cat", "sat", "on", "the", "mat"]
-x = torch.randn(1, len(tokens), 64)
-out, trace = block(x)                        # out matches layer(x)
-weights = trace.attn.weights[0].detach().numpy()   # (H, N, N), never averaged
-charts.head_grid(weights, tokens).show()     # all heads
-charts.heatmap(weights[0], tokens, tokens).show()  # one head, hover values
-charts.lines_view(weights[0], tokens).show()       # BertViz-style lines
-'''
+def readme_blocks() -> list[str]:
+    """The README's Python code blocks that use attnviz."""
+    text = (ROOT / "README.md").read_text()
+    return [b for b in re.findall(r"```python\n(.*?)```", text, flags=re.S) if "attnviz" in b]
 
 
-def test_readme_snippet_runs_and_matches_pytorch(monkeypatch):
+def run_shown(code: str, monkeypatch, scope: dict | None = None) -> tuple[dict, list]:
+    """Execute ``code`` with Figure.show captured instead of opening a browser."""
     import plotly.graph_objects as go
 
-    shown = []
+    shown: list = []
     monkeypatch.setattr(go.Figure, "show", lambda self, *a, **k: shown.append(self))
+    scope = {} if scope is None else scope
+    exec(code, scope)
+    return scope, shown
+
+
+def test_readme_snippets_run_in_order_like_a_notebook(monkeypatch):
+    blocks = readme_blocks()
+    assert len(blocks) >= 3
     scope: dict = {}
-    exec(README_SNIPPET, scope)
+    for code in blocks:
+        _, shown = run_shown(code, monkeypatch, scope)
+        assert shown  # every snippet draws something
+
+
+def test_readme_own_layer_snippet_matches_pytorch(monkeypatch):
+    (code,) = [b for b in readme_blocks() if "from_torch(layer)" in b]
+    scope, shown = run_shown(code, monkeypatch)
     assert len(shown) == 3
     with torch.no_grad():
         torch.testing.assert_close(scope["out"], scope["layer"](scope["x"]), atol=1e-5, rtol=0)
-    readme = ROOT / "README.md"
-    if readme.exists():  # the README shows exactly this snippet
-        blocks = re.findall(r"```python\n(.*?)```", readme.read_text(), flags=re.S)
-        assert README_SNIPPET.strip() in [b.strip() for b in blocks]

@@ -38,8 +38,13 @@ def test_mlp_is_an_mlp_on_the_concatenation():
     s = make_score("mlp", 8, hidden=6, dtype=torch.float64)
     with torch.no_grad():
         W1 = torch.cat([s.W_1z, s.W_1q])  # acts on [z; q] ∈ ℝ^{2D}
-        expected = torch.tensor([[float(s.w_2 @ torch.tanh(torch.cat([z[n], q[m]]) @ W1 + s.b_1))
-                                  for n in range(5)] for m in range(3)], dtype=torch.float64)
+        expected = torch.tensor(
+            [
+                [float(s.w_2 @ torch.tanh(torch.cat([z[n], q[m]]) @ W1 + s.b_1)) for n in range(5)]
+                for m in range(3)
+            ],
+            dtype=torch.float64,
+        )
         torch.testing.assert_close(s(z, q), expected)
 
 

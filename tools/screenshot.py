@@ -1,14 +1,20 @@
 """Take full-page screenshots of app URLs with Debian's Chromium (for looking, not testing).
 
-    python tools/screenshot.py http://127.0.0.1:8501/multihead?lang=ja out.png [width]
+python tools/screenshot.py http://127.0.0.1:8501/multihead?lang=ja out.png [width]
 """
 
 import sys
 
 from playwright.sync_api import sync_playwright
 
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 url, out = sys.argv[1], sys.argv[2]
 width = int(sys.argv[3]) if len(sys.argv) > 3 else 1400
@@ -17,8 +23,7 @@ with sync_playwright() as p:
     page = browser.new_page(viewport={"width": width, "height": 1000})
     page.goto(url)
     page.wait_for_timeout(1500)
-    page.wait_for_selector("[data-testid=stApp][data-test-script-state=notRunning]",
-                           timeout=90_000)
+    page.wait_for_selector("[data-testid=stApp][data-test-script-state=notRunning]", timeout=90_000)
     page.wait_for_timeout(2500)
     page.screenshot(path=out, full_page=True)
     browser.close()

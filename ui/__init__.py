@@ -66,8 +66,9 @@ def begin_page() -> None:
     st.session_state[_NOTES] = st.container()
 
 
-def _from_url(key: str, default: object, parse: Callable[[str], object],
-              valid: Callable[[object], bool]) -> bool:
+def _from_url(
+    key: str, default: object, parse: Callable[[str], object], valid: Callable[[object], bool]
+) -> bool:
     """Seed ``st.session_state[key]`` from ``?key=`` on first sight; True if a value is set.
 
     ``parse`` turns the URL text into a valid value (clamping where sensible) or raises
@@ -130,8 +131,15 @@ def _bool(raw: str) -> bool:
     return raw.lower() == "true"
 
 
-def slider(key: str, label: str, lo: int | float, hi: int | float, default: int | float,
-           where=st, **options) -> int | float:
+def slider(
+    key: str,
+    label: str,
+    lo: int | float,
+    hi: int | float,
+    default: int | float,
+    where=st,
+    **options,
+) -> int | float:
     """A slider in [lo, hi], kept in ``?key=`` (URL values outside are clamped)."""
     kind = int if isinstance(default, int) else float
     parse = _clamp_int(lo, hi) if kind is int else _clamp_float(lo, hi)
@@ -140,8 +148,16 @@ def slider(key: str, label: str, lo: int | float, hi: int | float, default: int 
     return where.slider(label, lo, hi, default, key=key, **options)
 
 
-def select(key: str, label: str, options: Sequence[str], default: str,
-           fmt: Callable[[str], str] | None = None, where=st, radio: bool = False, **kw) -> str:
+def select(
+    key: str,
+    label: str,
+    options: Sequence[str],
+    default: str,
+    fmt: Callable[[str], str] | None = None,
+    where=st,
+    radio: bool = False,
+    **kw,
+) -> str:
     """A selectbox (or horizontal radio) over internal names, shown translated by ``fmt``.
 
     The URL holds the internal name, so a link works in either language.
@@ -170,8 +186,9 @@ def _pinned(fmt: Callable[[str], str], language: str) -> Callable[[str], str]:
     return label
 
 
-def choice_slider(key: str, label: str, options: Sequence[str], default: str,
-                  where=st, **kw) -> str:
+def choice_slider(
+    key: str, label: str, options: Sequence[str], default: str, where=st, **kw
+) -> str:
     """A slider over a few named stops (powers of two, say), kept in ``?key=`` by name."""
     options = list(options)
     if not _from_url(key, default, _choice(options), lambda v: v in options):
@@ -210,13 +227,16 @@ def plot(fig: go.Figure, key: str, name: str) -> None:
     """Draw a Plotly figure; its toolbar keeps the PNG download, named ``name``."""
     if presenting():
         fig.update_layout(font_size=20)
-    config = {"displaylogo": False,
-              "toImageButtonOptions": {"format": "png", "filename": name, "scale": 2}}
+    config = {
+        "displaylogo": False,
+        "toImageButtonOptions": {"format": "png", "filename": name, "scale": 2},
+    }
     st.plotly_chart(fig, key=key, config=config, theme=None)
 
 
-def csv_button(table: pd.DataFrame | Callable[[], pd.DataFrame], name: str, key: str,
-               where=st) -> None:
+def csv_button(
+    table: pd.DataFrame | Callable[[], pd.DataFrame], name: str, key: str, where=st
+) -> None:
     """A CSV download (UTF-8 with BOM, so spreadsheet apps read Japanese).
 
     The file is made only when the button is clicked; pass a function to defer
@@ -227,16 +247,25 @@ def csv_button(table: pd.DataFrame | Callable[[], pd.DataFrame], name: str, key:
         df = table() if callable(table) else table
         return df.to_csv().encode("utf-8-sig")
 
-    where.download_button(tr("app.download_csv", name=name), data, file_name=f"{name}.csv",
-                          mime="text/csv", key=key, on_click="ignore")
+    where.download_button(
+        tr("app.download_csv", name=name),
+        data,
+        file_name=f"{name}.csv",
+        mime="text/csv",
+        key=key,
+        on_click="ignore",
+    )
 
 
 def share_link() -> None:
     """Write every control that differs from its default into the URL (language always),
     and show that link in a box with a copy button."""
     bound = st.session_state.get(_BOUND, {})
-    params = {k: st.session_state[k] for k, default in bound.items()
-              if k in st.session_state and (k == "lang" or st.session_state[k] != default)}
+    params = {
+        k: st.session_state[k]
+        for k, default in bound.items()
+        if k in st.session_state and (k == "lang" or st.session_state[k] != default)
+    }
     params = {k: str(v).lower() if isinstance(v, bool) else str(v) for k, v in params.items()}
     st.query_params.from_dict(params)
     with st.sidebar:

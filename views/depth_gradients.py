@@ -42,8 +42,18 @@ with right:
     bar.empty()
     stats = depth.spread(layers, "layer", param)
     title = ui.tr("depth.by_layer", param=param, L=L, seeds=seeds)
-    ui.plot(charts.band(stats, "layer", names=names, title=title, x_title=ui.tr("depth.layer"),
-                        y_title=ui.tr("depth.grad")), "by_layer", f"grad_by_layer_L{L}_D{D}")
+    ui.plot(
+        charts.band(
+            stats,
+            "layer",
+            names=names,
+            title=title,
+            x_title=ui.tr("depth.layer"),
+            y_title=ui.tr("depth.grad"),
+        ),
+        "by_layer",
+        f"grad_by_layer_L{L}_D{D}",
+    )
     ui.csv_button(layers.set_index("norm"), f"grad_by_layer_L{L}_D{D}", "csv_layers")
     bar, tick = progress_bar()
     last = trend(D, seeds, tick)
@@ -53,10 +63,29 @@ with right:
     post = t[t.norm == "post"].set_index("L")["mean"]
     Ls = np.array(depth.TREND_DEPTHS, dtype=float)
     ref = (Ls, pre.iloc[0] * np.sqrt(Ls[0] / Ls), ui.tr("depth.reference"))
-    ui.plot(charts.band(t, "L", names=names, title=ui.tr("depth.trend"), log=True,
-                        x_title=ui.tr("depth.depth"), y_title=ui.tr("depth.grad"),
-                        reference=ref), "trend", f"grad_trend_D{D}")
+    ui.plot(
+        charts.band(
+            t,
+            "L",
+            names=names,
+            title=ui.tr("depth.trend"),
+            log=True,
+            x_title=ui.tr("depth.depth"),
+            y_title=ui.tr("depth.grad"),
+            reference=ref,
+        ),
+        "trend",
+        f"grad_trend_D{D}",
+    )
     lo, hi = 3, 24
-    st.markdown(ui.tr("depth.ratio", lo=lo, hi=hi, post=post[hi] / post[lo],
-                      pre=pre[hi] / pre[lo], ref=np.sqrt(lo / hi)))
+    st.markdown(
+        ui.tr(
+            "depth.ratio",
+            lo=lo,
+            hi=hi,
+            post=post[hi] / post[lo],
+            pre=pre[hi] / pre[lo],
+            ref=np.sqrt(lo / hi),
+        )
+    )
     ui.csv_button(last.set_index("norm"), f"grad_trend_D{D}", "csv_trend")

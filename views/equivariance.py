@@ -40,8 +40,13 @@ with left:
     if cut:
         st.info(ui.tr("equivariance.tokens_cut", n=equivariance.MAX_TOKENS))
     N = len(tokens)
-    kind = ui.select("perm", ui.tr("equivariance.perm"), equivariance.PERMUTATIONS, "reverse",
-                     fmt=lambda s: ui.tr(f"equivariance.perm_{s}"))
+    kind = ui.select(
+        "perm",
+        ui.tr("equivariance.perm"),
+        equivariance.PERMUTATIONS,
+        "reverse",
+        fmt=lambda s: ui.tr(f"equivariance.perm_{s}"),
+    )
     options = {}
     if kind == "shuffle":
         options["seed"] = ui.number("pseed", ui.tr("equivariance.perm_seed"), 0, MAX_SEED, 0)
@@ -49,11 +54,15 @@ with left:
         top = equivariance.MAX_TOKENS - 1
         options["i"] = min(ui.number("i", ui.tr("equivariance.i"), 0, top, 0), N - 1)
         options["j"] = min(ui.number("j", ui.tr("equivariance.j"), 0, top, 1), N - 1)
-        st.caption(ui.tr("equivariance.swapping", a=tokens[options["i"]],
-                         b=tokens[options["j"]], **options))
+        st.caption(
+            ui.tr(
+                "equivariance.swapping", a=tokens[options["i"]], b=tokens[options["j"]], **options
+            )
+        )
     elif kind == "typed":
-        options["typed"] = ui.text("order", ui.tr("equivariance.order"), "", 400,
-                                   help=ui.tr("equivariance.order_help"))
+        options["typed"] = ui.text(
+            "order", ui.tr("equivariance.order"), "", 400, help=ui.tr("equivariance.order_help")
+        )
     try:
         perm = equivariance.permutation(kind, N, **options)
     except ValueError:
@@ -61,12 +70,20 @@ with left:
         message = ui.tr("equivariance.bad_order", order=typed, last=N - 1)
         st.warning(message) if typed else st.info(ui.tr("equivariance.order_help"))
         perm = equivariance.permutation("reverse", N)
-    pe = ui.select("pe", ui.tr("equivariance.pe"), KINDS, "none",
-                   fmt=lambda s: ui.tr(f"names.pe_{s}"))
-    pe_mode = ui.select("pe_mode", ui.tr("equivariance.pe_mode"), MODES, "add",
-                        fmt=lambda s: ui.tr(f"names.mode_{s}"), radio=True)
-    norm = ui.select("norm", ui.tr("equivariance.norm"), NORMS, "post",
-                     fmt=lambda s: ui.tr(f"names.norm_{s}"))
+    pe = ui.select(
+        "pe", ui.tr("equivariance.pe"), KINDS, "none", fmt=lambda s: ui.tr(f"names.pe_{s}")
+    )
+    pe_mode = ui.select(
+        "pe_mode",
+        ui.tr("equivariance.pe_mode"),
+        MODES,
+        "add",
+        fmt=lambda s: ui.tr(f"names.mode_{s}"),
+        radio=True,
+    )
+    norm = ui.select(
+        "norm", ui.tr("equivariance.norm"), NORMS, "post", fmt=lambda s: ui.tr(f"names.norm_{s}")
+    )
     D = int(ui.select("D", ui.tr("equivariance.D"), [str(2**k) for k in range(3, 9)], "32"))
     H = int(ui.select("H", ui.tr("equivariance.H"), ["1", "2", "4", "8"], "2", radio=True))
     seed = ui.number("seed", ui.tr("equivariance.seed"), 0, MAX_SEED, 0)
@@ -92,20 +109,46 @@ with right:
         st.success(ui.tr("equivariance.holds"))
     else:
         st.warning(ui.tr("equivariance.breaks"))
-    h = int(ui.select("head", ui.tr("equivariance.head"), [str(k) for k in range(H)], "0",
-                      radio=True)) if H > 1 else 0
+    h = (
+        int(
+            ui.select(
+                "head", ui.tr("equivariance.head"), [str(k) for k in range(H)], "0", radio=True
+            )
+        )
+        if H > 1
+        else 0
+    )
     st.caption(ui.tr("equivariance.maps", h=h))
     titles = tuple(ui.tr(f"equivariance.t_{k}") for k in ("A", "A_P", "PAPt"))
-    ui.plot(charts.attention_triplet(r.A[h], r.A_P[h], r.PAPt[h], tokens, perm_tokens, titles),
-            "maps", f"maps_head{h}")
-    ui.plot(charts.difference_map(r.diff, perm_tokens, title=ui.tr("equivariance.diff_title"),
-                                  x_title=ui.tr("equivariance.dim")), "diff", "difference")
-    ui.plot(charts.permutation_matrix(r.perm, tokens, title=ui.tr("equivariance.P_title")),
-            "P", "permutation")
-    for name, z, rows, cols in (("A", r.A[h], labels, labels),
-                                ("A_P", r.A_P[h], perm_labels, perm_labels),
-                                ("PAPt", r.PAPt[h], perm_labels, perm_labels),
-                                ("diff", r.diff, perm_labels, range(r.diff.shape[1])),
-                                ("P", np.eye(N)[r.perm], perm_labels, labels)):
-        ui.csv_button(pd.DataFrame(z, index=rows, columns=list(cols)),
-                      ui.tr(f"equivariance.csv_{name}", h=h), f"csv_{name}")
+    ui.plot(
+        charts.attention_triplet(r.A[h], r.A_P[h], r.PAPt[h], tokens, perm_tokens, titles),
+        "maps",
+        f"maps_head{h}",
+    )
+    ui.plot(
+        charts.difference_map(
+            r.diff,
+            perm_tokens,
+            title=ui.tr("equivariance.diff_title"),
+            x_title=ui.tr("equivariance.dim"),
+        ),
+        "diff",
+        "difference",
+    )
+    ui.plot(
+        charts.permutation_matrix(r.perm, tokens, title=ui.tr("equivariance.P_title")),
+        "P",
+        "permutation",
+    )
+    for name, z, rows, cols in (
+        ("A", r.A[h], labels, labels),
+        ("A_P", r.A_P[h], perm_labels, perm_labels),
+        ("PAPt", r.PAPt[h], perm_labels, perm_labels),
+        ("diff", r.diff, perm_labels, range(r.diff.shape[1])),
+        ("P", np.eye(N)[r.perm], perm_labels, labels),
+    ):
+        ui.csv_button(
+            pd.DataFrame(z, index=rows, columns=list(cols)),
+            ui.tr(f"equivariance.csv_{name}", h=h),
+            f"csv_{name}",
+        )

@@ -29,8 +29,9 @@ def grid_json(text, layer, head, layer_label, head_label):
     """The 6 × 12 mosaic as JSON (its PNG encoding is the slow part), cached per text and
     selection; every session, hit or miss, rebuilds the figure from the same text."""
     r, _ = compute(text)
-    return charts.model_grid(r.attentions, selected=(layer, head), layer_label=layer_label,
-                             head_label=head_label).to_json()
+    return charts.model_grid(
+        r.attentions, selected=(layer, head), layer_label=layer_label, head_label=head_label
+    ).to_json()
 
 
 def pick_head():
@@ -44,16 +45,29 @@ st.title(ui.tr("real_model.title"))
 st.markdown(ui.tr("real_model.intro"))
 left, right = st.columns([1, 2])
 with left:
-    text = ui.text("text", ui.tr("real_model.text"), ui.tr("real_model.default_text"),
-                   MAX_TEXT_CHARS)
-    view = ui.select("show", ui.tr("real_model.view"), ["model", "head", "rollout"], "model",
-                     fmt=lambda v: ui.tr(f"real_model.view_{v}"), radio=True)
+    text = ui.text(
+        "text", ui.tr("real_model.text"), ui.tr("real_model.default_text"), MAX_TEXT_CHARS
+    )
+    view = ui.select(
+        "show",
+        ui.tr("real_model.view"),
+        ["model", "head", "rollout"],
+        "model",
+        fmt=lambda v: ui.tr(f"real_model.view_{v}"),
+        radio=True,
+    )
     layer = ui.slider("layer", ui.tr("real_model.layer"), 0, L - 1, 2)
     head = ui.slider("head", ui.tr("real_model.head"), 0, H - 1, 0)
     combine = None
     if view == "head" and ui.toggle("all_heads", ui.tr("real_model.all_heads")):
-        combine = ui.select("combine", ui.tr("real_model.combine"), ro.COMBINE, "mean",
-                            fmt=lambda c: ui.tr(f"real_model.combine_{c}"), radio=True)
+        combine = ui.select(
+            "combine",
+            ui.tr("real_model.combine"),
+            ro.COMBINE,
+            "mean",
+            fmt=lambda c: ui.tr(f"real_model.combine_{c}"),
+            radio=True,
+        )
     hide = ui.toggle("hide_special", ui.tr("real_model.hide_special"))
 
 try:
@@ -65,9 +79,12 @@ except ValueError as err:
 
 with left:
     st.caption(ui.tr("real_model.tokens", n=len(r.tokens)))
-    st.latex(r"a^{(l,h)}_{ij} = \mathrm{softmax}_j\Big(\frac{(x_i W^Q_h)(x_j W^K_h)^\top}"
-             r"{\sqrt{D'}}\Big)" if view != "rollout" else
-             r"R_l = \mathrm{rownorm}\Big(\tfrac{1}{H}\sum_h A_{l,h} + I\Big)\,R_{l-1}")
+    st.latex(
+        r"a^{(l,h)}_{ij} = \mathrm{softmax}_j\Big(\frac{(x_i W^Q_h)(x_j W^K_h)^\top}"
+        r"{\sqrt{D'}}\Big)"
+        if view != "rollout"
+        else r"R_l = \mathrm{rownorm}\Big(\tfrac{1}{H}\sum_h A_{l,h} + I\Big)\,R_{l-1}"
+    )
 if r.truncated:
     st.warning(ui.tr("real_model.truncated"))
 keep = ro.keep_positions(r.tokens, hide)
@@ -87,17 +104,33 @@ with right:
     if view == "model":
         st.subheader(ui.tr("real_model.grid"))
         st.caption(ui.tr("real_model.grid_help"))
-        fig = pio.from_json(grid_json(text, layer, head, ui.tr("real_model.layer_label"),
-                                      ui.tr("real_model.head_label")))
-        st.plotly_chart(fig, key="grid", on_select=pick_head, selection_mode="points",
-                        theme=None, config={"displaylogo": False})
+        fig = pio.from_json(
+            grid_json(
+                text, layer, head, ui.tr("real_model.layer_label"), ui.tr("real_model.head_label")
+            )
+        )
+        st.plotly_chart(
+            fig,
+            key="grid",
+            on_select=pick_head,
+            selection_mode="points",
+            theme=None,
+            config={"displaylogo": False},
+        )
     if view == "rollout":
         st.markdown(ui.tr("real_model.rollout_help"))
     if hide:
         st.caption(ui.tr("real_model.hide_note"))
-    heat = charts.heatmap(shown, tokens, tokens, title=title, zmax=zmax,
-                          x_title=ui.tr("real_model.key"), y_title=ui.tr("real_model.query"),
-                          height=720 if ui.presenting() else 600)
+    heat = charts.heatmap(
+        shown,
+        tokens,
+        tokens,
+        title=title,
+        zmax=zmax,
+        x_title=ui.tr("real_model.key"),
+        y_title=ui.tr("real_model.query"),
+        height=720 if ui.presenting() else 600,
+    )
     heat.update_layout(margin=dict(l=100, t=130), title_y=0.99)
     ui.plot(heat, "map", f"{view}_L{layer}")
     labels = ro.labels(r.tokens)
@@ -108,7 +141,8 @@ with right:
         st.caption(ui.tr("real_model.lines_note", w=MIN_LINE))
         ui.plot(charts.lines_view(shown, tokens, min_weight=MIN_LINE), "lines", f"lines_L{layer}")
     if len(r.tokens) <= 64:
-        ui.csv_button(ro.long_table(r.attentions, r.tokens).set_index("layer"),
-                      "all_layers_heads", "csv_all")
+        ui.csv_button(
+            ro.long_table(r.attentions, r.tokens).set_index("layer"), "all_layers_heads", "csv_all"
+        )
     else:
         st.caption(ui.tr("real_model.all_csv_big", n=len(r.tokens)))

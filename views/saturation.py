@@ -56,25 +56,49 @@ with right:
     for scaled, name in ((False, names[0]), (True, names[1])):
         st.caption(name)
         cells = st.columns(4)
-        for cell, col, fmt in zip(cells, ("variance", "max_weight", "jacobian", "saturated"),
-                                  ("{:.3g}", "{:.3f}", "{:.3g}", "{:.1%}"), strict=True):
+        for cell, col, fmt in zip(
+            cells,
+            ("variance", "max_weight", "jacobian", "saturated"),
+            ("{:.3g}", "{:.3f}", "{:.3g}", "{:.1%}"),
+            strict=True,
+        ):
             cell.metric(ui.tr(f"saturation.m_{col}"), fmt.format(at_D.loc[scaled, col]))
-    hist = charts.logit_histograms(raw, D, names, title=ui.tr("saturation.hist_title", D=D),
-                                   x_title=ui.tr("saturation.logit"))
+    hist = charts.logit_histograms(
+        raw, D, names, title=ui.tr("saturation.hist_title", D=D), x_title=ui.tr("saturation.logit")
+    )
     ui.plot(hist, "hist", f"logits_D{D}")
     weights = [torch.softmax(torch.from_numpy(raw[0]) / s, -1).numpy() for s in (1, np.sqrt(D))]
-    row = charts.weight_rows(*weights, names, title=ui.tr("saturation.row_title", N=N, D=D),
-                             x_title=ui.tr("saturation.key"))
+    row = charts.weight_rows(
+        *weights,
+        names,
+        title=ui.tr("saturation.row_title", N=N, D=D),
+        x_title=ui.tr("saturation.key"),
+    )
     ui.plot(row, "row", f"example_row_D{D}")
 
-ui.plot(charts.variance_curve(r.curves, r.slope, D, names, title=ui.tr("saturation.var_title"),
-                              y_title=ui.tr("saturation.variance")), "variance", "variance")
-titles = {c: ui.tr(f"saturation.t_{c}") for c in ("max_weight", "entropy", "jacobian",
-                                                   "saturated")}
+ui.plot(
+    charts.variance_curve(
+        r.curves,
+        r.slope,
+        D,
+        names,
+        title=ui.tr("saturation.var_title"),
+        y_title=ui.tr("saturation.variance"),
+    ),
+    "variance",
+    "variance",
+)
+titles = {c: ui.tr(f"saturation.t_{c}") for c in ("max_weight", "entropy", "jacobian", "saturated")}
 ui.plot(charts.softmax_curves(r.curves, D, N, names, titles), "curves", "softmax_curves")
 st.markdown(ui.tr("saturation.reading"))
 ui.csv_button(r.curves.set_index("D"), ui.tr("saturation.csv_curves"), "csv_curves")
-ui.csv_button(pd.DataFrame(raw, columns=[f"k{j}" for j in range(N)]).rename_axis("row"),
-              ui.tr("saturation.csv_logits", D=D), "csv_logits")
-ui.csv_button(pd.DataFrame({names[0]: weights[0], names[1]: weights[1]}).rename_axis("key"),
-              ui.tr("saturation.csv_row", D=D), "csv_row")
+ui.csv_button(
+    pd.DataFrame(raw, columns=[f"k{j}" for j in range(N)]).rename_axis("row"),
+    ui.tr("saturation.csv_logits", D=D),
+    "csv_logits",
+)
+ui.csv_button(
+    pd.DataFrame({names[0]: weights[0], names[1]: weights[1]}).rename_axis("key"),
+    ui.tr("saturation.csv_row", D=D),
+    "csv_row",
+)

@@ -23,21 +23,30 @@ st.title(ui.tr("scoring.title"))
 st.markdown(ui.tr("scoring.intro"))
 left, right = st.columns([1, 2])
 with left:
-    source = ui.select("source", ui.tr("scoring.source"), scoring.SOURCES, "text",
-                       fmt=lambda s: ui.tr(f"scoring.source_{s}"), radio=True)
+    source = ui.select(
+        "source",
+        ui.tr("scoring.source"),
+        scoring.SOURCES,
+        "text",
+        fmt=lambda s: ui.tr(f"scoring.source_{s}"),
+        radio=True,
+    )
     if source == "text":
-        text = ui.text("text", ui.tr("scoring.text"), ui.tr("scoring.default_text"),
-                       MAX_TEXT_CHARS)
+        text = ui.text("text", ui.tr("scoring.text"), ui.tr("scoring.default_text"), MAX_TEXT_CHARS)
         query = ui.text("query", ui.tr("scoring.query"), ui.tr("scoring.default_query"), 50)
         N = 0
     else:
         text, query = "", "q"
         N = ui.slider("N", ui.tr("scoring.N"), 1, MAX_N, 8)
     D = int(ui.select("D", ui.tr("scoring.D"), WIDTHS, "64"))
-    score = ui.select("score", ui.tr("scoring.score"), SCORES, "scaled_dot",
-                      fmt=lambda s: ui.tr(f"names.{s}"))
-    mlp_hidden = ui.slider("hidden", ui.tr("scoring.mlp_hidden"), 1, MAX_MLP_HIDDEN, 16) \
-        if score == "mlp" else 16
+    score = ui.select(
+        "score", ui.tr("scoring.score"), SCORES, "scaled_dot", fmt=lambda s: ui.tr(f"names.{s}")
+    )
+    mlp_hidden = (
+        ui.slider("hidden", ui.tr("scoring.mlp_hidden"), 1, MAX_MLP_HIDDEN, 16)
+        if score == "mlp"
+        else 16
+    )
     seed = ui.number("seed", ui.tr("scoring.seed"), 0, MAX_SEED, 0)
     st.latex(FORMULAS[score])
     st.latex(SINGLE_QUERY)
@@ -51,14 +60,23 @@ except ValueError as err:
 i = r.names.index(score)
 labels = charts.position_labels(r.tokens)
 with right:
-    ui.plot(charts.weights_bar(r.scores[i], r.tokens, title=ui.tr("scoring.scores_title")),
-            "scores", "scores")
-    ui.plot(charts.weights_bar(r.weights[i], r.tokens, title=ui.tr("scoring.weights_title")),
-            "weights", "weights")
+    ui.plot(
+        charts.weights_bar(r.scores[i], r.tokens, title=ui.tr("scoring.scores_title")),
+        "scores",
+        "scores",
+    )
+    ui.plot(
+        charts.weights_bar(r.weights[i], r.tokens, title=ui.tr("scoring.weights_title")),
+        "weights",
+        "weights",
+    )
     k = min(D, 32)
-    fig = charts.weights_bar(r.attended[i][:k], [str(j) for j in range(k)],
-                             title=ui.tr("scoring.attended_title", k=k, D=D),
-                             height=260)
+    fig = charts.weights_bar(
+        r.attended[i][:k],
+        [str(j) for j in range(k)],
+        title=ui.tr("scoring.attended_title", k=k, D=D),
+        height=260,
+    )
     fig.update_xaxes(title=ui.tr("scoring.component"))
     ui.plot(fig, "attended", "attended")
     table = pd.DataFrame({"r": r.scores[i], "a": r.weights[i]}, index=labels)
@@ -76,9 +94,11 @@ after = r.shuffled_weights[i]
 c1, c2 = st.columns(2)
 c1.metric(ui.tr("scoring.follow_metric"), f"{np.abs(after - before).max():.2e}")
 c2.metric(ui.tr("scoring.stay_metric"), f"{np.abs(after - r.weights[i]).max():.2e}")
-fig = charts.grouped_bars({ui.tr("scoring.original"): r.weights[i],
-                           ui.tr("scoring.shuffled"): after},
-                          charts.position_labels(r.tokens, r.perm),
-                          title=ui.tr(f"names.{score}"), y_title="a")
+fig = charts.grouped_bars(
+    {ui.tr("scoring.original"): r.weights[i], ui.tr("scoring.shuffled"): after},
+    charts.position_labels(r.tokens, r.perm),
+    title=ui.tr(f"names.{score}"),
+    y_title="a",
+)
 fig.update_xaxes(title=ui.tr("scoring.position"))
 ui.plot(fig, "shuffle", "shuffle")

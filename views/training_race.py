@@ -15,11 +15,17 @@ st.title(ui.tr("training.title"))
 st.markdown(ui.tr("training.intro", n=training.RaceConfig().n))
 left, right = st.columns([1, 2])
 with left:
-    task = ui.select("task", ui.tr("training.task"), training.TASKS, "reverse",
-                     fmt=lambda s: ui.tr(f"training.task_{s}"), radio=True)
+    task = ui.select(
+        "task",
+        ui.tr("training.task"),
+        training.TASKS,
+        "reverse",
+        fmt=lambda s: ui.tr(f"training.task_{s}"),
+        radio=True,
+    )
     L = ui.slider("L", ui.tr("training.L"), 1, training.MAX_RACE_LAYERS, 6)
     lr_exp = ui.slider("lr", ui.tr("training.lr_exp"), -4.0, -1.6, -2.0, step=0.1)
-    lr = float(f"{10 ** lr_exp:.3g}")
+    lr = float(f"{10**lr_exp:.3g}")
     st.caption(ui.tr("training.lr_value", lr=lr))
     warmup = ui.toggle("warmup", ui.tr("training.warmup"), False)
     steps = ui.slider("steps", ui.tr("training.steps"), 20, training.MAX_RACE_STEPS, 200, step=10)
@@ -36,15 +42,21 @@ names = {n: ui.tr(f"names.norm_{n}") for n in training.NORMS}
 
 
 def draw(history: pd.DataFrame, where) -> None:
-    fig = charts.race(history, names=names, x_title=ui.tr("training.step"),
-                      titles=(ui.tr("training.loss"), ui.tr("training.accuracy")))
+    fig = charts.race(
+        history,
+        names=names,
+        x_title=ui.tr("training.step"),
+        titles=(ui.tr("training.loss"), ui.tr("training.accuracy")),
+    )
     with where.container():
         ui.plot(fig, f"race_{time.monotonic_ns()}" if start else "race", f"race_{task}_L{L}")
 
 
 def frame(records) -> pd.DataFrame:
-    return pd.DataFrame([(r.step, n, r.loss[n], r.acc[n]) for r in records
-                         for n in training.NORMS], columns=["step", "norm", "loss", "accuracy"])
+    return pd.DataFrame(
+        [(r.step, n, r.loss[n], r.acc[n]) for r in records for n in training.NORMS],
+        columns=["step", "norm", "loss", "accuracy"],
+    )
 
 
 with right:
@@ -55,8 +67,9 @@ with right:
         for rec in training.race(cfg, models):
             records.append(rec)
             if rec.step % 10 == 0 or rec.step == cfg.steps:
-                bar.progress(rec.step / cfg.steps, ui.tr("training.progress", t=rec.step,
-                                                         steps=cfg.steps))
+                bar.progress(
+                    rec.step / cfg.steps, ui.tr("training.progress", t=rec.step, steps=cfg.steps)
+                )
                 draw(frame(records), chart)
                 st.session_state["race_pe"] = {"cfg": cfg, **training.positions(models)}
         state["done"] = True
@@ -74,6 +87,7 @@ with right:
     for norm, (loss, acc) in training.summary(state["records"]).items():
         key = "training.diverged" if loss != loss else "training.result"
         st.markdown("- " + ui.tr(key, name=names[norm], loss=loss, acc=acc))
-    ui.csv_button(frame(state["records"]).set_index("step"), f"race_{state['cfg'].task}",
-                  "csv_race")
+    ui.csv_button(
+        frame(state["records"]).set_index("step"), f"race_{state['cfg'].task}", "csv_race"
+    )
     st.caption(ui.tr("training.pe_link"))

@@ -23,28 +23,49 @@ def _labels(tokens: list[str]) -> list[str]:
     return [f"{i}:{html.escape(tok)}" for i, tok in enumerate(tokens)]
 
 
-def heatmap(z: np.ndarray, x_tokens: list[str], y_tokens: list[str], *, title: str = "",
-            x_title: str = "", y_title: str = "", zmin: float | None = 0.0,
-            zmax: float | None = 1.0, colorscale: str = COLORSCALE, height: int = 480
-            ) -> go.Figure:
+def heatmap(
+    z: np.ndarray,
+    x_tokens: list[str],
+    y_tokens: list[str],
+    *,
+    title: str = "",
+    x_title: str = "",
+    y_title: str = "",
+    zmin: float | None = 0.0,
+    zmax: float | None = 1.0,
+    colorscale: str = COLORSCALE,
+    height: int = 480,
+) -> go.Figure:
     """One matrix (rows = queries, columns = keys) with token labels and value on hover."""
     z = np.asarray(z, dtype=np.float32)
     n_y, n_x = z.shape
     xl, yl = _labels(x_tokens), _labels(y_tokens)
-    trace = go.Heatmap(z=z, x=np.arange(n_x), y=np.arange(n_y), zmin=zmin, zmax=zmax,
-                       colorscale=colorscale)
+    trace = go.Heatmap(
+        z=z, x=np.arange(n_x), y=np.arange(n_y), zmin=zmin, zmax=zmax, colorscale=colorscale
+    )
     if max(n_x, n_y) <= HOVER_MAX_N:
-        trace.update(customdata=np.array([[f"{y} → {x}" for x in xl] for y in yl]),
-                     hovertemplate="%{customdata}<br>%{z:.4f}<extra></extra>")
+        trace.update(
+            customdata=np.array([[f"{y} → {x}" for x in xl] for y in yl]),
+            hovertemplate="%{customdata}<br>%{z:.4f}<extra></extra>",
+        )
     else:
         trace.update(hovertemplate="%{y} → %{x}<br>%{z:.4f}<extra></extra>")
     fig = go.Figure(trace)
     fig.update_layout(title=title, height=height, margin=dict(l=10, r=10, t=50, b=10))
     ticks = dict(tickmode="array") if max(n_x, n_y) <= TICK_LABELS_MAX_N else {}
-    fig.update_xaxes(title=x_title, automargin=True, **ticks,
-                     **(dict(tickvals=np.arange(n_x), ticktext=xl) if ticks else {}))
-    fig.update_yaxes(title=y_title, autorange="reversed", automargin=True, **ticks,
-                     **(dict(tickvals=np.arange(n_y), ticktext=yl) if ticks else {}))
+    fig.update_xaxes(
+        title=x_title,
+        automargin=True,
+        **ticks,
+        **(dict(tickvals=np.arange(n_x), ticktext=xl) if ticks else {}),
+    )
+    fig.update_yaxes(
+        title=y_title,
+        autorange="reversed",
+        automargin=True,
+        **ticks,
+        **(dict(tickvals=np.arange(n_y), ticktext=yl) if ticks else {}),
+    )
     return fig
 
 
@@ -56,9 +77,16 @@ def _colour(z: np.ndarray, zmin: float, zmax: float) -> np.ndarray:
     return lut[idx]
 
 
-def head_grid(weights: np.ndarray, tokens: list[str], *, titles: list[str] | None = None,
-              cols: int = 4, zmin: float = 0.0, zmax: float = 1.0, width_px: int = 640
-              ) -> go.Figure:
+def head_grid(
+    weights: np.ndarray,
+    tokens: list[str],
+    *,
+    titles: list[str] | None = None,
+    cols: int = 4,
+    zmin: float = 0.0,
+    zmax: float = 1.0,
+    width_px: int = 640,
+) -> go.Figure:
     """All heads' maps (H, N_q, N_k) in one figure, ``cols`` per row.
 
     Small grids are heat maps with hover; large ones one PNG mosaic (fast to send and draw).
@@ -81,52 +109,89 @@ def head_grid(weights: np.ndarray, tokens: list[str], *, titles: list[str] | Non
     for h in range(H):
         r, c = divmod(h, cols)
         y0, x0 = r * (n_q + gap), c * (n_k + gap)
-        canvas[y0:y0 + n_q, x0:x0 + n_k] = weights[h]
-        hover[y0:y0 + n_q, x0:x0 + n_k] = titles[h] + "<br>" + pair
-    fig = go.Figure(go.Heatmap(z=canvas, zmin=zmin, zmax=zmax, colorscale=COLORSCALE,
-                               customdata=hover, hoverongaps=False,
-                               hovertemplate="%{customdata}<br>%{z:.4f}<extra></extra>"))
+        canvas[y0 : y0 + n_q, x0 : x0 + n_k] = weights[h]
+        hover[y0 : y0 + n_q, x0 : x0 + n_k] = titles[h] + "<br>" + pair
+    fig = go.Figure(
+        go.Heatmap(
+            z=canvas,
+            zmin=zmin,
+            zmax=zmax,
+            colorscale=COLORSCALE,
+            customdata=hover,
+            hoverongaps=False,
+            hovertemplate="%{customdata}<br>%{z:.4f}<extra></extra>",
+        )
+    )
     for h in range(H):
         r, c = divmod(h, cols)
-        fig.add_annotation(x=c * (n_k + gap) + (n_k - 1) / 2, y=r * (n_q + gap) - 0.5,
-                           text=titles[h], showarrow=False, yshift=10, font_size=12)
+        fig.add_annotation(
+            x=c * (n_k + gap) + (n_k - 1) / 2,
+            y=r * (n_q + gap) - 0.5,
+            text=titles[h],
+            showarrow=False,
+            yshift=10,
+            font_size=12,
+        )
     fig.update_xaxes(visible=False, constrain="domain")
     fig.update_yaxes(visible=False, autorange="reversed", scaleanchor="x")
-    fig.update_layout(height=int(width_px * rows / cols) + 60,
-                      margin=dict(l=10, r=10, t=40, b=10),
-                      plot_bgcolor="white")
+    fig.update_layout(
+        height=int(width_px * rows / cols) + 60,
+        margin=dict(l=10, r=10, t=40, b=10),
+        plot_bgcolor="white",
+    )
     return fig
 
 
-def _mosaic(weights: np.ndarray, titles: list[str], cols: int, rows: int, zmin: float,
-            zmax: float, width_px: int) -> go.Figure:
+def _mosaic(
+    weights: np.ndarray,
+    titles: list[str],
+    cols: int,
+    rows: int,
+    zmin: float,
+    zmax: float,
+    width_px: int,
+) -> go.Figure:
     H, n_q, n_k = weights.shape
     gap = max(2, n_k // 16)
     canvas = np.full((rows * (n_q + gap), cols * (n_k + gap), 3), 255, dtype=np.uint8)
     for h in range(H):
         r, c = divmod(h, cols)
         y0, x0 = r * (n_q + gap), c * (n_k + gap)
-        canvas[y0:y0 + n_q, x0:x0 + n_k] = _colour(weights[h], zmin, zmax)
+        canvas[y0 : y0 + n_q, x0 : x0 + n_k] = _colour(weights[h], zmin, zmax)
     fig = px.imshow(canvas, binary_string=True)
     for h in range(H):
         r, c = divmod(h, cols)
-        fig.add_annotation(x=c * (n_k + gap) + n_k / 2, y=r * (n_q + gap), text=titles[h],
-                           showarrow=False, yshift=8, font_size=11)
+        fig.add_annotation(
+            x=c * (n_k + gap) + n_k / 2,
+            y=r * (n_q + gap),
+            text=titles[h],
+            showarrow=False,
+            yshift=8,
+            font_size=11,
+        )
     fig.update_xaxes(visible=False)
     fig.update_yaxes(visible=False)
     fig.update_layout(height=int(width_px * rows / cols) + 50, margin=dict(l=10, r=10, t=30, b=10))
     return fig
 
 
-def weights_bar(values: np.ndarray, tokens: list[str], *, title: str = "", y_title: str = "",
-                height: int = 320) -> go.Figure:
+def weights_bar(
+    values: np.ndarray, tokens: list[str], *, title: str = "", y_title: str = "", height: int = 320
+) -> go.Figure:
     """One row of scores or weights as bars over the source tokens."""
     values = np.asarray(values, dtype=np.float32)
-    fig = go.Figure(go.Bar(x=np.arange(len(values)), y=values,
-                           hovertemplate="%{customdata}: %{y:.4f}<extra></extra>",
-                           customdata=_labels(tokens)))
-    fig.update_xaxes(tickmode="array", tickvals=np.arange(len(values)), ticktext=_labels(tokens),
-                     automargin=True)
-    fig.update_layout(title=title, yaxis_title=y_title, height=height,
-                      margin=dict(l=10, r=10, t=50, b=40))
+    fig = go.Figure(
+        go.Bar(
+            x=np.arange(len(values)),
+            y=values,
+            hovertemplate="%{customdata}: %{y:.4f}<extra></extra>",
+            customdata=_labels(tokens),
+        )
+    )
+    fig.update_xaxes(
+        tickmode="array", tickvals=np.arange(len(values)), ticktext=_labels(tokens), automargin=True
+    )
+    fig.update_layout(
+        title=title, yaxis_title=y_title, height=height, margin=dict(l=10, r=10, t=50, b=40)
+    )
     return fig

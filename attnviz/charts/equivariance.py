@@ -20,9 +20,16 @@ def _labels(tokens: list[str]) -> list[str]:
     return [f"{i}:{html.escape(tok)}" for i, tok in enumerate(tokens)]
 
 
-def attention_triplet(A: np.ndarray, A_P: np.ndarray, PAPt: np.ndarray, tokens: list[str],
-                      perm_tokens: list[str], titles: tuple[str, str, str], *,
-                      height: int = 420) -> go.Figure:
+def attention_triplet(
+    A: np.ndarray,
+    A_P: np.ndarray,
+    PAPt: np.ndarray,
+    tokens: list[str],
+    perm_tokens: list[str],
+    titles: tuple[str, str, str],
+    *,
+    height: int = 420,
+) -> go.Figure:
     """Three (N, N) weight maps side by side on one colour scale [0, largest weight].
 
     A(X) is labelled by ``tokens``; A(PX) and P A Pᵀ by the permuted ``perm_tokens``,
@@ -33,46 +40,86 @@ def attention_triplet(A: np.ndarray, A_P: np.ndarray, PAPt: np.ndarray, tokens: 
     for k, (z, toks) in enumerate(((A, tokens), (A_P, perm_tokens), (PAPt, perm_tokens))):
         labels = _labels(toks)
         hover = np.array([[f"{q} → {key}" for key in labels] for q in labels])
-        fig.add_trace(go.Heatmap(z=np.asarray(z, dtype=np.float32), coloraxis="coloraxis",
-                                 customdata=hover, name=titles[k],
-                                 hovertemplate="%{customdata}<br>%{z:.4f}<extra></extra>"),
-                      row=1, col=k + 1)
+        fig.add_trace(
+            go.Heatmap(
+                z=np.asarray(z, dtype=np.float32),
+                coloraxis="coloraxis",
+                customdata=hover,
+                name=titles[k],
+                hovertemplate="%{customdata}<br>%{z:.4f}<extra></extra>",
+            ),
+            row=1,
+            col=k + 1,
+        )
         ticks = dict(tickmode="array", tickvals=np.arange(N), ticktext=labels)
         show = N <= TICK_LABELS_MAX_N // 2
         fig.update_xaxes(showticklabels=show, row=1, col=k + 1, **(ticks if show else {}))
-        fig.update_yaxes(showticklabels=show and k == 0, autorange="reversed", row=1,
-                         col=k + 1, **(ticks if show else {}))
+        fig.update_yaxes(
+            showticklabels=show and k == 0,
+            autorange="reversed",
+            row=1,
+            col=k + 1,
+            **(ticks if show else {}),
+        )
     top = float(max(np.max(A), np.max(A_P), np.max(PAPt)))
-    fig.update_layout(coloraxis=dict(colorscale=COLORSCALE, cmin=0.0, cmax=top), height=height,
-                      margin=dict(l=90, r=10, t=40, b=90))
+    fig.update_layout(
+        coloraxis=dict(colorscale=COLORSCALE, cmin=0.0, cmax=top),
+        height=height,
+        margin=dict(l=90, r=10, t=40, b=90),
+    )
     return fig
 
 
-def difference_map(diff: np.ndarray, perm_tokens: list[str], *, title: str = "",
-                   x_title: str = "", height: int = 420) -> go.Figure:
+def difference_map(
+    diff: np.ndarray,
+    perm_tokens: list[str],
+    *,
+    title: str = "",
+    x_title: str = "",
+    height: int = 420,
+) -> go.Figure:
     """f(PX) − P f(X) as an (N, W) heat map on a symmetric diverging scale."""
     diff = np.asarray(diff, dtype=np.float32)
     lim = float(max(np.abs(diff).max(), 1e-12))
     labels = _labels(perm_tokens)
-    fig = go.Figure(go.Heatmap(z=diff, zmin=-lim, zmax=lim, colorscale=DIVERGING,
-                               y=np.arange(len(labels)), hovertemplate=(
-                                   "%{y}, dim %{x}<br>%{z:.3e}<extra></extra>")))
+    fig = go.Figure(
+        go.Heatmap(
+            z=diff,
+            zmin=-lim,
+            zmax=lim,
+            colorscale=DIVERGING,
+            y=np.arange(len(labels)),
+            hovertemplate=("%{y}, dim %{x}<br>%{z:.3e}<extra></extra>"),
+        )
+    )
     show = len(labels) <= TICK_LABELS_MAX_N
-    fig.update_yaxes(autorange="reversed",
-                     **(dict(tickmode="array", tickvals=np.arange(len(labels)), ticktext=labels)
-                        if show else {}))
+    fig.update_yaxes(
+        autorange="reversed",
+        **(
+            dict(tickmode="array", tickvals=np.arange(len(labels)), ticktext=labels) if show else {}
+        ),
+    )
     fig.update_xaxes(title=x_title)
     fig.update_layout(title=title, height=height, margin=dict(l=90, r=10, t=80, b=40))
     return fig
 
 
-def permutation_matrix(perm: np.ndarray, tokens: list[str], *, title: str = "",
-                       height: int = 400) -> go.Figure:
+def permutation_matrix(
+    perm: np.ndarray, tokens: list[str], *, title: str = "", height: int = 400
+) -> go.Figure:
     """P = I[perm] as a 0/1 map: row i (new slot) has its 1 in column perm[i] (old slot)."""
     N = len(perm)
     P = np.eye(N, dtype=np.float32)[perm]  # (N, N)
-    fig = go.Figure(go.Heatmap(z=P, zmin=0, zmax=1, colorscale="Greys", showscale=False,
-                               hovertemplate="%{y} ← %{x}<extra></extra>"))
+    fig = go.Figure(
+        go.Heatmap(
+            z=P,
+            zmin=0,
+            zmax=1,
+            colorscale="Greys",
+            showscale=False,
+            hovertemplate="%{y} ← %{x}<extra></extra>",
+        )
+    )
     perm_tokens = [tokens[k] for k in perm]
     show = N <= TICK_LABELS_MAX_N // 2
     if show:

@@ -31,9 +31,15 @@ def _pool(m: np.ndarray, size: int) -> np.ndarray:
     return m.reshape(n, f, n, f).max(axis=(1, 3))
 
 
-def model_grid(attentions: np.ndarray, *, selected: tuple[int, int] | None = None,
-               zmax: float = 1.0, layer_label: str = "layer {l}", head_label: str = "head {h}",
-               height: int | None = None) -> go.Figure:
+def model_grid(
+    attentions: np.ndarray,
+    *,
+    selected: tuple[int, int] | None = None,
+    zmax: float = 1.0,
+    layer_label: str = "layer {l}",
+    head_label: str = "head {h}",
+    height: int | None = None,
+) -> go.Figure:
     """Every head of every layer, (L, H, N, N), as one L × H mosaic image.
 
     Rows are layers, columns heads; each cell is that head's map (rows = queries) on a
@@ -48,39 +54,76 @@ def model_grid(attentions: np.ndarray, *, selected: tuple[int, int] | None = Non
     for layer in range(L):
         for h in range(H):
             y0, x0 = layer * step, h * step
-            canvas[y0:y0 + n, x0:x0 + n] = _colour(_pool(A[layer, h], n), 0.0, zmax)
+            canvas[y0 : y0 + n, x0 : x0 + n] = _colour(_pool(A[layer, h], n), 0.0, zmax)
     fig = px.imshow(canvas, binary_string=True)
     fig.update_traces(hoverinfo="skip", hovertemplate=None)
     ll, hh = np.meshgrid(np.arange(L), np.arange(H), indexing="ij")  # (L, H) each
-    names = [f"{layer_label.format(l=a)}, {head_label.format(h=b)}"
-             for a, b in zip(ll.ravel(), hh.ravel(), strict=True)]
-    fig.add_trace(go.Scatter(
-        x=(hh.ravel() * step + n / 2).astype(np.float32),
-        y=(ll.ravel() * step + n / 2).astype(np.float32),
-        mode="markers", marker=dict(size=max(8, min(n, 40)), opacity=0, color="white"),
-        customdata=np.stack([ll.ravel(), hh.ravel()], axis=1), text=names,
-        hovertemplate="%{text}<extra></extra>", showlegend=False, name="heads"))
+    names = [
+        f"{layer_label.format(l=a)}, {head_label.format(h=b)}"
+        for a, b in zip(ll.ravel(), hh.ravel(), strict=True)
+    ]
+    fig.add_trace(
+        go.Scatter(
+            x=(hh.ravel() * step + n / 2).astype(np.float32),
+            y=(ll.ravel() * step + n / 2).astype(np.float32),
+            mode="markers",
+            marker=dict(size=max(8, min(n, 40)), opacity=0, color="white"),
+            customdata=np.stack([ll.ravel(), hh.ravel()], axis=1),
+            text=names,
+            hovertemplate="%{text}<extra></extra>",
+            showlegend=False,
+            name="heads",
+        )
+    )
     for h in range(H):
-        fig.add_annotation(x=h * step + n / 2, y=-gap, text=head_label.format(h=h),
-                           showarrow=False, yshift=6, font_size=10, yanchor="bottom")
+        fig.add_annotation(
+            x=h * step + n / 2,
+            y=-gap,
+            text=head_label.format(h=h),
+            showarrow=False,
+            yshift=6,
+            font_size=10,
+            yanchor="bottom",
+        )
     for layer in range(L):
-        fig.add_annotation(x=-gap, y=layer * step + n / 2, text=layer_label.format(l=layer),
-                           showarrow=False, xanchor="right", font_size=10)
+        fig.add_annotation(
+            x=-gap,
+            y=layer * step + n / 2,
+            text=layer_label.format(l=layer),
+            showarrow=False,
+            xanchor="right",
+            font_size=10,
+        )
     if selected is not None:
         layer, h = selected
-        fig.add_shape(type="rect", x0=h * step - 1.5, x1=h * step + n + 0.5,
-                      y0=layer * step - 1.5, y1=layer * step + n + 0.5,
-                      line=dict(color="red", width=3))
+        fig.add_shape(
+            type="rect",
+            x0=h * step - 1.5,
+            x1=h * step + n + 0.5,
+            y0=layer * step - 1.5,
+            y1=layer * step + n + 0.5,
+            line=dict(color="red", width=3),
+        )
     fig.update_xaxes(visible=False, range=[-6 * gap - n / 2, H * step])
     fig.update_yaxes(visible=False, range=[L * step, -4 * gap])
     aspect = (L * step + 4 * gap) / (H * step + 6 * gap + n / 2)  # the image keeps square pixels
-    fig.update_layout(height=height or int(40 + 800 * aspect), margin=dict(l=10, r=10, t=10, b=10),
-                      dragmode=False, clickmode="event+select")
+    fig.update_layout(
+        height=height or int(40 + 800 * aspect),
+        margin=dict(l=10, r=10, t=10, b=10),
+        dragmode=False,
+        clickmode="event+select",
+    )
     return fig
 
 
-def lines_view(weights: np.ndarray, tokens: list[str], *, min_weight: float = 0.02,
-               title: str = "", height: int | None = None) -> go.Figure:
+def lines_view(
+    weights: np.ndarray,
+    tokens: list[str],
+    *,
+    min_weight: float = 0.02,
+    title: str = "",
+    height: int | None = None,
+) -> go.Figure:
     """Query tokens (left) joined to key tokens (right); line opacity ∝ weight.
 
     Weights below ``min_weight`` are not drawn. Lines are grouped into ``LINE_LEVELS``
@@ -100,19 +143,39 @@ def lines_view(weights: np.ndarray, tokens: list[str], *, min_weight: float = 0.
         xs = np.tile(np.array([0.0, 1.0, np.nan], dtype=np.float32), m)
         ys = np.stack([q[sel], k[sel], np.full(m, np.nan)], axis=1).astype(np.float32).ravel()
         share = (s + 1) / LINE_LEVELS
-        fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", hoverinfo="skip", showlegend=False,
-                                 line=dict(color="rgb(31,119,180)", width=1 + 3 * share),
-                                 opacity=share))
+        fig.add_trace(
+            go.Scatter(
+                x=xs,
+                y=ys,
+                mode="lines",
+                hoverinfo="skip",
+                showlegend=False,
+                line=dict(color="rgb(31,119,180)", width=1 + 3 * share),
+                opacity=share,
+            )
+        )
     lab = [html.escape(t) for t in tokens]
     out_w = W.sum(0) / N  # (N,) average weight each key receives
     for x, anchor, data in ((0.0, "left", W.max(1)), (1.0, "right", out_w)):
-        fig.add_trace(go.Scatter(
-            x=np.full(N, x, dtype=np.float32), y=np.arange(N, dtype=np.float32),
-            mode="markers+text", text=lab, textposition=f"middle {anchor}",
-            marker=dict(size=6, color="rgb(31,119,180)"), customdata=data.astype(np.float32),
-            hovertemplate="%{text}: %{customdata:.3f}<extra></extra>", showlegend=False))
+        fig.add_trace(
+            go.Scatter(
+                x=np.full(N, x, dtype=np.float32),
+                y=np.arange(N, dtype=np.float32),
+                mode="markers+text",
+                text=lab,
+                textposition=f"middle {anchor}",
+                marker=dict(size=6, color="rgb(31,119,180)"),
+                customdata=data.astype(np.float32),
+                hovertemplate="%{text}: %{customdata:.3f}<extra></extra>",
+                showlegend=False,
+            )
+        )
     fig.update_xaxes(visible=False, range=[-0.6, 1.6])
     fig.update_yaxes(visible=False, autorange="reversed")
-    fig.update_layout(title=title, height=height or min(3000, max(300, 60 + 18 * N)),
-                      margin=dict(l=10, r=10, t=40, b=10), plot_bgcolor="white")
+    fig.update_layout(
+        title=title,
+        height=height or min(3000, max(300, 60 + 18 * N)),
+        margin=dict(l=10, r=10, t=40, b=10),
+        plot_bgcolor="white",
+    )
     return fig

@@ -15,8 +15,15 @@ RAW, SCALED = "#d62728", "#1f77b4"  # unscaled qᵀk red, scaled qᵀk/√D blue
 BINS = 80
 
 
-def logit_histograms(raw: np.ndarray, D: int, names: tuple[str, str], *, title: str = "",
-                     x_title: str = "", height: int = 360) -> go.Figure:
+def logit_histograms(
+    raw: np.ndarray,
+    D: int,
+    names: tuple[str, str],
+    *,
+    title: str = "",
+    x_title: str = "",
+    height: int = 360,
+) -> go.Figure:
     """Densities of qᵀk and qᵀk/√D on shared bins (binned here: a small payload)."""
     raw = np.asarray(raw, dtype=np.float64).reshape(-1)
     scaled = raw / np.sqrt(D)
@@ -26,66 +33,123 @@ def logit_histograms(raw: np.ndarray, D: int, names: tuple[str, str], *, title: 
     fig = go.Figure()
     for values, name, colour in ((raw, names[0], RAW), (scaled, names[1], SCALED)):
         density, _ = np.histogram(values, bins=edges, density=True)
-        fig.add_bar(x=centres.astype(np.float32), y=density.astype(np.float32), width=width,
-                    name=name, marker_color=colour, opacity=0.6)
-    fig.update_layout(barmode="overlay", title=title, xaxis_title=x_title, height=height,
-                      margin=dict(l=60, r=10, t=50, b=40), legend=dict(x=0.01, y=0.99))
+        fig.add_bar(
+            x=centres.astype(np.float32),
+            y=density.astype(np.float32),
+            width=width,
+            name=name,
+            marker_color=colour,
+            opacity=0.6,
+        )
+    fig.update_layout(
+        barmode="overlay",
+        title=title,
+        xaxis_title=x_title,
+        height=height,
+        margin=dict(l=60, r=10, t=50, b=40),
+        legend=dict(x=0.01, y=0.99),
+    )
     return fig
 
 
-def variance_curve(curves: pd.DataFrame, slope: dict[bool, float], D: int,
-                   names: tuple[str, str], *, title: str = "", y_title: str = "",
-                   height: int = 360) -> go.Figure:
+def variance_curve(
+    curves: pd.DataFrame,
+    slope: dict[bool, float],
+    D: int,
+    names: tuple[str, str],
+    *,
+    title: str = "",
+    y_title: str = "",
+    height: int = 360,
+) -> go.Figure:
     """Var of the logits against D on log-log axes, with the identity line Var = D."""
     fig = go.Figure()
     for scaled, name, colour in ((False, names[0], RAW), (True, names[1], SCALED)):
         part = curves[curves["scaled"] == scaled]
-        fig.add_scatter(x=part["D"].to_numpy(np.float32),
-                        y=part["variance"].to_numpy(np.float32), mode="lines+markers",
-                        name=f"{name}  (slope {slope[scaled]:.3f})", line_color=colour)
+        fig.add_scatter(
+            x=part["D"].to_numpy(np.float32),
+            y=part["variance"].to_numpy(np.float32),
+            mode="lines+markers",
+            name=f"{name}  (slope {slope[scaled]:.3f})",
+            line_color=colour,
+        )
     xs = np.array([1, curves["D"].max()], dtype=np.float32)
     fig.add_scatter(x=xs, y=xs, mode="lines", name="Var = D", line=dict(color="grey", dash="dot"))
     fig.add_vline(x=D, line_color="grey", line_width=1)
     fig.update_xaxes(type="log", title="D")
     fig.update_yaxes(type="log", title=y_title)
-    fig.update_layout(title=title, height=height, margin=dict(l=60, r=10, t=50, b=40),
-                      legend=dict(x=0.01, y=0.99))
+    fig.update_layout(
+        title=title, height=height, margin=dict(l=60, r=10, t=50, b=40), legend=dict(x=0.01, y=0.99)
+    )
     return fig
 
 
-def softmax_curves(curves: pd.DataFrame, D: int, N: int, names: tuple[str, str],
-                   titles: dict[str, str], *, height: int = 560) -> go.Figure:
+def softmax_curves(
+    curves: pd.DataFrame,
+    D: int,
+    N: int,
+    names: tuple[str, str],
+    titles: dict[str, str],
+    *,
+    height: int = 560,
+) -> go.Figure:
     """Four panels against D: largest weight, entropy, ‖J‖_F and share of saturated rows.
 
     ``titles`` maps the columns max_weight, entropy, jacobian, saturated to panel titles.
     """
     cols = ("max_weight", "entropy", "jacobian", "saturated")
-    fig = make_subplots(rows=2, cols=2, subplot_titles=[titles[c] for c in cols],
-                        horizontal_spacing=0.08, vertical_spacing=0.14)
+    fig = make_subplots(
+        rows=2,
+        cols=2,
+        subplot_titles=[titles[c] for c in cols],
+        horizontal_spacing=0.08,
+        vertical_spacing=0.14,
+    )
     for k, col in enumerate(cols):
         r, c = divmod(k, 2)
         for scaled, name, colour in ((False, names[0], RAW), (True, names[1], SCALED)):
             part = curves[curves["scaled"] == scaled]
-            fig.add_scatter(x=part["D"].to_numpy(np.float32), y=part[col].to_numpy(np.float32),
-                            mode="lines+markers", name=name, line_color=colour,
-                            legendgroup=name, showlegend=k == 0, row=r + 1, col=c + 1)
-        fig.add_vline(x=D, line_color="grey", line_width=1, row=r + 1,
-                      col=c + 1)
+            fig.add_scatter(
+                x=part["D"].to_numpy(np.float32),
+                y=part[col].to_numpy(np.float32),
+                mode="lines+markers",
+                name=name,
+                line_color=colour,
+                legendgroup=name,
+                showlegend=k == 0,
+                row=r + 1,
+                col=c + 1,
+            )
+        fig.add_vline(x=D, line_color="grey", line_width=1, row=r + 1, col=c + 1)
     fig.add_hline(y=float(np.log(N)), line=dict(color="grey", dash="dot"), row=1, col=2)
     fig.update_xaxes(type="log", title="D")
-    fig.update_layout(height=height, margin=dict(l=60, r=10, t=40, b=40),
-                      legend=dict(orientation="h", y=-0.12))
+    fig.update_layout(
+        height=height, margin=dict(l=60, r=10, t=40, b=40), legend=dict(orientation="h", y=-0.12)
+    )
     return fig
 
 
-def weight_rows(raw_weights: np.ndarray, scaled_weights: np.ndarray, names: tuple[str, str],
-                *, title: str = "", x_title: str = "", height: int = 320) -> go.Figure:
+def weight_rows(
+    raw_weights: np.ndarray,
+    scaled_weights: np.ndarray,
+    names: tuple[str, str],
+    *,
+    title: str = "",
+    x_title: str = "",
+    height: int = 320,
+) -> go.Figure:
     """One query's softmax weights over the N keys, unscaled beside scaled."""
     keys = np.arange(len(raw_weights))
     fig = go.Figure()
     for w, name, colour in ((raw_weights, names[0], RAW), (scaled_weights, names[1], SCALED)):
         fig.add_bar(x=keys, y=np.asarray(w, dtype=np.float32), name=name, marker_color=colour)
-    fig.update_layout(barmode="group", title=title, xaxis_title=x_title, height=height,
-                      yaxis_range=[0, 1], margin=dict(l=60, r=10, t=50, b=40),
-                      legend=dict(x=0.01, y=0.99))
+    fig.update_layout(
+        barmode="group",
+        title=title,
+        xaxis_title=x_title,
+        height=height,
+        yaxis_range=[0, 1],
+        margin=dict(l=60, r=10, t=50, b=40),
+        legend=dict(x=0.01, y=0.99),
+    )
     return fig

@@ -8,17 +8,35 @@ import plotly.graph_objects as go
 from .attention import _labels
 
 
-def grouped_bars(series: dict[str, np.ndarray], x_labels: list[str], *, title: str = "",
-                 y_title: str = "", height: int = 340) -> go.Figure:
+def grouped_bars(
+    series: dict[str, np.ndarray],
+    x_labels: list[str],
+    *,
+    title: str = "",
+    y_title: str = "",
+    height: int = 340,
+) -> go.Figure:
     """One bar group per position, one colour per series (e.g. before/after a shuffle)."""
     fig = go.Figure()
     x = np.arange(len(x_labels))
     for name, values in series.items():
-        fig.add_trace(go.Bar(name=name, x=x, y=np.asarray(values, dtype=np.float32),
-                             hovertemplate=f"{name}<br>%{{x}}: %{{y:.4f}}<extra></extra>"))
+        fig.add_trace(
+            go.Bar(
+                name=name,
+                x=x,
+                y=np.asarray(values, dtype=np.float32),
+                hovertemplate=f"{name}<br>%{{x}}: %{{y:.4f}}<extra></extra>",
+            )
+        )
     fig.update_xaxes(tickmode="array", tickvals=x, ticktext=x_labels, automargin=True)
-    fig.update_layout(title=title, yaxis_title=y_title, barmode="group", height=height,
-                      margin=dict(l=10, r=10, t=50, b=40), legend=dict(orientation="h", y=1.12))
+    fig.update_layout(
+        title=title,
+        yaxis_title=y_title,
+        barmode="group",
+        height=height,
+        margin=dict(l=10, r=10, t=50, b=40),
+        legend=dict(orientation="h", y=1.12),
+    )
     return fig
 
 

@@ -44,8 +44,9 @@ def xavier_(stack: TransformerStack, g: torch.Generator) -> None:
                     b.zero_()
 
 
-def layer_gradients(norm: str, L: int, D: int, seed: int, *, H: int = 8, N: int = 16,
-                    B: int = 4) -> dict[str, np.ndarray]:
+def layer_gradients(
+    norm: str, L: int, D: int, seed: int, *, H: int = 8, N: int = 16, B: int = 4
+) -> dict[str, np.ndarray]:
     """‖∂loss/∂W‖_F of every layer for each matrix in ``PARAMS``.
 
     Shape:
@@ -57,8 +58,9 @@ def layer_gradients(norm: str, L: int, D: int, seed: int, *, H: int = 8, N: int 
     previous = torch.get_num_threads()
     torch.set_num_threads(THREADS)
     try:
-        stack = TransformerStack(L, D, H, 4 * D, norm=norm, final_norm=norm == "pre",
-                                 seed=seed, device="cpu")
+        stack = TransformerStack(
+            L, D, H, 4 * D, norm=norm, final_norm=norm == "pre", seed=seed, device="cpu"
+        )
         g = torch.Generator().manual_seed(seed + 12345)
         xavier_(stack, g)
         X = torch.randn(B, N, D, generator=g)  # (B, N, D)
@@ -69,13 +71,22 @@ def layer_gradients(norm: str, L: int, D: int, seed: int, *, H: int = 8, N: int 
     finally:
         torch.set_num_threads(previous)
     blocks = stack.blocks
-    grads = {"W_2": [b.ffn.W_2 for b in blocks], "W_1": [b.ffn.W_1 for b in blocks],
-             "W_O": [b.attn.W_O for b in blocks], "W_V": [b.attn.W_V for b in blocks]}
+    grads = {
+        "W_2": [b.ffn.W_2 for b in blocks],
+        "W_1": [b.ffn.W_1 for b in blocks],
+        "W_O": [b.attn.W_O for b in blocks],
+        "W_V": [b.attn.W_V for b in blocks],
+    }
     return {k: np.array([p.grad.norm().item() for p in ps]) for k, ps in grads.items()}
 
 
-def by_layer(L: int, D: int, seeds: int, progress: Callable[[float], None] | None = None,
-             grads: Callable[..., dict[str, np.ndarray]] = layer_gradients) -> pd.DataFrame:
+def by_layer(
+    L: int,
+    D: int,
+    seeds: int,
+    progress: Callable[[float], None] | None = None,
+    grads: Callable[..., dict[str, np.ndarray]] = layer_gradients,
+) -> pd.DataFrame:
     """Per-layer gradient norms of a depth-L stack, post and pre, for seeds 0 … seeds−1.
 
     Columns: norm, seed, layer (1…L), and one column per name in ``PARAMS``.
@@ -91,10 +102,13 @@ def by_layer(L: int, D: int, seeds: int, progress: Callable[[float], None] | Non
     return pd.concat(rows, ignore_index=True)
 
 
-def last_layer_trend(D: int, seeds: int, depths: Iterable[int] = TREND_DEPTHS,
-                     progress: Callable[[float], None] | None = None,
-                     grads: Callable[..., dict[str, np.ndarray]] = layer_gradients
-                     ) -> pd.DataFrame:
+def last_layer_trend(
+    D: int,
+    seeds: int,
+    depths: Iterable[int] = TREND_DEPTHS,
+    progress: Callable[[float], None] | None = None,
+    grads: Callable[..., dict[str, np.ndarray]] = layer_gradients,
+) -> pd.DataFrame:
     """The last layer's ‖∂loss/∂W_2‖ for each depth in ``depths``, post and pre, per seed.
 
     Columns: norm, seed, L, W_2.
@@ -113,4 +127,4 @@ def last_layer_trend(D: int, seeds: int, depths: Iterable[int] = TREND_DEPTHS,
 
 def spread(df: pd.DataFrame, by: str, value: str) -> pd.DataFrame:
     """Mean and standard deviation over seeds of ``value``, per norm and ``by``."""
-    return (df.groupby(["norm", by])[value].agg(["mean", "std"]).fillna(0.0).reset_index())
+    return df.groupby(["norm", by])[value].agg(["mean", "std"]).fillna(0.0).reset_index()

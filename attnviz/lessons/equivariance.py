@@ -25,8 +25,9 @@ PERMUTATIONS = ("reverse", "shuffle", "swap", "typed")
 MAX_TOKENS = 48  # tokens shown on this page (N × N maps and an N × D difference map)
 
 
-def permutation(kind: str, N: int, *, seed: int = 0, i: int = 0, j: int = 1,
-                typed: str = "") -> np.ndarray:
+def permutation(
+    kind: str, N: int, *, seed: int = 0, i: int = 0, j: int = 1, typed: str = ""
+) -> np.ndarray:
     """Indices ``perm`` of P: reverse, a seeded shuffle, swap i ↔ j, or a typed order "2,0,1".
 
     Raises ValueError when a typed order is not a permutation of 0 … N−1.
@@ -72,8 +73,9 @@ def tokens_of(text: str) -> tuple[list[str], bool]:
 
 
 @torch.inference_mode()
-def run(text: str, perm: tuple[int, ...], D: int, H: int, pe: str, pe_mode: str, norm: str,
-        seed: int) -> EquivarianceResult:
+def run(
+    text: str, perm: tuple[int, ...], D: int, H: int, pe: str, pe_mode: str, norm: str, seed: int
+) -> EquivarianceResult:
     """f(X) and f(PX) for one block with positional encoding ``pe``; the equivariance error.
 
     Shape:
@@ -94,6 +96,14 @@ def run(text: str, perm: tuple[int, ...], D: int, H: int, pe: str, pe_mode: str,
     A_P = trace_P.attn.weights[0].numpy()  # (H, N, N)
     PAPt = A[:, p][:, :, p]  # (P A Pᵀ)_{ij} = A_{perm[i], perm[j]}
     diff = (out_P - out[torch.from_numpy(p)]).numpy()  # (N, W)
-    return EquivarianceResult(tokens=tokens, perm=p, A=A, A_P=A_P, PAPt=PAPt,
-                              out=out.numpy(), diff=diff, error=float(np.abs(diff).max()),
-                              attn_error=float(np.abs(A_P - PAPt).max()))
+    return EquivarianceResult(
+        tokens=tokens,
+        perm=p,
+        A=A,
+        A_P=A_P,
+        PAPt=PAPt,
+        out=out.numpy(),
+        diff=diff,
+        error=float(np.abs(diff).max()),
+        attn_error=float(np.abs(A_P - PAPt).max()),
+    )

@@ -18,16 +18,34 @@ from ..text import embed, tokenize
 
 # Steps of the stream, in the order the data flows, per norm: (trace field, label).
 STEPS = {
-    "post": [("resid_pre", "X"), ("attn_out", "MHA(X)"), ("sum_1", "X + MHA(X)"),
-             ("resid_mid", "Q' = LN₁(·)"), ("ffn_hidden", "ReLU(Q'W₁+b₁)"),
-             ("ffn_out", "FFN(Q')"), ("sum_2", "Q'+FFN(Q')"), ("resid_post", "out = LN₂(·)")],
-    "pre": [("resid_pre", "x"), ("attn_in", "LN₁(x)"), ("attn_out", "MHA(LN₁(x))"),
-            ("resid_mid", "h = x + MHA"), ("ffn_in", "LN₂(h)"),
-            ("ffn_hidden", "ReLU(·W₁+b₁)"), ("ffn_out", "FFN(LN₂(h))"),
-            ("resid_post", "out = h + FFN")],
-    "none": [("resid_pre", "x"), ("attn_out", "MHA(x)"), ("resid_mid", "h = x + MHA"),
-             ("ffn_hidden", "ReLU(hW₁+b₁)"), ("ffn_out", "FFN(h)"),
-             ("resid_post", "out = h + FFN")],
+    "post": [
+        ("resid_pre", "X"),
+        ("attn_out", "MHA(X)"),
+        ("sum_1", "X + MHA(X)"),
+        ("resid_mid", "Q' = LN₁(·)"),
+        ("ffn_hidden", "ReLU(Q'W₁+b₁)"),
+        ("ffn_out", "FFN(Q')"),
+        ("sum_2", "Q'+FFN(Q')"),
+        ("resid_post", "out = LN₂(·)"),
+    ],
+    "pre": [
+        ("resid_pre", "x"),
+        ("attn_in", "LN₁(x)"),
+        ("attn_out", "MHA(LN₁(x))"),
+        ("resid_mid", "h = x + MHA"),
+        ("ffn_in", "LN₂(h)"),
+        ("ffn_hidden", "ReLU(·W₁+b₁)"),
+        ("ffn_out", "FFN(LN₂(h))"),
+        ("resid_post", "out = h + FFN"),
+    ],
+    "none": [
+        ("resid_pre", "x"),
+        ("attn_out", "MHA(x)"),
+        ("resid_mid", "h = x + MHA"),
+        ("ffn_hidden", "ReLU(hW₁+b₁)"),
+        ("ffn_out", "FFN(h)"),
+        ("resid_post", "out = h + FFN"),
+    ],
 }
 
 
@@ -60,7 +78,13 @@ def run(text: str, norm: str, D: int, H: int, d_ff: int, seed: int) -> Anatomy:
     if trace.ln_1_hat is not None:
         ln_in = (trace.sum_1 if norm == "post" else trace.resid_pre)[0].float().numpy()
         ln_hat = trace.ln_1_hat[0].float().numpy()
-        stats = pd.DataFrame({"token": [f"{i}:{t}" for i, t in enumerate(tokens)],
-                              "mean_before": ln_in.mean(-1), "var_before": ln_in.var(-1),
-                              "mean_after": ln_hat.mean(-1), "var_after": ln_hat.var(-1)})
+        stats = pd.DataFrame(
+            {
+                "token": [f"{i}:{t}" for i, t in enumerate(tokens)],
+                "mean_before": ln_in.mean(-1),
+                "var_before": ln_in.var(-1),
+                "mean_after": ln_hat.mean(-1),
+                "var_after": ln_hat.var(-1),
+            }
+        )
     return Anatomy(tokens, steps, shapes, np.stack(norms), ln_in, ln_hat, stats)

@@ -33,8 +33,10 @@ def similarity(P: np.ndarray, cosine: bool = False) -> np.ndarray:
 
 def widths(D: int, d_pos: int) -> dict[str, int]:
     """Model width after encoding: added keeps D, concatenated gives D + d_pos."""
-    return {mode: PositionalEncoding(D, "sinusoidal", mode, d_pos=d_pos, n_max=1).out_dim
-            for mode in ("add", "concat")}
+    return {
+        mode: PositionalEncoding(D, "sinusoidal", mode, d_pos=d_pos, n_max=1).out_dim
+        for mode in ("add", "concat")
+    }
 
 
 @dataclass(frozen=True)

@@ -58,10 +58,12 @@ def long_table(attentions: np.ndarray, tokens: list[str]) -> pd.DataFrame:
     """Every layer and head's weights as rows layer, head, query, key, weight (for CSV)."""
     L, H, N, _ = attentions.shape
     lab = np.asarray(labels(tokens), dtype=object)
-    return pd.DataFrame({
-        "layer": np.repeat(np.arange(L), H * N * N),
-        "head": np.tile(np.repeat(np.arange(H), N * N), L),
-        "query": np.tile(np.repeat(lab, N), L * H),
-        "key": np.tile(lab, L * H * N),
-        "weight": attentions.reshape(-1),
-    })
+    return pd.DataFrame(
+        {
+            "layer": np.repeat(np.arange(L), H * N * N),
+            "head": np.tile(np.repeat(np.arange(H), N * N), L),
+            "query": np.tile(np.repeat(lab, N), L * H),
+            "key": np.tile(lab, L * H * N),
+            "weight": attentions.reshape(-1),
+        }
+    )

@@ -59,9 +59,13 @@ def softmax_stats(logits: torch.Tensor) -> dict[str, torch.Tensor]:
     s2, s3 = (a**2).sum(-1), (a**3).sum(-1)  # (..., S)
     jac = torch.sqrt(torch.clamp(s2 - 2 * s3 + s2**2, min=0.0))  # (..., S)
     entropy = -torch.special.xlogy(a, a).sum(-1)  # (..., S)
-    return {"variance": logits.flatten(-2).var(-1), "max_weight": top.mean(-1),
-            "entropy": entropy.mean(-1), "jacobian": jac.mean(-1),
-            "saturated": (top > SATURATED).double().mean(-1)}
+    return {
+        "variance": logits.flatten(-2).var(-1),
+        "max_weight": top.mean(-1),
+        "entropy": entropy.mean(-1),
+        "jacobian": jac.mean(-1),
+        "saturated": (top > SATURATED).double().mean(-1),
+    }
 
 
 def draw_logits(N: int, rows: int, seed: int) -> np.ndarray:
@@ -84,7 +88,7 @@ def draw_logits(N: int, rows: int, seed: int) -> np.ndarray:
         for s in range(0, S, step):
             q = torch.randn(min(step, S - s), width, generator=g)  # (s, w)
             K = torch.randn(q.shape[0], N, width, generator=g)  # (s, N, w)
-            total[s:s + q.shape[0]] += (K @ q[:, :, None])[..., 0].double()  # (s, N)
+            total[s : s + q.shape[0]] += (K @ q[:, :, None])[..., 0].double()  # (s, N)
         out[i] = total.numpy()
         lo = D
     return out
@@ -96,10 +100,16 @@ def run(N: int, rows: int, seed: int) -> SaturationResult:
     raw = torch.from_numpy(logits)  # (len(DS), S, N)
     root = torch.tensor(DS, dtype=torch.float64).sqrt()[:, None, None]  # (len(DS), 1, 1)
     stats = softmax_stats(torch.stack([raw.double(), raw / root]))  # each (2, len(DS))
-    curves = pd.DataFrame({"D": np.tile(DS, 2), "scaled": np.repeat([False, True], len(DS)),
-                           **{name: v.reshape(-1).numpy() for name, v in stats.items()}})
+    curves = pd.DataFrame(
+        {
+            "D": np.tile(DS, 2),
+            "scaled": np.repeat([False, True], len(DS)),
+            **{name: v.reshape(-1).numpy() for name, v in stats.items()},
+        }
+    )
     slope = {}
     for scaled, part in curves.groupby("scaled"):
         slope[bool(scaled)] = float(np.polyfit(np.log(part["D"]), np.log(part["variance"]), 1)[0])
-    return SaturationResult(D=np.array(DS), logits=logits, curves=curves, slope=slope,
-                            rows=logits.shape[1])
+    return SaturationResult(
+        D=np.array(DS), logits=logits, curves=curves, slope=slope, rows=logits.shape[1]
+    )

@@ -27,8 +27,9 @@ class ScoringResult:
 
 
 @torch.inference_mode()
-def run(source: str, text: str, query: str, N: int, D: int, seed: int,
-        mlp_hidden: int = 16) -> ScoringResult:
+def run(
+    source: str, text: str, query: str, N: int, D: int, seed: int, mlp_hidden: int = 16
+) -> ScoringResult:
     """Score q against every source with each function; also against a shuffled copy."""
     check_choice("source", source, SOURCES)
     if source == "text":
@@ -52,6 +53,12 @@ def run(source: str, text: str, query: str, N: int, D: int, seed: int,
         rows["attended"].append(out)
         rows["shuffled"].append(torch.softmax(r(Z[perm], q[None])[0], -1))
     stack = {k: torch.stack(v).float().numpy() for k, v in rows.items()}
-    return ScoringResult(tokens=tokens, names=names, scores=stack["scores"],
-                         weights=stack["weights"], attended=stack["attended"],
-                         perm=perm.numpy(), shuffled_weights=stack["shuffled"])
+    return ScoringResult(
+        tokens=tokens,
+        names=names,
+        scores=stack["scores"],
+        weights=stack["weights"],
+        attended=stack["attended"],
+        perm=perm.numpy(),
+        shuffled_weights=stack["shuffled"],
+    )

@@ -63,8 +63,16 @@ class SeqModel(nn.Module):
         g = torch.Generator().manual_seed(cfg.seed)
         self.E = nn.Parameter(torch.randn(cfg.vocab, cfg.D, generator=g))  # (V, D)
         self.pe = PositionalEncoding(cfg.D, "learned", "add", n_max=cfg.n, seed=cfg.seed + 1)
-        self.stack = TransformerStack(cfg.L, cfg.D, cfg.H, 4 * cfg.D, norm=norm,
-                                      final_norm=norm == "pre", seed=cfg.seed + 2, device="cpu")
+        self.stack = TransformerStack(
+            cfg.L,
+            cfg.D,
+            cfg.H,
+            4 * cfg.D,
+            norm=norm,
+            final_norm=norm == "pre",
+            seed=cfg.seed + 2,
+            device="cpu",
+        )
         self.W_out = nn.Parameter(torch.randn(cfg.D, cfg.vocab, generator=g) / math.sqrt(cfg.D))
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
@@ -149,5 +157,10 @@ def positions(models: dict[str, SeqModel]) -> dict[str, np.ndarray]:
 def summary(records: list[StepRecord], last: int = 20) -> dict[str, tuple[float, float]]:
     """Mean loss and accuracy over the last ``last`` steps, per norm (NaN if diverged)."""
     tail = records[-last:]
-    return {norm: (float(np.mean([r.loss[norm] for r in tail])),
-                   float(np.mean([r.acc[norm] for r in tail]))) for norm in NORMS}
+    return {
+        norm: (
+            float(np.mean([r.loss[norm] for r in tail])),
+            float(np.mean([r.acc[norm] for r in tail])),
+        )
+        for norm in NORMS
+    }

@@ -28,8 +28,15 @@ def test_ln_token_bars_have_mean_zero_variance_one():
     assert bars[1].var() == pytest.approx(1, abs=1e-3)
 
 
-@pytest.mark.parametrize("params", [{"D": "8", "H": "8", "ff": "1"}, {"D": "512", "H": "1"},
-                                    {"text": "", "seed": "2147483647"}, {"H": "999", "D": "x"}])
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"D": "8", "H": "8", "ff": "1"},
+        {"D": "512", "H": "1"},
+        {"text": "", "seed": "2147483647"},
+        {"H": "999", "D": "x"},
+    ],
+)
 def test_extremes(params):
     assert_clean(run_page("block_anatomy", **params))
 

@@ -22,8 +22,13 @@ def test_renders_with_trend(lang):
     assert pre[-1] < 0.6 * pre[2] and post[-1] > 0.95 * post[2]  # L = 24 vs L = 3
 
 
-@pytest.mark.parametrize("params", [{"L": "1", "seeds": "1", "D": "64", "param": "W_V"},
-                                    {"L": "99", "seeds": "0", "D": "64", "param": "bad"}])
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"L": "1", "seeds": "1", "D": "64", "param": "W_V"},
+        {"L": "99", "seeds": "0", "D": "64", "param": "bad"},
+    ],
+)
 def test_extremes(params):
     assert_clean(run_page("depth_gradients", **params))
 

@@ -24,8 +24,10 @@ def test_equivariant_without_pe(lang):
     assert len(at.success) == 1
 
 
-@pytest.mark.parametrize("lang,pe,mode", [("ja", "sinusoidal", "add"), ("en", "learned", "add"),
-                                          ("en", "sinusoidal", "concat")])
+@pytest.mark.parametrize(
+    "lang,pe,mode",
+    [("ja", "sinusoidal", "add"), ("en", "learned", "add"), ("en", "sinusoidal", "concat")],
+)
 def test_positions_break_it(lang, pe, mode):
     at = run_page("equivariance", lang=lang, pe=pe, pe_mode=mode)
     assert_clean(at)
@@ -59,11 +61,22 @@ def test_controls_rerun_cleanly():
     np.testing.assert_array_equal(maps_and_diff(at)[3], typed[3])  # 4,3,2,1,0 is the reverse
 
 
-@pytest.mark.parametrize("params", [dict(text="", perm="swap", i=47, j=47),
-                                    dict(text="<script>alert(1)</script> " * 30, D="256",
-                                         H="8", pe="learned", pe_mode="concat", norm="none"),
-                                    dict(D="abc", H="0", perm="nope", pseed="-1", order="x"),
-                                    dict(text="one", perm="reverse", pe="sinusoidal")])
+@pytest.mark.parametrize(
+    "params",
+    [
+        dict(text="", perm="swap", i=47, j=47),
+        dict(
+            text="<script>alert(1)</script> " * 30,
+            D="256",
+            H="8",
+            pe="learned",
+            pe_mode="concat",
+            norm="none",
+        ),
+        dict(D="abc", H="0", perm="nope", pseed="-1", order="x"),
+        dict(text="one", perm="reverse", pe="sinusoidal"),
+    ],
+)
 def test_extremes_and_hostile_values(params):
     at = run_page("equivariance", **params)
     assert_clean(at)

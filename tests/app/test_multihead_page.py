@@ -11,8 +11,12 @@ def test_renders_and_rows_sum_to_one(lang):
     at = run_page("multihead", lang=lang)
     assert_clean(at)
     grid = decode(figures(at)[0]["data"][0]["z"])  # every head's map in one canvas, NaN between
-    rows = [run for line in grid for run in np.split(line, np.flatnonzero(np.isnan(line)))
-            if np.isfinite(run).any()]
+    rows = [
+        run
+        for line in grid
+        for run in np.split(line, np.flatnonzero(np.isnan(line)))
+        if np.isfinite(run).any()
+    ]
     rows = [run[np.isfinite(run)] for run in rows]
     N = len(at.text_input(key="text").value.split())
     assert len(rows) == 8 * N  # default H = 8 heads, one row per query token
@@ -21,8 +25,9 @@ def test_renders_and_rows_sum_to_one(lang):
 
 
 def test_hostile_url_values_do_not_break_the_page():
-    at = run_page("multihead", H="0", D="abc", seed="-5", text="<script>alert(1)</script>",
-                  score="nope")
+    at = run_page(
+        "multihead", H="0", D="abc", seed="-5", text="<script>alert(1)</script>", score="nope"
+    )
     assert_clean(at)
     assert at.slider(key="H").value == 1  # clamped to the lower cap
     assert at.selectbox(key="score").value == "scaled_dot"

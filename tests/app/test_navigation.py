@@ -5,10 +5,16 @@ import pytest
 from .helpers import assert_clean, run_page
 
 
-@pytest.mark.parametrize("first,second", [("equivariance", "real_model"),
-                                          ("equivariance", "multihead"),
-                                          ("real_model", "equivariance"),
-                                          ("scoring", "multihead"), ("multihead", "scoring")])
+@pytest.mark.parametrize(
+    "first,second",
+    [
+        ("equivariance", "real_model"),
+        ("equivariance", "multihead"),
+        ("real_model", "equivariance"),
+        ("scoring", "multihead"),
+        ("multihead", "scoring"),
+    ],
+)
 def test_switching_pages_keeps_every_page_working(first, second):
     at = run_page(first, lang="ja")
     assert_clean(at)
@@ -16,8 +22,7 @@ def test_switching_pages_keeps_every_page_working(first, second):
         for widget in getattr(at, kind):
             if widget.key in ("lang",):
                 continue
-            options = at.session_state["_url_options"].get(widget.key) if kind != "slider" \
-                else None
+            options = at.session_state["_url_options"].get(widget.key) if kind != "slider" else None
             if options:
                 widget.set_value(options[-1])
             elif kind == "slider":

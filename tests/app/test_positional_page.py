@@ -29,10 +29,22 @@ def test_race_encodings_are_offered_once_the_race_has_run():
     assert at.selectbox(key="kind").value == "sinusoidal"  # no race yet
 
 
-@pytest.mark.parametrize("params", [{"N": "1", "D": "2", "d_pos": "1"},
-                                    {"N": "9999", "D": "9999", "d_pos": "9999", "mode": "concat",
-                                     "kind": "learned", "cosine": "true"},
-                                    {"text": "one two three"}, {"text": ""}])
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"N": "1", "D": "2", "d_pos": "1"},
+        {
+            "N": "9999",
+            "D": "9999",
+            "d_pos": "9999",
+            "mode": "concat",
+            "kind": "learned",
+            "cosine": "true",
+        },
+        {"text": "one two three"},
+        {"text": ""},
+    ],
+)
 def test_extremes(params):
     assert_clean(run_page("positional", **params))
     assert positions.widths(2, 1)["concat"] == 3

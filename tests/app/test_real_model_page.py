@@ -36,15 +36,26 @@ def test_model_view_shows_all_heads_and_the_picked_one(lang, encoded):
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
 def test_head_view_combines_heads_and_hides_special_tokens(lang, encoded):
-    at = run_page("real_model", lang=lang, text=TEXT, show="head", layer=1, all_heads="true",
-                  combine="max", hide_special="true")
+    at = run_page(
+        "real_model",
+        lang=lang,
+        text=TEXT,
+        show="head",
+        layer=1,
+        all_heads="true",
+        combine="max",
+        hide_special="true",
+    )
     assert_clean(at)
     keep = [i for i, tok in enumerate(encoded.tokens) if tok not in ("[CLS]", "[SEP]")]
     want = encoded.attentions[1].max(0)[np.ix_(keep, keep)]
     np.testing.assert_allclose(heatmap_z(at), want, atol=1e-6)
     lines = figures(at)[1]
-    n_lines = sum(int(np.isnan(decode(t["x"]).astype(float)).sum()) for t in lines["data"]
-                  if t["mode"] == "lines")
+    n_lines = sum(
+        int(np.isnan(decode(t["x"]).astype(float)).sum())
+        for t in lines["data"]
+        if t["mode"] == "lines"
+    )
     assert n_lines == int((want >= 0.02).sum())
 
 

@@ -38,8 +38,14 @@ def test_moving_D_changes_the_chosen_row_and_metrics():
     assert float(at.metric[0].value) > 3000
 
 
-@pytest.mark.parametrize("params", [dict(N=2, rows=100, D="1"), dict(N=128, rows=2000, D="4096"),
-                                    dict(N="99999", rows="-3", D="3", seed="abc")])
+@pytest.mark.parametrize(
+    "params",
+    [
+        dict(N=2, rows=100, D="1"),
+        dict(N=128, rows=2000, D="4096"),
+        dict(N="99999", rows="-3", D="3", seed="abc"),
+    ],
+)
 def test_extremes_and_hostile_values_render(params):
     at = run_page("saturation", **params)
     assert_clean(at)

@@ -17,7 +17,7 @@ def test_race_runs_and_result_stays(lang):
     assert_clean(at)
     fig = figures(at)[-1]
     losses = [decode(tr["y"]) for tr in fig["data"] if tr["xaxis"] == "x"]
-    cfg = training.RaceConfig(task="copy", L=1, lr=float(f"{10 ** -2.5:.3g}"), steps=20)
+    cfg = training.RaceConfig(task="copy", L=1, lr=float(f"{10**-2.5:.3g}"), steps=20)
     records, _ = training.run(cfg)
     np.testing.assert_allclose(losses[0], [r.loss["post"] for r in records], rtol=1e-4)
     assert st_pe(at)["post"].shape == (cfg.n, cfg.D)

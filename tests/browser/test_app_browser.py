@@ -19,8 +19,8 @@ def plots(page) -> list[str]:
 
 def wait_for_plots(page, n: int = 1, timeout: float = 90_000) -> None:
     page.wait_for_function(
-        f"document.querySelectorAll('.js-plotly-plot .main-svg').length >= {n}",
-        timeout=timeout)
+        f"document.querySelectorAll('.js-plotly-plot .main-svg').length >= {n}", timeout=timeout
+    )
 
 
 @pytest.mark.browser

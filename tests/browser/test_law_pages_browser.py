@@ -15,7 +15,8 @@ JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 
 def wait_for_plots(page, n: int, timeout: float = 90_000) -> list[str]:
     page.wait_for_function(
-        f"document.querySelectorAll('.js-plotly-plot .main-svg').length >= {n}", timeout=timeout)
+        f"document.querySelectorAll('.js-plotly-plot .main-svg').length >= {n}", timeout=timeout
+    )
     return page.evaluate(PLOT_DATA)
 
 
@@ -37,8 +38,7 @@ def test_saturation_page_redraws_when_D_moves(server, page, lang):
         thumb.press("ArrowRight")  # 64 → 1024
     page.wait_for_url(re.compile(r"D=1024"), timeout=30_000)
     wait_idle(page)
-    page.wait_for_function(f"(old) => ({PLOT_DATA})()[0] !== old", arg=before[0],
-                           timeout=30_000)
+    page.wait_for_function(f"(old) => ({PLOT_DATA})()[0] !== old", arg=before[0], timeout=30_000)
     after = page.evaluate(PLOT_DATA)
     assert after[0] != before[0] and after[1] != before[1]  # histogram and example row
     assert 800 < metric(page, 0) < 1300
@@ -56,8 +56,7 @@ def test_equivariance_page_breaks_with_positions(server, page, lang):
     radios = page.locator("[data-testid=stMain] [data-testid=stRadio]")
     radios.nth(1).get_by_text("8", exact=True).click()  # H = 8
     wait_idle(page)
-    page.wait_for_function(f"(old) => ({PLOT_DATA})()[0] !== old", arg=before[0],
-                           timeout=30_000)
+    page.wait_for_function(f"(old) => ({PLOT_DATA})()[0] !== old", arg=before[0], timeout=30_000)
     assert metric(page, 0) < 1e-5
     page.goto(f"{server}/equivariance?lang={lang}&pe=sinusoidal&H=8")
     wait_idle(page, timeout=90_000)

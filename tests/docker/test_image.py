@@ -19,9 +19,13 @@ import pytest
 from tests.browser.conftest import ROOT, assert_clean, open_app
 from tests.load.classroom import app_pages
 
-pytestmark = [pytest.mark.docker, pytest.mark.timeout(1500),
-              pytest.mark.skipif(os.environ.get("ATTNVIZ_SKIP_DOCKER") == "1",
-                                 reason="ATTNVIZ_SKIP_DOCKER=1")]
+pytestmark = [
+    pytest.mark.docker,
+    pytest.mark.timeout(1500),
+    pytest.mark.skipif(
+        os.environ.get("ATTNVIZ_SKIP_DOCKER") == "1", reason="ATTNVIZ_SKIP_DOCKER=1"
+    ),
+]
 TAG = "attnviz:test"
 PORT_IN = 8080  # not the default 8501: proves STREAMLIT_SERVER_PORT moves the server
 
@@ -43,8 +47,13 @@ def host_port() -> int:
 
 @pytest.fixture(scope="module")
 def image():
-    proc = subprocess.run(["bash", str(ROOT / "tools" / "docker-test.sh"), TAG], cwd=ROOT,
-                          capture_output=True, text=True, timeout=1200)
+    proc = subprocess.run(
+        ["bash", str(ROOT / "tools" / "docker-test.sh"), TAG],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=1200,
+    )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     print("\n" + proc.stdout.strip().splitlines()[-1])  # build time and image size
     return json.loads(sh("docker", "image", "inspect", TAG).stdout)[0]
@@ -55,8 +64,19 @@ def container(image):
     port = host_port()
     name = f"attnviz-test-{port}"
     sh("docker", "rm", "-f", name, check=False)
-    sh("docker", "run", "-d", "--name", name, "-e", f"STREAMLIT_SERVER_PORT={PORT_IN}",
-       "-p", f"127.0.0.1:{port}:{PORT_IN}", "--health-interval=2s", TAG)
+    sh(
+        "docker",
+        "run",
+        "-d",
+        "--name",
+        name,
+        "-e",
+        f"STREAMLIT_SERVER_PORT={PORT_IN}",
+        "-p",
+        f"127.0.0.1:{port}:{PORT_IN}",
+        "--health-interval=2s",
+        TAG,
+    )
     deadline, status = time.monotonic() + 180, ""
     while time.monotonic() < deadline:
         status = sh("docker", "inspect", "-f", "{{.State.Health.Status}}", name).stdout.strip()
@@ -92,17 +112,27 @@ def test_healthy_non_root_read_only_code(container):
 
 def test_cors_not_open_to_every_origin(container):
     _, url, _ = container
-    req = urllib.request.Request(f"{url}/_stcore/health",
-                                 headers={"Origin": "http://elsewhere.example"})
+    req = urllib.request.Request(
+        f"{url}/_stcore/health", headers={"Origin": "http://elsewhere.example"}
+    )
     with urllib.request.urlopen(req, timeout=10) as r:
         assert r.headers.get("Access-Control-Allow-Origin") != "*"
 
 
 def test_model_inside_the_image_offline(image):
     """The real model loads with no network at all: nothing is downloaded at run time."""
-    out = sh("docker", "run", "--rm", "--network", "none", TAG, "python", "-c",
-             "from attnviz.pretrained import load_pretrained; m = load_pretrained(); "
-             "print(type(m).__name__)")
+    out = sh(
+        "docker",
+        "run",
+        "--rm",
+        "--network",
+        "none",
+        TAG,
+        "python",
+        "-c",
+        "from attnviz.pretrained import load_pretrained; m = load_pretrained(); "
+        "print(type(m).__name__)",
+    )
     assert out.stdout.strip() == "PretrainedEncoder", out.stderr[-2000:]
 
 

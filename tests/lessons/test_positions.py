@@ -12,8 +12,7 @@ def test_sinusoidal_similarity_is_toeplitz():
         diag = np.diagonal(S, k)
         np.testing.assert_allclose(diag, diag[0], atol=1e-4)
     np.testing.assert_allclose(np.diagonal(S), 32, atol=1e-4)  # D/2 sin² + cos² pairs
-    np.testing.assert_allclose(positions.table("sinusoidal", 5, 8, 0), sinusoidal(5, 8),
-                               atol=1e-6)
+    np.testing.assert_allclose(positions.table("sinusoidal", 5, 8, 0), sinusoidal(5, 8), atol=1e-6)
 
 
 def test_learned_table_depends_on_seed_and_cosine_is_unit():

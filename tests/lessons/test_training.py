@@ -42,8 +42,11 @@ def test_targets():
     cfg = training.RaceConfig()
     import torch
 
-    for task, expect in (("copy", lambda x: x), ("reverse", lambda x: x.flip(-1)),
-                         ("sort", lambda x: x.sort(-1).values)):
+    for task, expect in (
+        ("copy", lambda x: x),
+        ("reverse", lambda x: x.flip(-1)),
+        ("sort", lambda x: x.sort(-1).values),
+    ):
         x, y = training.make_batch(task, cfg, torch.Generator().manual_seed(0))
         assert torch.equal(y, expect(x))
 

@@ -48,8 +48,12 @@ class Result:
         return [s.seconds for steps in self.steps.values() for s in steps if not s.error]
 
     def errors(self) -> list[str]:
-        return [f"session {i} {s.page} {s.action}: {s.error}"
-                for i, steps in self.steps.items() for s in steps if s.error]
+        return [
+            f"session {i} {s.page} {s.action}: {s.error}"
+            for i, steps in self.steps.items()
+            for s in steps
+            if s.error
+        ]
 
     def leaks(self, m: int) -> list[str]:
         """Steps whose view differs from the lone replay of the same scenario."""
@@ -68,13 +72,26 @@ class Result:
     def summary(self) -> dict:
         lat = sorted(self.latencies())
         q = statistics.quantiles(lat, n=20) if len(lat) >= 2 else lat * 19
-        return {"interactions": len(lat), "p50_s": statistics.median(lat) if lat else 0.0,
-                "p95_s": q[18] if lat else 0.0, "max_s": lat[-1] if lat else 0.0,
-                "errors": len(self.errors()), "wall_s": self.wall}
+        return {
+            "interactions": len(lat),
+            "p50_s": statistics.median(lat) if lat else 0.0,
+            "p95_s": q[18] if lat else 0.0,
+            "max_s": lat[-1] if lat else 0.0,
+            "errors": len(self.errors()),
+            "wall_s": self.wall,
+        }
 
 
-async def scenario(url: str, sc: int, pages: list[str], steps: int, think: tuple,
-                   max_frac: float, locale: str, seed: int) -> list[Step]:
+async def scenario(
+    url: str,
+    sc: int,
+    pages: list[str],
+    steps: int,
+    think: tuple,
+    max_frac: float,
+    locale: str,
+    seed: int,
+) -> list[Step]:
     """One visitor: open each page, then change ``steps`` controls on it, one at a time."""
     rng_think = random.Random(f"{seed}-{sc}-{time.perf_counter()}")
     out: list[Step] = []
@@ -116,9 +133,18 @@ def plan(i: int, pages: list[str], per_session: int) -> list[str]:
     return [pages[(i * n + j) % len(pages)] for j in range(n)]
 
 
-async def classroom(url: str, k: int, m: int, pages: list[str], per_session: int = 2,
-                    steps: int = 3, think: tuple = (0.5, 2.0), stagger: float = 2.0,
-                    max_frac: float = 0.25, seed: int = 0) -> Result:
+async def classroom(
+    url: str,
+    k: int,
+    m: int,
+    pages: list[str],
+    per_session: int = 2,
+    steps: int = 3,
+    think: tuple = (0.5, 2.0),
+    stagger: float = 2.0,
+    max_frac: float = 0.25,
+    seed: int = 0,
+) -> Result:
     """K concurrent sessions (scenarios 0..M-1), then one lone replay per scenario."""
     res = Result()
     locales = ["en-US", "ja-JP"]
@@ -126,15 +152,17 @@ async def classroom(url: str, k: int, m: int, pages: list[str], per_session: int
     async def one(i: int):
         await asyncio.sleep(random.Random(i).uniform(0, stagger))
         sc = i % m
-        res.steps[i] = await scenario(url, sc, plan(sc, pages, per_session), steps, think,
-                                      max_frac, locales[sc % 2], seed)
+        res.steps[i] = await scenario(
+            url, sc, plan(sc, pages, per_session), steps, think, max_frac, locales[sc % 2], seed
+        )
 
     t0 = time.perf_counter()
     await asyncio.gather(*(one(i) for i in range(k)))
     res.wall = time.perf_counter() - t0
     for sc in range(m):  # lone replays, one at a time, no think time
-        ref = await scenario(url, sc, plan(sc, pages, per_session), steps, (0, 0),
-                             max_frac, locales[sc % 2], seed)
+        ref = await scenario(
+            url, sc, plan(sc, pages, per_session), steps, (0, 0), max_frac, locales[sc % 2], seed
+        )
         res.references[sc] = [s.fingerprint for s in ref]
         res.solo += [s.seconds for s in ref if not s.error]
     return res

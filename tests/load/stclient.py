@@ -55,8 +55,13 @@ class Session:
         host = self.url.split("://", 1)[1]
         await asyncio.to_thread(_get, f"{self.url}/")  # the page itself (index.html)
         self.ws = await websockets.connect(
-            f"ws://{host}/_stcore/stream", subprotocols=["streamlit"],
-            origin=self.url, max_size=None, open_timeout=30, ping_interval=None)
+            f"ws://{host}/_stcore/stream",
+            subprotocols=["streamlit"],
+            origin=self.url,
+            max_size=None,
+            open_timeout=30,
+            ping_interval=None,
+        )
 
     async def close(self) -> None:
         if self.ws is not None:
@@ -151,8 +156,7 @@ def next_value(kind: str, proto, rng, max_frac: float = 0.25):
     if kind == "slider" and proto.options:  # st.select_slider: formatted option strings
         top = max(1, round(len(proto.options) * max_frac))
         picks = sorted(rng.randrange(top + 1) for _ in range(n))
-        return "string_array_value", [proto.options[min(i, len(proto.options) - 1)]
-                                      for i in picks]
+        return "string_array_value", [proto.options[min(i, len(proto.options) - 1)] for i in picks]
     if kind == "slider":
         lo, hi = proto.min, proto.max
         top = min(hi, lo + max(1.0, (hi - lo) * max_frac))
@@ -169,6 +173,12 @@ def next_value(kind: str, proto, rng, max_frac: float = 0.25):
     if kind == "checkbox":
         return "bool_value", not proto.value if proto.set_value else not proto.default
     if kind == "text_input":
-        return "string_value", rng.choice(["the cat sat on the mat", "attention is all you need",
-                                            "猫が座った", "queries keys values"])
+        return "string_value", rng.choice(
+            [
+                "the cat sat on the mat",
+                "attention is all you need",
+                "猫が座った",
+                "queries keys values",
+            ]
+        )
     raise ValueError(kind)

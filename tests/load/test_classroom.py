@@ -27,8 +27,9 @@ def url():
 def test_five_sessions_no_errors_and_isolated(url):
     pages = app_pages()
     per_session = -(-len(pages) // M)  # the M scenarios together visit every page
-    res = asyncio.run(classroom(url, K, M, pages, per_session=per_session, steps=3,
-                                think=(0.1, 0.6), stagger=1.0))
+    res = asyncio.run(
+        classroom(url, K, M, pages, per_session=per_session, steps=3, think=(0.1, 0.6), stagger=1.0)
+    )
     assert not res.errors(), res.errors()
     visited = {s.page for steps in res.steps.values() for s in steps}
     assert visited == set(pages), visited
@@ -44,8 +45,9 @@ def test_the_isolation_check_catches_a_leak():
     their lone replays: the check above is able to fail."""
     proc, leaky = start_server("tests/load/leaky_app.py")
     try:
-        res = asyncio.run(classroom(leaky, K, M, ["p"], per_session=1, steps=3,
-                                    think=(0.1, 0.6), stagger=1.0))
+        res = asyncio.run(
+            classroom(leaky, K, M, ["p"], per_session=1, steps=3, think=(0.1, 0.6), stagger=1.0)
+        )
     finally:
         proc.terminate()
         proc.wait(timeout=20)
