@@ -11,12 +11,21 @@ from plotly.subplots import make_subplots
 COLOURS = {"post": "#d62728", "pre": "#1f77b4", "none": "#7f7f7f"}
 
 
+def _wrap(label: str, width: int = 9) -> str:
+    """Break a long box label onto two lines, before its "=" or its first "+"."""
+    if " = " in label:
+        return label.replace(" = ", "<br>= ", 1)
+    if len(label) > width and "+" in label:
+        return label.replace("+", "<br>+", 1)
+    return label
+
+
 def flow(steps: list[str], shapes: list[str], *, height: int = 220) -> go.Figure:
     """Boxes for each step of the data's path, left to right, with arrows and shapes."""
     fig = go.Figure()
     n = len(steps)
     for k, (label, shape) in enumerate(zip(steps, shapes, strict=True)):
-        ln = "LN" in label
+        ln = label.startswith("LN") or "= LN" in label  # a LayerNorm step, not one fed by it
         fig.add_shape(
             type="rect",
             x0=k + 0.08,
@@ -26,9 +35,7 @@ def flow(steps: list[str], shapes: list[str], *, height: int = 220) -> go.Figure
             fillcolor="#fde0c5" if ln else "#dbe9f6",
             line_color="#555",
         )
-        fig.add_annotation(
-            x=k + 0.5, y=0.5, text=label.replace(" = ", "<br>= ", 1), showarrow=False, font_size=10
-        )
+        fig.add_annotation(x=k + 0.5, y=0.5, text=_wrap(label), showarrow=False, font_size=10)
         fig.add_annotation(
             x=k + 0.5, y=0.12, text=shape, showarrow=False, font_size=11, font_color="#555"
         )
