@@ -119,9 +119,13 @@ def wait_idle(page: Page, timeout: float = 60_000) -> None:
 
 
 def open_app(page: Page, url: str, chart_timeout: float = 90_000) -> None:
-    """Open ``url``, wait for the run to finish and the first chart (if any) to draw."""
+    """Open ``url`` and wait until the page has drawn its title and its run has finished.
+
+    The app element reports "not running" before the first run has even started (a fresh
+    server takes seconds to import torch), so the title is awaited first.
+    """
     page.goto(url)
-    page.wait_for_selector("[data-testid=stApp]", timeout=60_000)
+    page.wait_for_selector("[data-testid=stMain] h1", timeout=chart_timeout)
     wait_idle(page, timeout=chart_timeout)
 
 
