@@ -18,9 +18,17 @@ def plots(page) -> list[str]:
 
 
 def wait_for_plots(page, n: int = 1, timeout: float = 90_000) -> None:
+    """Wait until ``n`` charts are drawn and their data has stopped changing."""
     page.wait_for_function(
-        f"document.querySelectorAll('.js-plotly-plot .main-svg').length >= {n}", timeout=timeout
+        "n => Array.from(document.querySelectorAll('.js-plotly-plot'))"
+        ".filter(gd => gd.data && gd.querySelector('.main-svg')).length >= n",
+        arg=n,
+        timeout=timeout,
     )
+    last = None
+    while (now := plots(page)) != last:
+        last = now
+        page.wait_for_timeout(500)
 
 
 @pytest.mark.browser
@@ -59,12 +67,12 @@ def test_url_round_trip_reproduces_the_figures(server, browser, page):
     wait_idle(page)
     page.get_by_text("Causal mask").click()
     wait_idle(page)
-    wait_for_plots(page)
+    wait_for_plots(page, 2)  # the head grid and the enlarged head
     url, figures = page.url, plots(page)
     assert "H=7" in url and "causal=true" in url
     fresh = browser.new_context(locale="ja-JP").new_page()
     open_app(fresh, url)
-    wait_for_plots(fresh)
+    wait_for_plots(fresh, 2)
     assert plots(fresh) == figures
     fresh.context.close()
 
