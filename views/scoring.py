@@ -81,6 +81,8 @@ with right:
     ui.plot(fig, "attended", "attended")
     table = pd.DataFrame({"r": r.scores[i], "a": r.weights[i]}, index=labels)
     ui.csv_button(table, f"{score}_scores_weights", "csv_one")
+    attended = pd.DataFrame({"q_tilde": r.attended[i]}, index=pd.RangeIndex(D, name="component"))
+    ui.csv_button(attended, f"{score}_attended_vector", "csv_attended")
 
 st.subheader(ui.tr("scoring.all_title"))
 st.caption(ui.tr("scoring.all_caption"))
