@@ -27,6 +27,7 @@ from playwright.sync_api import sync_playwright
 
 import attnviz
 from attnviz.charts import model_grid
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
 
 CACHE = Path.home() / ".cache" / "attnviz-bench"
 NPM = {  # CDN file name (as BertViz asks for it) → (npm package, file inside the tarball)
@@ -35,14 +36,6 @@ NPM = {  # CDN file name (as BertViz asks for it) → (npm package, file inside 
     "jquery.min.js": ("jquery@2.2.4", "package/dist/jquery.min.js"),
 }
 PLOTLY_JS = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 
 
 def cdn_files() -> dict[str, bytes]:
@@ -128,7 +121,7 @@ def our_page(doc: str) -> str:
 def main(sizes: list[int]) -> None:
     libs = cdn_files()
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         drawn_seconds(browser, our_page(ours(attentions(8)[0])[1]), "window.drawn", {})  # warm
         print(f"{'N':>4} {'tool':>8} {'produce s':>10} {'payload MB':>11} {'drawn s':>8}")
         for N in sizes:
