@@ -6,6 +6,11 @@ SINGLE_QUERY = (
     r"\frac{\mathbf{q}^\top X^\top}{\sqrt{D}}\right) \\ \tilde{\mathbf{q}}^\top"
     r" &= \sum_{i=1}^{N} a_i \mathbf{x}_i^\top\end{aligned}"
 )
+ATTEND_ANY_SCORE = (
+    r"\begin{aligned}a_i &= \frac{\exp r(\mathbf{z}_i, \mathbf{q})}"
+    r"{\sum_{j=1}^{N} \exp r(\mathbf{z}_j, \mathbf{q})} \\ \tilde{\mathbf{q}}"
+    r" &= \sum_{i=1}^{N} a_i \mathbf{z}_i\end{aligned}"
+)
 MULTIHEAD = (
     r"\begin{aligned}Q &= X W^Q,\ K = X W^K,\ V = X W^V \\"
     r" \mathrm{head}_h &= A_{D'}(Q W_h^Q, K W_h^K, V W_h^V) \\"

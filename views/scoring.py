@@ -6,7 +6,7 @@ import streamlit as st
 
 import ui
 from attnviz import charts
-from attnviz.latex import SINGLE_QUERY
+from attnviz.latex import ATTEND_ANY_SCORE, SINGLE_QUERY
 from attnviz.lessons import scoring
 from attnviz.limits import MAX_MLP_HIDDEN, MAX_N, MAX_SEED, MAX_TEXT_CHARS
 from attnviz.scoring import FORMULAS, SCORES
@@ -49,7 +49,7 @@ with left:
     )
     seed = ui.number("seed", ui.tr("scoring.seed"), 0, MAX_SEED, 0)
     st.latex(FORMULAS[score])
-    st.latex(SINGLE_QUERY)
+    st.latex(SINGLE_QUERY if score == "scaled_dot" else ATTEND_ANY_SCORE)  # S8 is scaled_dot
 
 try:
     r = compute(source, text, query, N, D, seed, mlp_hidden)

@@ -191,6 +191,7 @@ def weights_bar(
     fig.update_xaxes(
         tickmode="array", tickvals=np.arange(len(values)), ticktext=_labels(tokens), automargin=True
     )
+    fig.update_yaxes(automargin=True)
     fig.update_layout(
         title=title, yaxis_title=y_title, height=height, margin=dict(l=10, r=10, t=50, b=40)
     )

@@ -29,6 +29,7 @@ def grouped_bars(
             )
         )
     fig.update_xaxes(tickmode="array", tickvals=x, ticktext=x_labels, automargin=True)
+    fig.update_yaxes(automargin=True)
     fig.update_layout(
         title=title,
         yaxis_title=y_title,
