@@ -15,8 +15,8 @@ WIDTHS = [str(2**k) for k in range(1, 11)]
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def compute(source, text, query, N, D, seed, mlp_hidden):
-    return scoring.run(source, text, query, N, D, seed, mlp_hidden)
+def compute(source, text, query, N, D, seed, mlp_hidden, shuffle_seed):
+    return scoring.run(source, text, query, N, D, seed, mlp_hidden, shuffle_seed)
 
 
 st.title(ui.tr("scoring.title"))
@@ -48,11 +48,12 @@ with left:
         else 16
     )
     seed = ui.number("seed", ui.tr("scoring.seed"), 0, MAX_SEED, 0)
+    shuffle_seed = ui.number("shuffle", ui.tr("scoring.shuffle_seed"), 0, MAX_SEED, 1)
     st.latex(FORMULAS[score])
     st.latex(SINGLE_QUERY if score == "scaled_dot" else ATTEND_ANY_SCORE)  # S8 is scaled_dot
 
 try:
-    r = compute(source, text, query, N, D, seed, mlp_hidden)
+    r = compute(source, text, query, N, D, seed, mlp_hidden, shuffle_seed)
 except ValueError as err:
     ui.error_box(err)
     st.stop()
@@ -103,4 +104,4 @@ fig = charts.grouped_bars(
     y_title="a",
 )
 fig.update_xaxes(title=ui.tr("scoring.position"))
-ui.plot(fig, "shuffle", "shuffle")
+ui.plot(fig, "shuffle_chart", "shuffle")

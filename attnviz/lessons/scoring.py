@@ -28,9 +28,19 @@ class ScoringResult:
 
 @torch.inference_mode()
 def run(
-    source: str, text: str, query: str, N: int, D: int, seed: int, mlp_hidden: int = 16
+    source: str,
+    text: str,
+    query: str,
+    N: int,
+    D: int,
+    seed: int,
+    mlp_hidden: int = 16,
+    shuffle_seed: int = 0,
 ) -> ScoringResult:
-    """Score q against every source with each function; also against a shuffled copy."""
+    """Score q against every source with each function; also against a shuffled copy.
+
+    The sources are shuffled by a permutation drawn from ``shuffle_seed`` (0: no shuffle).
+    """
     check_choice("source", source, SOURCES)
     if source == "text":
         tokens = tokenize(text)
@@ -41,7 +51,8 @@ def run(
         Z = random_tokens(N, D, seed)
     q_words = tokenize(query)
     q = word_vector(q_words[0], D) if source == "text" else random_tokens(1, D, seed + 1)[0]
-    perm = torch.randperm(len(tokens), generator=torch.Generator().manual_seed(seed))
+    g = torch.Generator().manual_seed(shuffle_seed)
+    perm = torch.randperm(len(tokens), generator=g) if shuffle_seed else torch.arange(len(tokens))
     names = list(SCORES)
     rows = {key: [] for key in ("scores", "weights", "attended", "shuffled")}
     for name in names:

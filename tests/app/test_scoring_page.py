@@ -27,9 +27,12 @@ def test_renders_and_matches_the_engine(lang, score):
 
 def test_shuffle_moves_content_weights_but_not_query_only():
     for score, moves in (("scaled_dot", True), ("query_only", False)):
-        at = run_page("scoring", score=score, seed=3)
+        at = run_page("scoring", score=score, shuffle=3)
         before, after = (decode(tr["y"]) for tr in figures(at)[4]["data"])
         assert (np.abs(before - after).max() > 1e-3) == moves
+        at.number_input(key="shuffle").set_value(0).run()  # no shuffle: nothing moves
+        before, after = (decode(tr["y"]) for tr in figures(at)[4]["data"])
+        np.testing.assert_array_equal(before, after)
 
 
 def test_random_sources_and_controls_at_their_extremes():
