@@ -19,7 +19,7 @@ with st.sidebar:
         "言語 / Language",
         ui.LANGS,
         ui.lang(),
-        fmt={"ja": "日本語", "en": "English"}.get,
+        labels={"ja": "日本語", "en": "English"}.get,
         radio=True,
     )
     ui.toggle("present", ui.tr("app.present"))

@@ -22,7 +22,7 @@ with left:
         ui.tr("block_anatomy.norm"),
         NORMS,
         "post",
-        fmt=lambda s: ui.tr(f"names.norm_{s}"),
+        labels="names.norm_",
         radio=True,
     )
     text = ui.text("text", ui.tr("block_anatomy.text"), ui.tr("block_anatomy.default_text"), 300)

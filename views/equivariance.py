@@ -45,7 +45,7 @@ with left:
         ui.tr("equivariance.perm"),
         equivariance.PERMUTATIONS,
         "reverse",
-        fmt=lambda s: ui.tr(f"equivariance.perm_{s}"),
+        labels="equivariance.perm_",
     )
     options = {}
     if kind == "shuffle":
@@ -70,20 +70,16 @@ with left:
         message = ui.tr("equivariance.bad_order", order=typed, last=N - 1)
         st.warning(message) if typed else st.info(ui.tr("equivariance.order_help"))
         perm = equivariance.permutation("reverse", N)
-    pe = ui.select(
-        "pe", ui.tr("equivariance.pe"), KINDS, "none", fmt=lambda s: ui.tr(f"names.pe_{s}")
-    )
+    pe = ui.select("pe", ui.tr("equivariance.pe"), KINDS, "none", labels="names.pe_")
     pe_mode = ui.select(
         "pe_mode",
         ui.tr("equivariance.pe_mode"),
         MODES,
         "add",
-        fmt=lambda s: ui.tr(f"names.mode_{s}"),
+        labels="names.mode_",
         radio=True,
     )
-    norm = ui.select(
-        "norm", ui.tr("equivariance.norm"), NORMS, "post", fmt=lambda s: ui.tr(f"names.norm_{s}")
-    )
+    norm = ui.select("norm", ui.tr("equivariance.norm"), NORMS, "post", labels="names.norm_")
     D = int(ui.select("D", ui.tr("equivariance.D"), [str(2**k) for k in range(3, 9)], "32"))
     H = int(ui.select("H", ui.tr("equivariance.H"), ["1", "2", "4", "8"], "2", radio=True))
     seed = ui.number("seed", ui.tr("equivariance.seed"), 0, MAX_SEED, 0)

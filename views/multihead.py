@@ -66,24 +66,18 @@ with left:
         H = H_ok
     if not auto:
         d_head = ui.slider("d_head", ui.tr("multihead.d_head"), 1, MAX_D // 4, max(1, D // H))
-    score = ui.select(
-        "score", ui.tr("multihead.score"), SCORES, "scaled_dot", fmt=lambda s: ui.tr(f"names.{s}")
-    )
+    score = ui.select("score", ui.tr("multihead.score"), SCORES, "scaled_dot", labels="names.")
     causal = ui.toggle("causal", ui.tr("multihead.causal"))
-    pe = ui.select(
-        "pe", ui.tr("multihead.pe"), KINDS, "sinusoidal", fmt=lambda s: ui.tr(f"names.pe_{s}")
-    )
+    pe = ui.select("pe", ui.tr("multihead.pe"), KINDS, "sinusoidal", labels="names.pe_")
     pe_mode = ui.select(
         "pe_mode",
         ui.tr("multihead.pe_mode"),
         MODES,
         "add",
-        fmt=lambda s: ui.tr(f"names.mode_{s}"),
+        labels="names.mode_",
         radio=True,
     )
-    norm = ui.select(
-        "norm", ui.tr("multihead.norm"), NORMS, "post", fmt=lambda s: ui.tr(f"names.norm_{s}")
-    )
+    norm = ui.select("norm", ui.tr("multihead.norm"), NORMS, "post", labels="names.norm_")
     seed = ui.number("seed", ui.tr("multihead.seed"), 0, MAX_SEED, 0)
     st.latex(MULTIHEAD)
 
@@ -100,7 +94,7 @@ with right:
         ui.tr("multihead.show"),
         ["weights", "scores"],
         "weights",
-        fmt=lambda s: ui.tr(f"multihead.{s}"),
+        labels="multihead.",
         radio=True,
     )
     maps = r.weights if show == "weights" else r.scores

@@ -26,7 +26,7 @@ with left:
         ui.tr("positional.kind"),
         kinds,
         "sinusoidal",
-        fmt=lambda s: ui.tr(f"positional.kind_{s}"),
+        labels="positional.kind_",
     )
     N = ui.slider("N", ui.tr("positional.N"), 1, min(MAX_N, 256), 50)
     D = ui.slider("D", ui.tr("positional.D"), 2, min(MAX_D, 256), 64, step=2)
@@ -80,7 +80,7 @@ mode = ui.select(
     ui.tr("positional.mode"),
     MODES,
     "add",
-    fmt=lambda s: ui.tr(f"names.mode_{s}"),
+    labels="names.mode_",
     radio=True,
 )
 try:

@@ -53,7 +53,7 @@ with left:
         ui.tr("real_model.view"),
         ["model", "head", "rollout"],
         "model",
-        fmt=lambda v: ui.tr(f"real_model.view_{v}"),
+        labels="real_model.view_",
         radio=True,
     )
     layer = ui.slider("layer", ui.tr("real_model.layer"), 0, L - 1, 2)
@@ -65,7 +65,7 @@ with left:
             ui.tr("real_model.combine"),
             ro.COMBINE,
             "mean",
-            fmt=lambda c: ui.tr(f"real_model.combine_{c}"),
+            labels="real_model.combine_",
             radio=True,
         )
     hide = ui.toggle("hide_special", ui.tr("real_model.hide_special"))

@@ -28,7 +28,7 @@ with left:
         ui.tr("scoring.source"),
         scoring.SOURCES,
         "text",
-        fmt=lambda s: ui.tr(f"scoring.source_{s}"),
+        labels="scoring.source_",
         radio=True,
     )
     if source == "text":
@@ -39,9 +39,7 @@ with left:
         text, query = "", "q"
         N = ui.slider("N", ui.tr("scoring.N"), 1, MAX_N, 8)
     D = int(ui.select("D", ui.tr("scoring.D"), WIDTHS, "64"))
-    score = ui.select(
-        "score", ui.tr("scoring.score"), SCORES, "scaled_dot", fmt=lambda s: ui.tr(f"names.{s}")
-    )
+    score = ui.select("score", ui.tr("scoring.score"), SCORES, "scaled_dot", labels="names.")
     mlp_hidden = (
         ui.slider("hidden", ui.tr("scoring.mlp_hidden"), 1, MAX_MLP_HIDDEN, 16)
         if score == "mlp"

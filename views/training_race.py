@@ -20,7 +20,7 @@ with left:
         ui.tr("training.task"),
         training.TASKS,
         "reverse",
-        fmt=lambda s: ui.tr(f"training.task_{s}"),
+        labels="training.task_",
         radio=True,
     )
     L = ui.slider("L", ui.tr("training.L"), 1, training.MAX_RACE_LAYERS, 6)

@@ -1,0 +1,45 @@
+"""Charts with their PNG download, and CSV downloads made only when clicked."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+
+from .frame import presenting, tr
+
+
+def plot(fig: go.Figure, key: str, name: str) -> None:
+    """Draw a Plotly figure; its toolbar keeps the PNG download, named ``name``."""
+    if presenting():
+        fig.update_layout(font_size=20)
+    config = {
+        "displaylogo": False,
+        "toImageButtonOptions": {"format": "png", "filename": name, "scale": 2},
+    }
+    st.plotly_chart(fig, key=key, config=config, theme=None)
+
+
+def csv_button(
+    table: pd.DataFrame | Callable[[], pd.DataFrame], name: str, key: str, where=st
+) -> None:
+    """A CSV download (UTF-8 with BOM, so spreadsheet apps read Japanese).
+
+    The file is made only when the button is clicked; pass a function to defer
+    building a large table as well.
+    """
+
+    def data() -> bytes:
+        df = table() if callable(table) else table
+        return df.to_csv().encode("utf-8-sig")
+
+    where.download_button(
+        tr("app.download_csv", name=name),
+        data,
+        file_name=f"{name}.csv",
+        mime="text/csv",
+        key=key,
+        on_click="ignore",
+    )

@@ -1,0 +1,77 @@
+"""The frame every page runs in: language, presentation mode, the share link, messages."""
+
+from __future__ import annotations
+
+import gc
+from urllib.parse import urlencode
+
+import plotly.graph_objects as go
+import streamlit as st
+
+from attnviz.i18n import LANGS, t
+
+BOUND = "_url_keys"  # session key: {widget key: default} of this run, for the URL
+NOTES = "_url_notes"  # session key: container for notices about URL values
+
+
+@st.cache_resource
+def warm_up() -> bool:
+    """Once per process: pay Plotly's first-figure set-up, then freeze the heap.
+
+    Freezing the objects alive after start-up (torch, plotly, pandas) keeps them out of
+    every later garbage-collection pass.
+    """
+    go.Figure(go.Heatmap(z=[[0.0]])).to_json()
+    gc.collect()
+    gc.freeze()
+    return True
+
+
+def lang() -> str:
+    """The current language, ``ja`` or ``en`` (the browser's, until one is chosen)."""
+    value = st.session_state.get("lang")
+    if value in LANGS:
+        return value
+    return "ja" if (st.context.locale or "").lower().startswith("ja") else "en"
+
+
+def tr(key: str, **fields: object) -> str:
+    """``key`` from the catalogue in the current language."""
+    return t(key, lang(), **fields)
+
+
+def presenting() -> bool:
+    """True in presentation mode (projector): larger type and figures."""
+    return bool(st.session_state.get("present", False))
+
+
+def begin_page() -> None:
+    """Start a run (from app.py): forget the last run's URL keys; make room for URL notices."""
+    st.session_state[BOUND] = {}
+    st.session_state[NOTES] = st.container()
+
+
+def note(message: str) -> None:
+    """A warning in the notices container at the top of the page."""
+    (st.session_state.get(NOTES) or st).warning(message)
+
+
+def share_link() -> None:
+    """Write every control that differs from its default into the URL (language always),
+    and show that link in a box with a copy button."""
+    bound = st.session_state.get(BOUND, {})
+    params = {
+        k: st.session_state[k]
+        for k, default in bound.items()
+        if k in st.session_state and (k == "lang" or st.session_state[k] != default)
+    }
+    params = {k: str(v).lower() if isinstance(v, bool) else str(v) for k, v in params.items()}
+    st.query_params.from_dict(params)
+    with st.sidebar:
+        st.caption(tr("app.share_link"))
+        st.code(f"{st.context.url or ''}?{urlencode(params)}", language=None, wrap_lines=True)
+
+
+def error_box(err: ValueError) -> None:
+    """Show an engine ``ValueError`` as a translated, friendly message (no traceback)."""
+    st.error(tr("app.invalid", detail=str(err)))

@@ -1,0 +1,156 @@
+"""Widgets whose values live in the URL (``?key=value``), so a link reopens the same view.
+
+Streamlit's own ``bind="query-params"`` writes a select's *translated* label into the
+URL, which would break a link when the language changes; here the URL holds internal
+names, numbers out of range are clamped and unknown values dropped, each with a notice.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+
+import streamlit as st
+
+from attnviz.i18n import t
+
+from .frame import BOUND, lang, note, tr
+
+OPTIONS = "_url_options"  # session key: {select key: its options}, so tests can sweep them
+
+
+def _from_url(
+    key: str, default: object, parse: Callable[[str], object], valid: Callable[[object], bool]
+) -> bool:
+    """Seed ``st.session_state[key]`` from ``?key=`` on first sight; True if a value is set.
+
+    ``parse`` turns the URL text into a valid value (clamping where sensible) or raises
+    ValueError; a rejected value is dropped with a translated notice. A value left under
+    the same key by another page's widget that is not ``valid`` here is forgotten.
+    """
+    st.session_state.setdefault(BOUND, {})[key] = default
+    if key in st.session_state and not valid(st.session_state[key]):
+        del st.session_state[key]
+    if key not in st.session_state and key in st.query_params:
+        raw = st.query_params[key]
+        try:
+            value = parse(raw)
+        except (ValueError, TypeError):
+            note(tr("app.url_ignored", name=key))
+        else:
+            if isinstance(value, int | float) and not isinstance(value, bool) and str(value) != raw:
+                note(tr("app.url_clamped", name=key, value=value))
+            st.session_state[key] = value
+    return key in st.session_state
+
+
+def _number_in(value: object, kind: type, lo: float, hi: float) -> bool:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    return (kind is float or isinstance(value, int)) and lo <= value <= hi
+
+
+def _clamp(kind: type, lo: float, hi: float) -> Callable[[str], float]:
+    def parse(raw: str) -> float:
+        value = kind(raw)
+        if not math.isfinite(value):
+            raise ValueError(raw)
+        return min(max(value, lo), hi)
+
+    return parse
+
+
+def _choice(options: Sequence[str]) -> Callable[[str], str]:
+    def parse(raw: str) -> str:
+        if raw not in options:
+            raise ValueError(raw)
+        return raw
+
+    return parse
+
+
+def _bool(raw: str) -> bool:
+    if raw.lower() not in ("true", "false"):
+        raise ValueError(raw)
+    return raw.lower() == "true"
+
+
+def slider(
+    key: str,
+    label: str,
+    lo: int | float,
+    hi: int | float,
+    default: int | float,
+    where=st,
+    **options,
+) -> int | float:
+    """A slider in [lo, hi], kept in ``?key=`` (URL values outside are clamped)."""
+    kind = int if isinstance(default, int) else float
+    if _from_url(key, default, _clamp(kind, lo, hi), lambda v: _number_in(v, kind, lo, hi)):
+        return where.slider(label, lo, hi, key=key, **options)
+    return where.slider(label, lo, hi, default, key=key, **options)
+
+
+def select(
+    key: str,
+    label: str,
+    options: Sequence[str],
+    default: str,
+    labels: str | Callable[[str], str] = str,
+    where=st,
+    radio: bool = False,
+    **kw,
+) -> str:
+    """A selectbox (or horizontal radio) over internal names, kept in ``?key=`` by name.
+
+    ``labels`` is a catalogue prefix (option ``o`` shows as ``tr(labels + o)``, in the
+    language of this run even when formatted later) or a function of the option.
+    """
+    options = list(options)
+    st.session_state.setdefault(OPTIONS, {})[key] = options
+    if isinstance(labels, str):
+        prefix, language = labels, lang()
+        labels = lambda option: t(prefix + option, language)  # noqa: E731
+    if radio:
+        kw.setdefault("horizontal", True)
+    if not _from_url(key, default, _choice(options), lambda v: v in options):
+        kw["index"] = options.index(default)
+    widget = where.radio if radio else where.selectbox
+    return widget(label, options, format_func=labels, key=key, **kw)
+
+
+def choice_slider(
+    key: str, label: str, options: Sequence[str], default: str, where=st, **kw
+) -> str:
+    """A slider over a few named stops (powers of two, say), kept in ``?key=`` by name."""
+    options = list(options)
+    if not _from_url(key, default, _choice(options), lambda v: v in options):
+        kw["value"] = default
+    return where.select_slider(label, options, key=key, **kw)
+
+
+def toggle(key: str, label: str, default: bool = False, where=st, **kw) -> bool:
+    """A toggle kept in ``?key=true|false``."""
+    if not _from_url(key, default, _bool, lambda v: isinstance(v, bool)):
+        kw["value"] = default
+    return where.toggle(label, key=key, **kw)
+
+
+def number(key: str, label: str, lo: int, hi: int, default: int, where=st, **kw) -> int:
+    """An integer input in [lo, hi] kept in ``?key=`` (clamped)."""
+    if not _from_url(key, default, _clamp(int, lo, hi), lambda v: _number_in(v, int, lo, hi)):
+        kw["value"] = default
+    return where.number_input(label, lo, hi, step=1, key=key, **kw)
+
+
+def text(key: str, label: str, default: str, max_chars: int, where=st, **kw) -> str:
+    """A text input capped at ``max_chars``; a longer URL value is cut, with a notice."""
+
+    def parse(raw: str) -> str:
+        if len(raw) > max_chars:
+            note(tr("app.text_cut", n=max_chars))
+        return raw[:max_chars]
+
+    if not _from_url(key, default, parse, lambda v: isinstance(v, str)):
+        kw["value"] = default
+    return where.text_input(label, max_chars=max_chars, key=key, **kw)
