@@ -28,12 +28,12 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from tests.browser import conftest as server  # noqa: E402
 from tests.load.classroom import app_pages, classroom, scenario  # noqa: E402
 
 
@@ -50,35 +50,10 @@ def start_server(port: int, live: bool, opts: list[str]) -> tuple[subprocess.Pop
         ).stdout
         subprocess.run(["tar", "-x", "-C", str(where)], input=tar, check=True)
     log = open(where / "server.log", "w")  # noqa: SIM115
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "streamlit",
-            "run",
-            "app.py",
-            "--server.port",
-            str(port),
-            "--server.address",
-            "127.0.0.1",
-            "--server.headless",
-            "true",
-            *(f"--{o}" for o in opts),
-        ],
-        cwd=where,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        env=dict(os.environ),
+    proc, url = server.start_server(
+        port=port, cwd=where, options=tuple(f"--{o}" for o in opts), log=log
     )
-    url = f"http://127.0.0.1:{port}"
-    for _ in range(300):
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2):
-                return proc, url, where
-        except OSError:
-            time.sleep(0.2)
-    proc.kill()
-    raise RuntimeError("server did not become healthy")
+    return proc, url, where
 
 
 def server_errors(where: Path) -> list[str]:

@@ -38,9 +38,18 @@ def free_port() -> int:
 
 
 def start_server(
-    script: str = "app.py", port: int | None = None, env: dict | None = None
+    script: str = "app.py",
+    port: int | None = None,
+    env: dict | None = None,
+    *,
+    cwd: Path = ROOT,
+    options: tuple[str, ...] = (),
+    log=subprocess.DEVNULL,
 ) -> tuple[subprocess.Popen, str]:
-    """Start ``streamlit run script`` on loopback and wait until it is healthy."""
+    """Start ``streamlit run script`` in ``cwd`` on loopback and wait until it is healthy.
+
+    ``options`` are extra ``--section.option=value`` flags; output goes to ``log``.
+    """
     port = port or free_port()
     proc = subprocess.Popen(
         [
@@ -55,10 +64,11 @@ def start_server(
             "127.0.0.1",
             "--server.headless",
             "true",
+            *options,
         ],
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        cwd=cwd,
+        stdout=log,
+        stderr=subprocess.STDOUT if log is not subprocess.DEVNULL else subprocess.DEVNULL,
         env={**os.environ, **(env or {})},
     )
     url = f"http://127.0.0.1:{port}"
