@@ -108,7 +108,7 @@ with right:
             titles=titles,
             zmin=lo,
             zmax=hi,
-            width_px=900 if ui.presenting() else 640,
+            width_px=760 if ui.presenting() else 520,  # the plot area beside the colour bar
         ),
         "grid",
         "heads",

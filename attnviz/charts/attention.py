@@ -85,7 +85,7 @@ def head_grid(
     cols: int = 4,
     zmin: float = 0.0,
     zmax: float = 1.0,
-    width_px: int = 640,
+    width_px: int = 520,
 ) -> go.Figure:
     """All heads' maps (H, N_q, N_k) in one figure, ``cols`` per row.
 
