@@ -1,7 +1,6 @@
 """A real model (all-MiniLM-L6-v2) run by attnviz's blocks: all heads, one layer, rollout."""
 
 import pandas as pd
-import plotly.io as pio
 import streamlit as st
 
 import ui
@@ -9,6 +8,7 @@ from attnviz import charts
 from attnviz.lessons import rollout as ro
 from attnviz.limits import MAX_TEXT_CHARS
 from attnviz.pretrained import load_pretrained
+from ui import mosaic
 
 L, H, MIN_LINE = 6, 12, 0.02
 
@@ -25,20 +25,16 @@ def compute(text):
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
-def grid_json(text, layer, head, layer_label, head_label):
-    """The 6 × 12 mosaic as JSON (its PNG encoding is the slow part), cached per text and
-    selection; every session, hit or miss, rebuilds the figure from the same text."""
+def grid_png(text):
+    """The 6 × 12 mosaic, its geometry and PNG (the slow part), cached per text."""
     r, _ = compute(text)
-    return charts.model_grid(
-        r.attentions, selected=(layer, head), layer_label=layer_label, head_label=head_label
-    ).to_json()
+    m = charts.mosaic(r.attentions)
+    return m, m.png()
 
 
-def pick_head():
+def pick_head(cell: tuple[int, int]) -> None:
     """Grid click → layer and head sliders (runs before the next script run)."""
-    points = st.session_state["grid"].selection.points
-    if points and points[0].get("curve_number") == 1:
-        st.session_state["layer"], st.session_state["head"] = divmod(points[0]["point_index"], H)
+    st.session_state["layer"], st.session_state["head"] = cell
 
 
 st.title(ui.tr("real_model.title"))
@@ -104,18 +100,29 @@ with right:
     if view == "model":
         st.subheader(ui.tr("real_model.grid"))
         st.caption(ui.tr("real_model.grid_help"))
-        fig = pio.from_json(
-            grid_json(
-                text, layer, head, ui.tr("real_model.layer_label"), ui.tr("real_model.head_label")
-            )
+        m, png = grid_png(text)
+        row_labels = [ui.tr("real_model.layer_label", l=a) for a in range(L)]
+        col_labels = [ui.tr("real_model.head_label", h=b) for b in range(H)]
+        mosaic.mosaic(
+            mosaic.data(
+                m,
+                png,
+                row_labels=row_labels,
+                col_labels=col_labels,
+                names=[ui.tr("real_model.map_title", l=a, h=b) for a in range(L) for b in range(H)],
+                selected=(layer, head),
+                alt=ui.tr("real_model.grid"),
+            ),
+            "grid",
+            pick_head,
         )
-        st.plotly_chart(
-            fig,
-            key="grid",
-            on_select=pick_head,
-            selection_mode="points",
-            theme=None,
-            config={"displaylogo": False},
+        st.download_button(
+            ui.tr("app.download_png", name="all_heads"),
+            png,
+            file_name="all_heads.png",
+            mime="image/png",
+            key="png_grid",
+            on_click="ignore",
         )
     if view == "rollout":
         st.markdown(ui.tr("real_model.rollout_help"))

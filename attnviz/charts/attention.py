@@ -6,6 +6,7 @@ heat maps with float32 arrays and hover; large grids are pre-coloured PNG images
 
 from __future__ import annotations
 
+import functools
 import html
 
 import numpy as np
@@ -69,10 +70,18 @@ def heatmap(
     return fig
 
 
+@functools.cache
+def _lut() -> np.ndarray:
+    """The colour scale as a (256, 3) uint8 table, sampled once per process."""
+    scale = px.colors.sample_colorscale(COLORSCALE, np.linspace(0, 1, 256))
+    lut = np.array([px.colors.unlabel_rgb(c) for c in scale], dtype=np.uint8)
+    lut.flags.writeable = False
+    return lut
+
+
 def _colour(z: np.ndarray, zmin: float, zmax: float) -> np.ndarray:
     """Map values to uint8 RGB with the Viridis scale."""
-    scale = px.colors.sample_colorscale(COLORSCALE, np.linspace(0, 1, 256))
-    lut = np.array([px.colors.unlabel_rgb(c) for c in scale], dtype=np.uint8)  # (256, 3)
+    lut = _lut()
     idx = np.clip((z - zmin) / max(zmax - zmin, 1e-12) * 255, 0, 255).astype(np.uint8)
     return lut[idx]
 
@@ -122,16 +131,19 @@ def head_grid(
             hovertemplate="%{customdata}<br>%{z:.4f}<extra></extra>",
         )
     )
-    for h in range(H):
-        r, c = divmod(h, cols)
-        fig.add_annotation(
-            x=c * (n_k + gap) + (n_k - 1) / 2,
-            y=r * (n_q + gap) - 0.5,
-            text=titles[h],
-            showarrow=False,
-            yshift=10,
-            font_size=12,
-        )
+    fig.update_layout(
+        annotations=[
+            dict(
+                x=(h % cols) * (n_k + gap) + (n_k - 1) / 2,
+                y=(h // cols) * (n_q + gap) - 0.5,
+                text=titles[h],
+                showarrow=False,
+                yshift=10,
+                font_size=12,
+            )
+            for h in range(H)
+        ]
+    )
     fig.update_xaxes(visible=False, constrain="domain")
     fig.update_yaxes(visible=False, autorange="reversed", scaleanchor="x")
     fig.update_layout(
@@ -159,16 +171,19 @@ def _mosaic(
         y0, x0 = r * (n_q + gap), c * (n_k + gap)
         canvas[y0 : y0 + n_q, x0 : x0 + n_k] = _colour(weights[h], zmin, zmax)
     fig = px.imshow(canvas, binary_string=True)
-    for h in range(H):
-        r, c = divmod(h, cols)
-        fig.add_annotation(
-            x=c * (n_k + gap) + n_k / 2,
-            y=r * (n_q + gap),
-            text=titles[h],
-            showarrow=False,
-            yshift=8,
-            font_size=11,
-        )
+    fig.update_layout(
+        annotations=[
+            dict(
+                x=(h % cols) * (n_k + gap) + n_k / 2,
+                y=(h // cols) * (n_q + gap),
+                text=titles[h],
+                showarrow=False,
+                yshift=8,
+                font_size=11,
+            )
+            for h in range(H)
+        ]
+    )
     fig.update_xaxes(visible=False)
     fig.update_yaxes(visible=False)
     fig.update_layout(height=int(width_px * rows / cols) + 50, margin=dict(l=10, r=10, t=30, b=10))

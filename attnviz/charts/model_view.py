@@ -1,18 +1,22 @@
 """A whole model's attention at a glance, and one head as BertViz-style lines.
 
-``model_grid`` draws every layer × head map as ONE pre-coloured PNG (one image, not
-L·H heat maps: see DESIGN.md's performance facts), with an invisible marker per cell
-so a click can pick a head. ``lines_view`` links each query token (left) to the keys
-(right) with lines whose opacity is the weight, like BertViz's head view.
+``mosaic`` paints every layer × head map into ONE pre-coloured image (one image, not
+L·H heat maps: see DESIGN.md's performance facts); ``model_grid`` shows it with Plotly,
+with an invisible marker per cell so a click can pick a head. ``lines_view`` links each
+query token (left) to the keys (right) with lines whose opacity is the weight, like
+BertViz's head view.
 """
 
 from __future__ import annotations
 
 import html
+import io
+from dataclasses import dataclass
 
 import numpy as np
 import plotly.express as px
 import plotly.graph_objects as go
+from PIL import Image
 
 from .attention import _colour
 
@@ -31,6 +35,46 @@ def _pool(m: np.ndarray, size: int) -> np.ndarray:
     return m.reshape(n, f, n, f).max(axis=(1, 3))
 
 
+@dataclass(frozen=True)
+class Mosaic:
+    """Every head's map of every layer as one RGB image (rows = layers, columns = heads).
+
+    Cell (l, h) is ``rgb[l * step : l * step + cell, h * step : h * step + cell]``; white
+    gaps of ``gap`` pixels separate the cells.
+    """
+
+    rgb: np.ndarray  # (rows · step − gap, cols · step − gap, 3) uint8
+    rows: int
+    cols: int
+    cell: int
+    gap: int
+
+    @property
+    def step(self) -> int:
+        return self.cell + self.gap
+
+    def png(self) -> bytes:
+        out = io.BytesIO()
+        Image.fromarray(self.rgb).save(out, format="PNG", compress_level=3)
+        return out.getvalue()
+
+
+def mosaic(attentions: np.ndarray, zmax: float = 1.0) -> Mosaic:
+    """(L, H, N, N) weights → a :class:`Mosaic`, Viridis from 0 to ``zmax``; maps larger than
+    ``CELL_MAX_PX`` are max-pooled so a sharp peak stays visible."""
+    A = np.asarray(attentions, dtype=np.float32)
+    L, H, N, _ = A.shape
+    n = -(-N // -(-N // CELL_MAX_PX))  # pixels per cell side after pooling
+    gap = max(2, n // 12)
+    step = n + gap
+    canvas = np.full((L * step - gap, H * step - gap, 3), 255, dtype=np.uint8)
+    for layer in range(L):
+        for h in range(H):
+            y0, x0 = layer * step, h * step
+            canvas[y0 : y0 + n, x0 : x0 + n] = _colour(_pool(A[layer, h], n), 0.0, zmax)
+    return Mosaic(canvas, L, H, n, gap)
+
+
 def model_grid(
     attentions: np.ndarray,
     *,
@@ -40,21 +84,14 @@ def model_grid(
     head_label: str = "head {h}",
     height: int | None = None,
 ) -> go.Figure:
-    """Every head of every layer, (L, H, N, N), as one L × H mosaic image.
+    """Every head of every layer, (L, H, N, N), as one L × H mosaic image (Plotly, for
+    notebooks; the app draws the same :func:`mosaic` as plain HTML).
 
     Rows are layers, columns heads; each cell is that head's map (rows = queries) on a
     Viridis scale from 0 to ``zmax``. ``selected`` (layer, head) is outlined in red.
     """
-    A = np.asarray(attentions, dtype=np.float32)
-    L, H, N, _ = A.shape
-    n = -(-N // -(-N // CELL_MAX_PX))  # pixels per cell side after pooling
-    gap = max(2, n // 12)
-    step = n + gap
-    canvas = np.full((L * step, H * step, 3), 255, dtype=np.uint8)  # (rows px, cols px, RGB)
-    for layer in range(L):
-        for h in range(H):
-            y0, x0 = layer * step, h * step
-            canvas[y0 : y0 + n, x0 : x0 + n] = _colour(_pool(A[layer, h], n), 0.0, zmax)
+    m = mosaic(attentions, zmax)
+    L, H, n, gap, step, canvas = m.rows, m.cols, m.cell, m.gap, m.step, m.rgb
     fig = px.imshow(canvas, binary_string=True)
     fig.update_traces(hoverinfo="skip", hovertemplate=None)
     ll, hh = np.meshgrid(np.arange(L), np.arange(H), indexing="ij")  # (L, H) each
@@ -75,25 +112,14 @@ def model_grid(
             name="heads",
         )
     )
-    for h in range(H):
-        fig.add_annotation(
-            x=h * step + n / 2,
-            y=-gap,
-            text=head_label.format(h=h),
-            showarrow=False,
-            yshift=6,
-            font_size=10,
-            yanchor="bottom",
-        )
-    for layer in range(L):
-        fig.add_annotation(
-            x=-gap,
-            y=layer * step + n / 2,
-            text=layer_label.format(l=layer),
-            showarrow=False,
-            xanchor="right",
-            font_size=10,
-        )
+    labels = [
+        dict(x=h * step + n / 2, y=-gap, text=head_label.format(h=h), yshift=6, yanchor="bottom")
+        for h in range(H)
+    ] + [
+        dict(x=-gap, y=layer * step + n / 2, text=layer_label.format(l=layer), xanchor="right")
+        for layer in range(L)
+    ]
+    fig.update_layout(annotations=[dict(a, showarrow=False, font_size=10) for a in labels])
     if selected is not None:
         layer, h = selected
         fig.add_shape(

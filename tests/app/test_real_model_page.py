@@ -1,9 +1,15 @@
 """The real-model page: its maps are the model's own weights, in both languages."""
 
+import base64
+import io
+import json
+
 import numpy as np
 import pytest
+from PIL import Image
 
 import attnviz
+from attnviz.charts.attention import _colour
 from attnviz.lessons import rollout as ro
 
 from .helpers import assert_clean, decode, figures, run_page
@@ -26,11 +32,18 @@ def heatmap_z(at) -> np.ndarray:
 def test_model_view_shows_all_heads_and_the_picked_one(lang, encoded):
     at = run_page("real_model", lang=lang, text=TEXT, layer=4, head=7)
     assert_clean(at)
-    grid = figures(at)[0]
-    assert [t["type"] for t in grid["data"]] == ["image", "scatter"]
-    assert len(decode(grid["data"][1]["x"])) == 72  # one click target per head
+    grid = json.loads(at.get("bidi_component")[0].proto.json)
+    assert len(grid["names"]) == 72 and grid["selected"] == [4, 7]  # one button per head
+    assert grid["names"][4 * 12 + 7] == ("Layer 4, head 7" if lang == "en" else "層 4・ヘッド 7")
+    png = np.asarray(Image.open(io.BytesIO(base64.b64decode(grid["src"].split(",", 1)[1]))))
+    n, gap = grid["cell"], grid["gap"]
+    step = n + gap
+    assert n == len(encoded.tokens) and png.shape == (6 * step - gap, 12 * step - gap, 3)
+    cell = png[4 * step : 4 * step + n, 7 * step : 7 * step + n]
+    np.testing.assert_array_equal(cell, _colour(encoded.attentions[4, 7], 0.0, 1.0))
     np.testing.assert_allclose(heatmap_z(at), encoded.attentions[4, 7], atol=1e-6)
-    assert len(at.get("download_button")) == 2  # the map, and all layers × heads (N ≤ 64)
+    # the mosaic as PNG, the map and all layers × heads as CSV (N ≤ 64)
+    assert len(at.get("download_button")) == 3
     assert at.title[0].value != ""
 
 
