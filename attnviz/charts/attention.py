@@ -6,12 +6,15 @@ heat maps with float32 arrays and hover; large grids are pre-coloured PNG images
 
 from __future__ import annotations
 
+import base64
 import functools
 import html
+import io
 
 import numpy as np
 import plotly.express as px
 import plotly.graph_objects as go
+from PIL import Image
 
 HOVER_MAX_N = 64  # above this, per-cell token labels cost more than they help
 GRID_HEATMAP_MAX_CELLS = 8 * 32 * 32  # above this a grid is drawn as one image
@@ -154,6 +157,24 @@ def head_grid(
     return fig
 
 
+def _pool(m: np.ndarray, size: int) -> np.ndarray:
+    """Max-pool a map by f = ⌈max side / size⌉ so no side exceeds ``size``; a sharp peak
+    stays visible (padding with the map's minimum keeps the max unchanged)."""
+    f = -(-max(m.shape) // size)
+    if f == 1:
+        return m
+    a, b = -(-m.shape[0] // f), -(-m.shape[1] // f)
+    m = np.pad(m, ((0, a * f - m.shape[0]), (0, b * f - m.shape[1])), constant_values=m.min())
+    return m.reshape(a, f, b, f).max(axis=(1, 3))
+
+
+def png_uri(rgb: np.ndarray, compress_level: int = 1) -> str:
+    """(h, w, 3) uint8 → a PNG data URI (fast zlib level: these images are re-made per view)."""
+    out = io.BytesIO()
+    Image.fromarray(rgb).save(out, format="PNG", compress_level=compress_level)
+    return "data:image/png;base64," + base64.b64encode(out.getvalue()).decode("ascii")
+
+
 def _mosaic(
     weights: np.ndarray,
     titles: list[str],
@@ -163,14 +184,17 @@ def _mosaic(
     zmax: float,
     width_px: int,
 ) -> go.Figure:
-    H, n_q, n_k = weights.shape
+    """Every head as one pre-coloured PNG; maps wider than a tile on screen are max-pooled."""
+    tile = max(8, width_px // cols)
+    maps = [_pool(w, tile) for w in weights]
+    n_q, n_k = maps[0].shape
     gap = max(2, n_k // 16)
     canvas = np.full((rows * (n_q + gap), cols * (n_k + gap), 3), 255, dtype=np.uint8)
-    for h in range(H):
+    for h, m in enumerate(maps):
         r, c = divmod(h, cols)
         y0, x0 = r * (n_q + gap), c * (n_k + gap)
-        canvas[y0 : y0 + n_q, x0 : x0 + n_k] = _colour(weights[h], zmin, zmax)
-    fig = px.imshow(canvas, binary_string=True)
+        canvas[y0 : y0 + n_q, x0 : x0 + n_k] = _colour(m, zmin, zmax)
+    fig = go.Figure(go.Image(source=png_uri(canvas), hoverinfo="skip"))
     fig.update_layout(
         annotations=[
             dict(
@@ -181,12 +205,13 @@ def _mosaic(
                 yshift=8,
                 font_size=11,
             )
-            for h in range(H)
-        ]
+            for h in range(len(maps))
+        ],
+        xaxis=dict(visible=False),
+        yaxis=dict(visible=False, autorange="reversed", scaleanchor="x"),
+        height=int(width_px * rows / cols) + 50,
+        margin=dict(l=10, r=10, t=30, b=10),
     )
-    fig.update_xaxes(visible=False)
-    fig.update_yaxes(visible=False)
-    fig.update_layout(height=int(width_px * rows / cols) + 50, margin=dict(l=10, r=10, t=30, b=10))
     return fig
 
 

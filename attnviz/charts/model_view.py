@@ -18,21 +18,10 @@ import plotly.express as px
 import plotly.graph_objects as go
 from PIL import Image
 
-from .attention import _colour
+from .attention import _colour, _pool
 
 CELL_MAX_PX = 96  # larger maps are max-pooled to at most this many pixels per side
 LINE_LEVELS = 8  # opacity steps in the lines view (one trace per step)
-
-
-def _pool(m: np.ndarray, size: int) -> np.ndarray:
-    """Max-pool an (N, N) map by f = ⌈N / size⌉ to (⌈N / f⌉,)²; a sharp peak stays visible."""
-    N = m.shape[0]
-    f = -(-N // size)
-    if f == 1:
-        return m
-    n = -(-N // f)
-    m = np.pad(m, ((0, n * f - N), (0, n * f - N)))  # weights ≥ 0: zero padding is neutral
-    return m.reshape(n, f, n, f).max(axis=(1, 3))
 
 
 @dataclass(frozen=True)

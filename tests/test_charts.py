@@ -1,0 +1,43 @@
+"""Chart builders that pre-colour images: their pixels are the maps, pooled by PyTorch's rule."""
+
+import base64
+import io
+
+import numpy as np
+import pytest
+import torch
+import torch.nn.functional as F
+from PIL import Image
+
+from attnviz import charts
+from attnviz.charts.attention import _colour
+
+
+def _png(source: str) -> np.ndarray:
+    return np.asarray(Image.open(io.BytesIO(base64.b64decode(source.split(",", 1)[1]))))
+
+
+@pytest.mark.parametrize(("N", "show"), [(256, "weights"), (200, "scores")])
+def test_large_head_grid_is_one_image_of_max_pooled_maps(N, show):
+    rng = np.random.default_rng(0)
+    maps = rng.standard_normal((12, N, N)).astype(np.float32)
+    if show == "weights":
+        maps = np.exp(maps) / np.exp(maps).sum(-1, keepdims=True)
+    maps[5, 17, 3] = maps.max() + 1.0  # one sharp peak must survive the pooling
+    lo, hi = float(maps.min()), float(maps.max())
+    fig = charts.head_grid(maps, [f"t{i}" for i in range(N)], zmin=lo, zmax=hi, width_px=520)
+    assert [t.type for t in fig.data] == ["image"]
+    img = _png(fig.data[0].source)
+    f = -(-N // (520 // 4))  # pooling factor: a tile is at most 130 px wide
+    pooled = F.max_pool2d(torch.from_numpy(maps)[:, None], f, ceil_mode=True)[:, 0].numpy()
+    n = pooled.shape[-1]
+    step = n + max(2, n // 16)
+    assert img.shape == (3 * step, 4 * step, 3)
+    for h in (0, 5, 11):
+        r, c = divmod(h, 4)
+        tile = img[r * step : r * step + n, c * step : c * step + n]
+        np.testing.assert_array_equal(tile, _colour(pooled[h], lo, hi))
+    assert (
+        img[5 // 4 * step + 17 // f, 5 % 4 * step + 3 // f] == _colour(np.float32(hi), lo, hi)
+    ).all()
+    assert [a.text for a in fig.layout.annotations] == [f"head {h}" for h in range(12)]
