@@ -5,6 +5,9 @@ Measures the p50 over ≥ 10 changes of the H slider on the multi-head page at
 in the same run; prints each p50 and the ratio to the trivial app.
 Targets: ≤ 1.5× at (32, 8), ≤ 4× at (256, 12).
 
+Also measured, as a floor: the trivial app plus one bare 32 × 32 Plotly heat map
+(bench/one_heatmap_app.py), i.e. the least any page that redraws a Plotly chart costs.
+
     python3 -m bench.bench_ui
 """
 
@@ -57,19 +60,22 @@ def main() -> None:
     }
     app, app_url = start_server("app.py")
     ref, ref_url = start_server("bench/trivial_app.py")
+    heat, heat_url = start_server("bench/one_heatmap_app.py")
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             page = browser.new_page(viewport={"width": 1400, "height": 1000})
             trivial = p50_of_changes(page, ref_url, "[data-testid=stMetricValue]")
             print(f"trivial one-slider app: p50 {trivial:7.0f} ms")
+            ms = p50_of_changes(page, heat_url, ".js-plotly-plot")
+            print(f"+ one 32 × 32 Plotly heat map: p50 {ms:7.0f} ms  ratio {ms / trivial:5.2f}")
             for name, params in cases.items():
                 url = f"{app_url}/multihead?{urlencode({'lang': 'en', **params})}"
                 ms = p50_of_changes(page, url, ".js-plotly-plot")
                 print(f"multi-head page {name}: p50 {ms:7.0f} ms  ratio {ms / trivial:5.2f}")
             browser.close()
     finally:
-        for proc in (app, ref):
+        for proc in (app, ref, heat):
             proc.terminate()
             proc.wait(timeout=20)
 
