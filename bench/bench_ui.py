@@ -5,8 +5,8 @@ Measures the p50 over ≥ 10 changes of the H slider on the multi-head page at
 in the same run; prints each p50 and the ratio to the trivial app.
 Targets: ≤ 1.5× at (32, 8), ≤ 4× at (256, 12).
 
-Also measured, as a floor: the trivial app plus one bare 32 × 32 Plotly heat map
-(bench/one_heatmap_app.py), i.e. the least any page that redraws a Plotly chart costs.
+Also measured, as floors: the trivial app plus one bare 32 × 32 or 256 × 256 Plotly heat
+map (bench/one_heatmap_app.py), i.e. the least any page that redraws such a chart costs.
 
     python3 -m bench.bench_ui
 """
@@ -67,8 +67,9 @@ def main() -> None:
             page = browser.new_page(viewport={"width": 1400, "height": 1000})
             trivial = p50_of_changes(page, ref_url, "[data-testid=stMetricValue]")
             print(f"trivial one-slider app: p50 {trivial:7.0f} ms")
-            ms = p50_of_changes(page, heat_url, ".js-plotly-plot")
-            print(f"+ one 32 × 32 Plotly heat map: p50 {ms:7.0f} ms  ratio {ms / trivial:5.2f}")
+            for n in (32, 256):
+                ms = p50_of_changes(page, f"{heat_url}?n={n}", ".js-plotly-plot")
+                print(f"+ one {n}² Plotly heat map: p50 {ms:5.0f} ms  ratio {ms / trivial:5.2f}")
             for name, params in cases.items():
                 url = f"{app_url}/multihead?{urlencode({'lang': 'en', **params})}"
                 ms = p50_of_changes(page, url, ".js-plotly-plot")
