@@ -26,7 +26,8 @@ with st.sidebar:
 if ui.presenting():
     st.html(
         "<style>[data-testid=stMain] .stMarkdown :is(p, li) {font-size: 1.35rem !important;}"
-        " [data-testid=stMain] .katex {font-size: 1.5em !important;}</style>"
+        " [data-testid=stMain] .katex {font-size: 1.5em !important;}"
+        " [data-testid=stMain] .katex-display {overflow-x: auto; overflow-y: hidden;}</style>"
     )
 
 PAGES = {

@@ -1,7 +1,7 @@
 // The model view: one mosaic image of every layer × head map, with a button over each
 // cell (hover: its name; click: pick it) and the layer / head labels around it. Plain
 // DOM, no chart library: it draws in a few milliseconds at any sentence length.
-// data: {src, rows, cols, cell, gap, names, rowLabels, colLabels, selected, alt}
+// data: {src, rows, cols, cell, gap, names, rowLabels, colLabels, selected, alt, large}
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -11,7 +11,7 @@ function el(tag, className, text) {
 }
 
 export default function ({ data, parentElement, setTriggerValue }) {
-  const { src, rows, cols, cell, gap, names, rowLabels, colLabels, selected, alt } = data;
+  const { src, rows, cols, cell, gap, names, rowLabels, colLabels, selected, alt, large } = data;
   const step = cell + gap;
   const width = cols * step - gap;
   const height = rows * step - gap;
@@ -57,5 +57,6 @@ export default function ({ data, parentElement, setTriggerValue }) {
     root = el("div", "mosaic");
     parentElement.append(root);
   }
+  root.classList.toggle("large", Boolean(large));
   root.replaceChildren(el("div"), top, side, image);
 }

@@ -33,8 +33,10 @@ def data(
     names: list[str],
     selected: tuple[int, int] | None,
     alt: str,
+    large: bool = False,
 ) -> dict:
-    """What the component draws: the PNG as a data URI and the cell geometry in pixels."""
+    """What the component draws: the PNG as a data URI and the cell geometry in pixels;
+    ``large`` labels for presentation mode."""
     return {
         "src": "data:image/png;base64," + base64.b64encode(png).decode("ascii"),
         "rows": m.rows,
@@ -46,6 +48,7 @@ def data(
         "colLabels": col_labels,
         "selected": list(selected) if selected else None,
         "alt": alt,
+        "large": large,
     }
 
 

@@ -112,6 +112,7 @@ with right:
                 names=[ui.tr("real_model.map_title", l=a, h=b) for a in range(L) for b in range(H)],
                 selected=(layer, head),
                 alt=ui.tr("real_model.grid"),
+                large=ui.presenting(),
             ),
             "grid",
             pick_head,
