@@ -100,19 +100,17 @@ with right:
     maps = r.weights if show == "weights" else r.scores
     lo, hi = (0.0, 1.0) if show == "weights" else (float(maps.min()), float(maps.max()))
     st.subheader(ui.tr("multihead.grid"))
-    st.caption(ui.tr("multihead.grid_caption"))
-    ui.plot(
-        charts.head_grid(
-            maps,
-            r.tokens,
-            titles=titles,
-            zmin=lo,
-            zmax=hi,
-            width_px=760 if ui.presenting() else 520,  # the plot area beside the colour bar
-        ),
-        "grid",
-        "heads",
+    grid = charts.head_grid(
+        maps,
+        r.tokens,
+        titles=titles,
+        zmin=lo,
+        zmax=hi,
+        width_px=760 if ui.presenting() else 520,  # the plot area beside the colour bar
     )
+    image = grid.data[0].type == "image"  # large grids: one pre-coloured picture, no hover
+    st.caption(ui.tr("multihead.grid_caption_image" if image else "multihead.grid_caption"))
+    ui.plot(grid, "grid", "heads")
     h = ui.slider("head", ui.tr("multihead.big_head"), 0, H - 1, 0) if H > 1 else 0
     fig = charts.heatmap(
         maps[h],

@@ -189,28 +189,28 @@ def _mosaic(
     maps = [_pool(w, tile) for w in weights]
     n_q, n_k = maps[0].shape
     gap = max(2, n_k // 16)
-    canvas = np.full((rows * (n_q + gap), cols * (n_k + gap), 3), 255, dtype=np.uint8)
+    gap_y = max(gap, -(-18 * n_q // tile))  # room for a title: ~18 px on screen
+    canvas = np.full((rows * (n_q + gap_y), cols * (n_k + gap), 3), 255, dtype=np.uint8)
     for h, m in enumerate(maps):
         r, c = divmod(h, cols)
-        y0, x0 = r * (n_q + gap), c * (n_k + gap)
+        y0, x0 = r * (n_q + gap_y) + gap_y, c * (n_k + gap)
         canvas[y0 : y0 + n_q, x0 : x0 + n_k] = _colour(m, zmin, zmax)
     fig = go.Figure(go.Image(source=png_uri(canvas), hoverinfo="skip"))
     fig.update_layout(
         annotations=[
             dict(
                 x=(h % cols) * (n_k + gap) + n_k / 2,
-                y=(h // cols) * (n_q + gap),
+                y=(h // cols) * (n_q + gap_y) + gap_y / 2,
                 text=titles[h],
                 showarrow=False,
-                yshift=8,
                 font_size=11,
             )
             for h in range(len(maps))
         ],
         xaxis=dict(visible=False),
         yaxis=dict(visible=False, autorange="reversed", scaleanchor="x"),
-        height=int(width_px * rows / cols) + 50,
-        margin=dict(l=10, r=10, t=30, b=10),
+        height=int(width_px * rows * (n_q + gap_y) / (cols * (n_k + gap))) + 20,
+        margin=dict(l=10, r=10, t=10, b=10),
     )
     return fig
 

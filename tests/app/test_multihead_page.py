@@ -38,3 +38,18 @@ def test_hostile_url_values_do_not_break_the_page():
 def test_every_control_reruns_cleanly(lang):
     at = run_page("multihead", lang=lang, text="a b c d e f")
     assert sweep_controls(at) > 20
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_large_grid_is_one_picture_and_says_so(lang):
+    text = " ".join(f"w{i}" for i in range(150))
+    at = run_page("multihead", lang=lang, text=text, D=384, H=12)
+    assert_clean(at)
+    grid, big = figures(at)
+    assert [t["type"] for t in grid["data"]] == ["image"]
+    captions = [c.value for c in at.caption]
+    image_caption = "1 枚の画像" if lang == "ja" else "one picture"
+    assert any(image_caption in c for c in captions)
+    weights = decode(big["data"][0]["z"])  # the enlarged head keeps every value and its hover
+    assert weights.shape == (150, 150)
+    np.testing.assert_allclose(weights.sum(axis=1), 1.0, atol=1e-5)
