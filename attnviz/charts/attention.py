@@ -168,11 +168,15 @@ def _pool(m: np.ndarray, size: int) -> np.ndarray:
     return m.reshape(a, f, b, f).max(axis=(1, 3))
 
 
-def png_uri(rgb: np.ndarray, compress_level: int = 1) -> str:
-    """(h, w, 3) uint8 → a PNG data URI (fast zlib level: these images are re-made per view)."""
+def png_bytes(rgb: np.ndarray, compress_level: int = 1) -> bytes:
+    """(h, w, 3) uint8 → PNG (a fast zlib level by default: these images are made per view)."""
     out = io.BytesIO()
     Image.fromarray(rgb).save(out, format="PNG", compress_level=compress_level)
-    return "data:image/png;base64," + base64.b64encode(out.getvalue()).decode("ascii")
+    return out.getvalue()
+
+
+def png_uri(rgb: np.ndarray) -> str:
+    return "data:image/png;base64," + base64.b64encode(png_bytes(rgb)).decode("ascii")
 
 
 def _mosaic(

@@ -10,15 +10,13 @@ BertViz's head view.
 from __future__ import annotations
 
 import html
-import io
 from dataclasses import dataclass
 
 import numpy as np
 import plotly.express as px
 import plotly.graph_objects as go
-from PIL import Image
 
-from .attention import _colour, _pool
+from .attention import _colour, _pool, png_bytes
 
 CELL_MAX_PX = 96  # larger maps are max-pooled to at most this many pixels per side
 LINE_LEVELS = 8  # opacity steps in the lines view (one trace per step)
@@ -43,9 +41,7 @@ class Mosaic:
         return self.cell + self.gap
 
     def png(self) -> bytes:
-        out = io.BytesIO()
-        Image.fromarray(self.rgb).save(out, format="PNG", compress_level=3)
-        return out.getvalue()
+        return png_bytes(self.rgb, compress_level=3)  # cached per text by the app
 
 
 def mosaic(attentions: np.ndarray, zmax: float = 1.0) -> Mosaic:
