@@ -138,6 +138,8 @@ with right:
         x_title=ui.tr("real_model.key"),
         y_title=ui.tr("real_model.query"),
         height=720 if ui.presenting() else 600,
+        x_positions=keep,
+        y_positions=keep,
     )
     heat.update_layout(margin=dict(l=100, t=130), title_y=0.99)
     ui.plot(heat, "map", f"{view}_L{layer}")

@@ -10,6 +10,7 @@ import base64
 import functools
 import html
 import io
+from collections.abc import Sequence
 
 import numpy as np
 import plotly.express as px
@@ -22,9 +23,10 @@ TICK_LABELS_MAX_N = 40
 COLORSCALE = "Viridis"
 
 
-def _labels(tokens: list[str]) -> list[str]:
-    """Axis-safe labels: HTML-escaped (Plotly renders some tags) and numbered."""
-    return [f"{i}:{html.escape(tok)}" for i, tok in enumerate(tokens)]
+def _labels(tokens: list[str], positions: Sequence[int] | None = None) -> list[str]:
+    """Axis-safe labels: HTML-escaped (Plotly renders some tags) and numbered by position."""
+    positions = range(len(tokens)) if positions is None else positions
+    return [f"{i}:{html.escape(tok)}" for i, tok in zip(positions, tokens, strict=True)]
 
 
 def heatmap(
@@ -39,14 +41,20 @@ def heatmap(
     zmax: float | None = 1.0,
     colorscale: str = COLORSCALE,
     height: int = 480,
+    x_positions: Sequence[int] | None = None,
+    y_positions: Sequence[int] | None = None,
 ) -> go.Figure:
-    """One matrix (rows = queries, columns = keys) with token labels and value on hover."""
+    """One matrix (rows = queries, columns = keys) with token labels and value on hover.
+
+    ``x_positions`` / ``y_positions`` number the tokens when some were left out (e.g. a
+    model's special tokens), so labels and hover keep each token's place in the sentence.
+    """
     z = np.asarray(z, dtype=np.float32)
     n_y, n_x = z.shape
-    xl, yl = _labels(x_tokens), _labels(y_tokens)
-    trace = go.Heatmap(
-        z=z, x=np.arange(n_x), y=np.arange(n_y), zmin=zmin, zmax=zmax, colorscale=colorscale
-    )
+    xs = np.arange(n_x) if x_positions is None else np.asarray(x_positions)
+    ys = np.arange(n_y) if y_positions is None else np.asarray(y_positions)
+    xl, yl = _labels(x_tokens, xs), _labels(y_tokens, ys)
+    trace = go.Heatmap(z=z, x=xs, y=ys, zmin=zmin, zmax=zmax, colorscale=colorscale)
     if max(n_x, n_y) <= HOVER_MAX_N:
         trace.update(
             customdata=np.array([[f"{y} → {x}" for x in xl] for y in yl]),
@@ -61,14 +69,14 @@ def heatmap(
         title=x_title,
         automargin=True,
         **ticks,
-        **(dict(tickvals=np.arange(n_x), ticktext=xl) if ticks else {}),
+        **(dict(tickvals=xs, ticktext=xl) if ticks else {}),
     )
     fig.update_yaxes(
         title=y_title,
         autorange="reversed",
         automargin=True,
         **ticks,
-        **(dict(tickvals=np.arange(n_y), ticktext=yl) if ticks else {}),
+        **(dict(tickvals=ys, ticktext=yl) if ticks else {}),
     )
     return fig
 

@@ -63,6 +63,9 @@ def test_head_view_combines_heads_and_hides_special_tokens(lang, encoded):
     keep = [i for i, tok in enumerate(encoded.tokens) if tok not in ("[CLS]", "[SEP]")]
     want = encoded.attentions[1].max(0)[np.ix_(keep, keep)]
     np.testing.assert_allclose(heatmap_z(at), want, atol=1e-6)
+    heat = figures(at)[0]
+    assert decode(heat["data"][0]["x"]).tolist() == keep  # tokens keep their place in the text
+    assert heat["layout"]["xaxis"]["ticktext"][0] == f"1:{encoded.tokens[1]}"
     lines = figures(at)[1]
     n_lines = sum(
         int(np.isnan(decode(t["x"]).astype(float)).sum())
