@@ -17,20 +17,18 @@ has drawn it (median of 3), twice:
 
     pip install -r bench/requirements.txt && python3 -m bench.bench_model_view [N ...]
 
-BertViz loads require.js, d3 and jQuery from public CDNs, which this machine cannot reach:
-the bench serves those URLs from npm packages (``npm pack``, cached in ~/.cache/attnviz-bench).
-Neither payload counts its library.
+BertViz's CDN libraries are served from npm packages (bench/bertviz_ref.py). Neither
+payload counts its library. Pages come from a loopback HTTP server, so even BertViz's
+216 MB payload reaches the page as a plain download.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
-import re
 import statistics
-import subprocess
 import sys
-import tarfile
 import tempfile
 import threading
 import time
@@ -42,40 +40,44 @@ from playwright.sync_api import sync_playwright
 
 import attnviz
 from attnviz.charts import mosaic
+from bench import bertviz_ref
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
 from ui import mosaic as mosaic_ui
 
-CACHE = Path.home() / ".cache" / "attnviz-bench"
-NPM = {  # CDN file name (as BertViz asks for it) → (npm package, file inside the tarball)
-    "require.min.js": ("requirejs@2.3.6", "package/require.js"),
-    "d3.min.js": ("d3@5.7.0", "package/dist/d3.min.js"),
-    "jquery.min.js": ("jquery@2.2.4", "package/dist/jquery.min.js"),
-}
 MOSAIC_JS = (Path(mosaic_ui.__file__).parent / "mosaic.js").read_text(encoding="utf-8")
 MOSAIC_CSS = (Path(mosaic_ui.__file__).parent / "mosaic.css").read_text(encoding="utf-8")
-
-
-def cdn_files() -> dict[str, bytes]:
-    CACHE.mkdir(parents=True, exist_ok=True)
-    out = {}
-    for name, (pkg, member) in NPM.items():
-        target = CACHE / name
-        if not target.exists():
-            tgz = (
-                subprocess.run(
-                    ["npm", "pack", pkg, "--silent"],
-                    cwd=CACHE,
-                    check=True,
-                    capture_output=True,
-                    text=True,
-                )
-                .stdout.strip()
-                .splitlines()[-1]
-            )
-            with tarfile.open(CACHE / tgz) as tar:
-                target.write_bytes(tar.extractfile(member).read())
-        out[name] = target.read_bytes()
-    return out
+# The app's own component code, mounted as Streamlit mounts it: in a shadow root that
+# holds the component's style.
+OUR_LIBS = f"""<div id="g"></div><script type="module">
+const js = new Blob([{json.dumps(MOSAIC_JS)}], {{type: "text/javascript"}});
+window.render = (await import(URL.createObjectURL(js))).default;
+const root = document.getElementById("g").attachShadow({{mode: "open"}});
+root.innerHTML = "<style>" + {json.dumps(MOSAIC_CSS)} + "</style>";
+window.libsReady = true;
+</script>"""
+OUR_DRAW = """(payload) => {
+  const root = document.getElementById("g").shadowRoot;
+  window.render({data: JSON.parse(payload), parentElement: root, setTriggerValue: () => {}});
+  return root.querySelector("img").decode().then(() => { window.drawn = true; });
+}"""
+# Cold: runs in the page before its own scripts; once ``ready`` holds and a frame has
+# been painted, note the time since navigation started (the page's time origin).
+COLD = """(ready) => {
+  const tick = () => eval(ready)
+    ? requestAnimationFrame(() => setTimeout(() => { window.drawnAt = performance.now(); }))
+    : requestAnimationFrame(tick);
+  requestAnimationFrame(tick);
+}"""
+# Warm: in a page whose libraries are loaded, fetch the payload (not timed), then time
+# draw(payload) until ready() holds and a frame has been painted.
+WARM = """async ([draw, ready]) => {
+  const payload = await (await fetch("payload")).text();
+  const t0 = performance.now();
+  await eval(draw)(payload);
+  while (!eval(ready)) await new Promise(r => requestAnimationFrame(r));
+  await new Promise(r => requestAnimationFrame(() => setTimeout(r)));
+  return (performance.now() - t0) / 1e3;
+}"""
 
 
 def attentions(N: int) -> tuple[torch.Tensor, list[str]]:
@@ -108,96 +110,13 @@ def ours(A: torch.Tensor) -> tuple[float, str]:
     return time.perf_counter() - t0, json.dumps(payload)
 
 
-def bertviz(A: torch.Tensor, tokens: list[str]) -> tuple[float, str]:
-    from bertviz import head_view
-
-    t0 = time.perf_counter()
-    html = head_view([a[None] for a in A], tokens, html_action="return").data
-    return time.perf_counter() - t0, html
-
-
-def route_libs(page, libs: dict[str, bytes]) -> None:
-    for name, body in libs.items():
-        page.route(
-            f"**/{name}",
-            lambda route, _request, body=body: route.fulfill(
-                body=body, content_type="application/javascript"
-            ),
-        )
-
-
-# Runs in the page before its own scripts: once ``ready`` holds and a frame has been
-# painted, note the time since navigation started (the page's time origin).
-COLD = """(ready) => {
-  const tick = () => eval(ready)
-    ? requestAnimationFrame(() => setTimeout(() => { window.drawnAt = performance.now(); }))
-    : requestAnimationFrame(tick);
-  requestAnimationFrame(tick);
-}"""
-
-
-def drawn_seconds(browser, html: str, ready_js: str, libs: dict[str, bytes]) -> float:
-    """Cold: seconds from navigation start to ``ready_js`` being true and painted, timed
-    inside a fresh page (no polling delay from this side)."""
-    with tempfile.NamedTemporaryFile("w", suffix=".html", delete=False) as f:
-        f.write(html)
-    page = browser.new_page(viewport={"width": 1400, "height": 1000})
-    route_libs(page, libs)
-    page.add_init_script(f"({COLD})({json.dumps(ready_js)})")
-    page.goto(Path(f.name).as_uri(), timeout=600_000, wait_until="commit")
-    page.wait_for_function("window.drawnAt !== undefined", timeout=600_000, polling=100)
-    seconds = page.evaluate("window.drawnAt") / 1e3
-    page.close()
-    Path(f.name).unlink()
-    return seconds
-
-
-# In a page whose libraries are loaded: fetch the payload (not timed), then time
-# draw(payload) until ready() holds and a frame has been painted.
-WARM = """async ([draw, ready]) => {
-  const payload = await (await fetch("payload")).text();
-  const t0 = performance.now();
-  await eval(draw)(payload);
-  while (!eval(ready)) await new Promise(r => requestAnimationFrame(r));
-  await new Promise(r => requestAnimationFrame(() => setTimeout(r)));
-  return (performance.now() - t0) / 1e3;
-}"""
-OUR_LIBS = f"""<div id="g"></div><script type="module">
-const js = new Blob([{json.dumps(MOSAIC_JS)}], {{type: "text/javascript"}});
-window.render = (await import(URL.createObjectURL(js))).default;
-const root = document.getElementById("g").attachShadow({{mode: "open"}});
-root.innerHTML = "<style>" + {json.dumps(MOSAIC_CSS)} + "</style>";
-window.libsReady = true;
-</script>"""
-OUR_DRAW = """(payload) => {
-  const root = document.getElementById("g").shadowRoot;
-  window.render({data: JSON.parse(payload), parentElement: root, setTriggerValue: () => {}});
-  return root.querySelector("img").decode().then(() => { window.drawn = true; });
-}"""
-# BertViz's HTML minus its require.js tag (already loaded), inserted so its scripts run.
-BV_DRAW = """(html) => document.body.appendChild(document.createRange()
-  .createContextualFragment(html.replace(/<script src=[^>]*><\\/script>/, "")))"""
-
-
-def warm_seconds(browser, libs_html: str, payload: str, draw: str, ready: str, libs) -> float:
-    """Warm: seconds to draw ``payload`` in a page whose libraries are already loaded.
-
-    The page and the payload come from a loopback HTTP server, so that even BertViz's
-    216 MB payload reaches the page as a plain download, outside the clock."""
-    with tempfile.TemporaryDirectory() as tmp:
-        (Path(tmp) / "page.html").write_text(f"<html><body>{libs_html}</body></html>")
-        (Path(tmp) / "payload").write_text(payload)
-        handler = functools.partial(QuietHandler, directory=tmp)
-        with ThreadingHTTPServer(("127.0.0.1", 0), handler) as httpd:
-            threading.Thread(target=httpd.serve_forever, daemon=True).start()
-            page = browser.new_page(viewport={"width": 1400, "height": 1000})
-            route_libs(page, libs)
-            page.goto(f"http://127.0.0.1:{httpd.server_port}/page.html", timeout=600_000)
-            page.wait_for_function("window.libsReady === true", timeout=600_000)
-            seconds = page.evaluate(WARM, [draw, ready])
-            page.close()
-            httpd.shutdown()
-    return seconds
+def our_page(payload: str) -> str:
+    """A first visit to our view: the component's code and the payload in one page."""
+    return (
+        f"{OUR_LIBS}<script type=module>"
+        "await new Promise(r => { const w = () => window.libsReady ? r() : setTimeout(w); w(); });"
+        f"({OUR_DRAW})({json.dumps(payload)});</script>"
+    )
 
 
 class QuietHandler(SimpleHTTPRequestHandler):
@@ -205,22 +124,46 @@ class QuietHandler(SimpleHTTPRequestHandler):
         pass
 
 
-def bertviz_libs(html: str) -> str:
-    """A page with BertViz's own require.js configuration and modules already loaded."""
-    config = re.search(r"require\.config\(\{.*?\}\);", html, re.S).group(0)
-    return (
-        '<script src="https://cdnjs.cloudflare.com/ajax/libs/require.js/2.3.6/require.min.js">'
-        f"</script><script>{config}"
-        "requirejs(['jquery', 'd3'], () => { window.libsReady = true; });</script>"
-    )
+@contextlib.contextmanager
+def served(browser, page_html: str, libs: dict[str, bytes], payload: str = ""):
+    """A fresh page for ``page_html`` (and ``payload``) on a loopback HTTP server, with the
+    CDN ``libs`` answered locally; yields the page and its URL, not yet opened."""
+    with tempfile.TemporaryDirectory() as tmp:
+        (Path(tmp) / "page.html").write_text(f"<html><body>{page_html}</body></html>")
+        (Path(tmp) / "payload").write_text(payload)
+        handler = functools.partial(QuietHandler, directory=tmp)
+        with ThreadingHTTPServer(("127.0.0.1", 0), handler) as httpd:
+            threading.Thread(target=httpd.serve_forever, daemon=True).start()
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            for name, body in libs.items():
+                page.route(
+                    f"**/{name}",
+                    lambda route, _request, body=body: route.fulfill(
+                        body=body, content_type="application/javascript"
+                    ),
+                )
+            try:
+                yield page, f"http://127.0.0.1:{httpd.server_port}/page.html"
+            finally:
+                page.close()
+                httpd.shutdown()
 
 
-def our_page(payload: str) -> str:
-    return (
-        f"<html><body>{OUR_LIBS}<script type=module>"
-        "await new Promise(r => { const w = () => window.libsReady ? r() : setTimeout(w); w(); });"
-        f"({OUR_DRAW})({json.dumps(payload)});</script></body></html>"
-    )
+def cold_seconds(browser, html: str, ready: str, libs: dict[str, bytes]) -> float:
+    """Seconds from navigation start to ``ready`` and a painted frame, timed in the page."""
+    with served(browser, html, libs) as (page, url):
+        page.add_init_script(f"({COLD})({json.dumps(ready)})")
+        page.goto(url, timeout=600_000, wait_until="commit")
+        page.wait_for_function("window.drawnAt !== undefined", timeout=600_000, polling=100)
+        return page.evaluate("window.drawnAt") / 1e3
+
+
+def warm_seconds(browser, libs_html: str, payload: str, draw: str, ready: str, libs) -> float:
+    """Seconds to draw ``payload`` in a page whose libraries are already loaded."""
+    with served(browser, libs_html, libs, payload) as (page, url):
+        page.goto(url, timeout=600_000)
+        page.wait_for_function("window.libsReady === true", timeout=600_000)
+        return page.evaluate(WARM, [draw, ready])
 
 
 def median(measure, *args, runs: int = 3) -> float:
@@ -228,11 +171,11 @@ def median(measure, *args, runs: int = 3) -> float:
 
 
 def main(sizes: list[int]) -> None:
-    libs = cdn_files()
+    libs = bertviz_ref.cdn_files()
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        drawn_seconds(browser, our_page(ours(attentions(8)[0])[1]), "window.drawn", {})  # warm
-        floor = median(drawn_seconds, browser, "<html><body>-</body></html>", "true", {})
+        cold_seconds(browser, our_page(ours(attentions(8)[0])[1]), "window.drawn", {})  # warm-up
+        floor = median(cold_seconds, browser, "-", "true", {})
         print(f"cold floor (an empty page's first paint): {floor:.3f} s")
         print(
             f"{'N':>4} {'tool':>8} {'produce s':>10} {'payload MB':>11} "
@@ -241,13 +184,12 @@ def main(sizes: list[int]) -> None:
         for N in sizes:
             A, tokens = attentions(N)
             t_ours, doc = ours(A)
-            t_bv, html = bertviz(A, tokens)
-            bv_ready = f"document.querySelectorAll('#vis line').length >= {N * N}"
+            t_bv, html = bertviz_ref.head_view(A, tokens)
+            bv_libs, bv_ready = bertviz_ref.libs_page(html), bertviz_ref.ready(N)
             w_ours = median(warm_seconds, browser, OUR_LIBS, doc, OUR_DRAW, "window.drawn", {})
-            c_ours = median(drawn_seconds, browser, our_page(doc), "window.drawn", {})
-            bv_libs = bertviz_libs(html)
-            w_bv = median(warm_seconds, browser, bv_libs, html, BV_DRAW, bv_ready, libs)
-            c_bv = median(drawn_seconds, browser, html, bv_ready, libs)
+            c_ours = median(cold_seconds, browser, our_page(doc), "window.drawn", {})
+            w_bv = median(warm_seconds, browser, bv_libs, html, bertviz_ref.DRAW, bv_ready, libs)
+            c_bv = median(cold_seconds, browser, html, bv_ready, libs)
             for tool, t, size, w, c in (
                 ("attnviz", t_ours, len(doc), w_ours, c_ours),
                 ("bertviz", t_bv, len(html), w_bv, c_bv),
