@@ -13,10 +13,9 @@ import html
 from dataclasses import dataclass
 
 import numpy as np
-import plotly.express as px
 import plotly.graph_objects as go
 
-from .attention import _colour, _pool, png_bytes
+from .attention import _colour, _pool, png_bytes, png_uri
 
 CELL_MAX_PX = 96  # larger maps are max-pooled to at most this many pixels per side
 LINE_LEVELS = 8  # opacity steps in the lines view (one trace per step)
@@ -77,8 +76,7 @@ def model_grid(
     """
     m = mosaic(attentions, zmax)
     L, H, n, gap, step, canvas = m.rows, m.cols, m.cell, m.gap, m.step, m.rgb
-    fig = px.imshow(canvas, binary_string=True)
-    fig.update_traces(hoverinfo="skip", hovertemplate=None)
+    fig = go.Figure(go.Image(source=png_uri(canvas), hoverinfo="skip"))
     ll, hh = np.meshgrid(np.arange(L), np.arange(H), indexing="ij")  # (L, H) each
     names = [
         f"{layer_label.format(l=a)}, {head_label.format(h=b)}"
@@ -122,6 +120,7 @@ def model_grid(
         height=height or int(40 + 800 * aspect),
         margin=dict(l=10, r=10, t=10, b=10),
         dragmode=False,
+        plot_bgcolor="white",
         clickmode="event+select",
     )
     return fig
