@@ -8,13 +8,13 @@ click-to-pick and a PNG download.
 
 from __future__ import annotations
 
-import base64
 from collections.abc import Callable
 from pathlib import Path
 
 import streamlit as st
 
 from attnviz.charts import Mosaic
+from attnviz.charts.attention import png_uri
 
 HERE = Path(__file__).parent
 COMPONENT = st.components.v2.component(
@@ -38,7 +38,7 @@ def data(
     """What the component draws: the PNG as a data URI and the cell geometry in pixels;
     ``large`` labels for presentation mode."""
     return {
-        "src": "data:image/png;base64," + base64.b64encode(png).decode("ascii"),
+        "src": png_uri(png),
         "rows": m.rows,
         "cols": m.cols,
         "cell": m.cell,

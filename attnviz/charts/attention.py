@@ -183,8 +183,9 @@ def png_bytes(rgb: np.ndarray, compress_level: int = 1) -> bytes:
     return out.getvalue()
 
 
-def png_uri(rgb: np.ndarray) -> str:
-    return "data:image/png;base64," + base64.b64encode(png_bytes(rgb)).decode("ascii")
+def png_uri(png: bytes) -> str:
+    """PNG bytes as a data URI, for an image trace's or an <img>'s source."""
+    return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
 
 
 def _mosaic(
@@ -207,7 +208,7 @@ def _mosaic(
         r, c = divmod(h, cols)
         y0, x0 = r * (n_q + gap_y) + gap_y, c * (n_k + gap)
         canvas[y0 : y0 + n_q, x0 : x0 + n_k] = _colour(m, zmin, zmax)
-    fig = go.Figure(go.Image(source=png_uri(canvas), hoverinfo="skip"))
+    fig = go.Figure(go.Image(source=png_uri(png_bytes(canvas)), hoverinfo="skip"))
     fig.update_layout(
         annotations=[
             dict(

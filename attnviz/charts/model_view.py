@@ -76,7 +76,7 @@ def model_grid(
     """
     m = mosaic(attentions, zmax)
     L, H, n, gap, step, canvas = m.rows, m.cols, m.cell, m.gap, m.step, m.rgb
-    fig = go.Figure(go.Image(source=png_uri(canvas), hoverinfo="skip"))
+    fig = go.Figure(go.Image(source=png_uri(png_bytes(canvas)), hoverinfo="skip"))
     ll, hh = np.meshgrid(np.arange(L), np.arange(H), indexing="ij")  # (L, H) each
     names = [
         f"{layer_label.format(l=a)}, {head_label.format(h=b)}"
