@@ -1,8 +1,8 @@
-"""attnviz: entry point. Language switch, presentation mode, navigation over views/.
+"""attnviz: entry point. Language switch, presentation mode, navigation over pages/.
 
-The page scripts live in views/, not pages/: Streamlit runs an app that has a pages/
-folder in its old multipage mode until the first visitor opens the main page, so a
-shared deep link on a freshly started server would open a page without this frame.
+Page scripts sit one folder down, pages/<group>/X.py: a script directly in pages/ would
+be found by Streamlit's old multipage discovery, and a deep link on a freshly started
+server would then open that page without this frame.
 """
 
 import streamlit as st
@@ -31,23 +31,23 @@ if ui.presenting():
     )
 
 PAGES = {
-    "": [st.Page("views/home.py", title=ui.tr("app.nav_home"), url_path="home", default=True)],
+    "": [st.Page("pages/start/home.py", title=ui.tr("app.nav_home"), url_path="home", default=True)],
     ui.tr("app.nav_group_basics"): [
-        st.Page("views/scoring.py", title=ui.tr("scoring.nav"), url_path="scoring"),
-        st.Page("views/multihead.py", title=ui.tr("multihead.nav"), url_path="multihead"),
-        st.Page("views/saturation.py", title=ui.tr("saturation.nav"), url_path="saturation"),
-        st.Page("views/equivariance.py", title=ui.tr("equivariance.nav"), url_path="equivariance"),
+        st.Page("pages/attention/scoring.py", title=ui.tr("scoring.nav"), url_path="scoring"),
+        st.Page("pages/attention/multihead.py", title=ui.tr("multihead.nav"), url_path="multihead"),
+        st.Page("pages/attention/saturation.py", title=ui.tr("saturation.nav"), url_path="saturation"),
+        st.Page("pages/attention/equivariance.py", title=ui.tr("equivariance.nav"), url_path="equivariance"),
     ],
     ui.tr("app.nav_group_block"): [
         st.Page(
-            "views/block_anatomy.py", title=ui.tr("block_anatomy.nav"), url_path="block_anatomy"
+            "pages/block/block_anatomy.py", title=ui.tr("block_anatomy.nav"), url_path="block_anatomy"
         ),
-        st.Page("views/depth_gradients.py", title=ui.tr("depth.nav"), url_path="depth_gradients"),
-        st.Page("views/training_race.py", title=ui.tr("training.nav"), url_path="training_race"),
-        st.Page("views/positional.py", title=ui.tr("positional.nav"), url_path="positional"),
+        st.Page("pages/block/depth_gradients.py", title=ui.tr("depth.nav"), url_path="depth_gradients"),
+        st.Page("pages/block/training_race.py", title=ui.tr("training.nav"), url_path="training_race"),
+        st.Page("pages/block/positional.py", title=ui.tr("positional.nav"), url_path="positional"),
     ],
     ui.tr("app.nav_group_real"): [
-        st.Page("views/real_model.py", title=ui.tr("real_model.nav"), url_path="real_model"),
+        st.Page("pages/real/real_model.py", title=ui.tr("real_model.nav"), url_path="real_model"),
     ],
 }
 try:

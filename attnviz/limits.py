@@ -12,6 +12,8 @@ from collections.abc import Iterable
 
 import torch
 
+from .errors import InputError
+
 MAX_N = 512  # tokens (keys or queries)
 MAX_D = 1024  # model width D
 MAX_H = 32  # heads H
@@ -26,18 +28,36 @@ MAX_SEED = 2**31 - 1
 def check_int(name: str, value: object, lo: int, hi: int) -> int:
     """Return ``value`` as an int if it is an integer in [lo, hi], else raise ValueError."""
     if isinstance(value, bool) or not isinstance(value, int | float) or value != int(value):
-        raise ValueError(f"{name} must be an integer in [{lo}, {hi}], got {value!r}")
+        raise InputError(
+            f"{name} must be an integer in [{lo}, {hi}], got {value!r}",
+            "integer",
+            name=name,
+            lo=lo,
+            hi=hi,
+            value=repr(value),
+        )
     if not lo <= int(value) <= hi:
-        raise ValueError(f"{name} must be in [{lo}, {hi}], got {value}")
+        raise InputError(
+            f"{name} must be in [{lo}, {hi}], got {value}", "range", name=name, lo=lo, hi=hi, value=value
+        )
     return int(value)
 
 
 def check_float(name: str, value: object, lo: float, hi: float) -> float:
     """Return ``value`` as a float if it is finite and in [lo, hi], else raise ValueError."""
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise ValueError(f"{name} must be a finite number in [{lo}, {hi}], got {value!r}")
+        raise InputError(
+            f"{name} must be a finite number in [{lo}, {hi}], got {value!r}",
+            "number",
+            name=name,
+            lo=lo,
+            hi=hi,
+            value=repr(value),
+        )
     if not lo <= value <= hi:
-        raise ValueError(f"{name} must be in [{lo}, {hi}], got {value}")
+        raise InputError(
+            f"{name} must be in [{lo}, {hi}], got {value}", "range", name=name, lo=lo, hi=hi, value=value
+        )
     return float(value)
 
 
@@ -45,14 +65,20 @@ def check_choice(name: str, value: object, choices: Iterable[str]) -> str:
     """Return ``value`` if it is one of ``choices``, else raise ValueError listing them."""
     choices = tuple(choices)
     if value not in choices:
-        raise ValueError(f"{name} must be one of {', '.join(choices)}; got {value!r}")
+        raise InputError(
+            f"{name} must be one of {', '.join(choices)}; got {value!r}",
+            "choice",
+            name=name,
+            choices=", ".join(choices),
+            value=repr(value),
+        )
     return value  # type: ignore[return-value]
 
 
 def check_finite(name: str, x: torch.Tensor) -> torch.Tensor:
     """Raise ValueError if ``x`` holds NaN or infinity."""
     if not torch.isfinite(x).all():
-        raise ValueError(f"{name} must contain only finite values (no NaN or inf)")
+        raise InputError(f"{name} must contain only finite values (no NaN or inf)", "finite", name=name)
     return x
 
 
@@ -62,9 +88,13 @@ def check_tokens(name: str, x: torch.Tensor, d: int) -> torch.Tensor:
         raise ValueError(f"{name} must have shape (N, D) or (B, N, D), got {tuple(x.shape)}")
     n, width = x.shape[-2], x.shape[-1]
     if n == 0:
-        raise ValueError(f"{name} must hold at least 1 token (N in [1, {MAX_N}]), got N=0")
+        raise InputError(
+            f"{name} must hold at least 1 token (N in [1, {MAX_N}]), got N=0", "no_tokens", hi=MAX_N
+        )
     if n > MAX_N:
-        raise ValueError(f"{name}: N must be in [1, {MAX_N}], got N={n}")
+        raise InputError(
+            f"{name}: N must be in [1, {MAX_N}], got N={n}", "range", name="N", lo=1, hi=MAX_N, value=n
+        )
     if width != d:
         raise ValueError(f"{name}: last dimension must equal D={d}, got {width}")
     return check_finite(name, x)

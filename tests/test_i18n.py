@@ -11,7 +11,7 @@ from attnviz.positional import KINDS, MODES
 from attnviz.scoring import SCORES
 
 ROOT = Path(__file__).resolve().parents[1]
-SOURCES = [*ROOT.glob("views/*.py"), *ROOT.glob("ui/*.py"), ROOT / "app.py"]
+SOURCES = [*ROOT.glob("pages/*/*.py"), *ROOT.glob("ui/*.py"), ROOT / "app.py"]
 
 
 def fields(text: str) -> set[str]:

@@ -15,7 +15,7 @@ from PIL import Image
 
 import attnviz
 from attnviz.charts import lines_view, model_grid
-from attnviz.charts.attention import _colour
+from attnviz.charts.raster import colour as _colour
 from attnviz.lessons import rollout as ro
 from attnviz.pretrained import model_dir
 

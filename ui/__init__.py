@@ -6,16 +6,21 @@ in the URL and bounded by the engine's caps; export: charts with PNG, CSV downlo
 
 from attnviz.i18n import LANGS
 
-from .export import csv_button, plot
-from .frame import begin_page, error_box, lang, presenting, share_link, tr, warm_up
+from .compute import compute, config
+from .export import csv_button, formula_table, plot
+from .frame import begin_page, error_box, explain, lang, presenting, share_link, tr, warm_up
 from .widgets import choice_slider, number, select, slider, text, toggle
 
 __all__ = [
     "LANGS",
     "begin_page",
     "choice_slider",
+    "compute",
+    "config",
     "csv_button",
     "error_box",
+    "explain",
+    "formula_table",
     "lang",
     "number",
     "plot",

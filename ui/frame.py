@@ -8,7 +8,8 @@ from urllib.parse import urlencode
 import plotly.graph_objects as go
 import streamlit as st
 
-from attnviz.i18n import LANGS, t
+from attnviz.errors import InputError
+from attnviz.i18n import LANGS, catalogue, t
 
 BOUND = "_url_keys"  # session key: {widget key: default} of this run, for the URL
 NOTES = "_url_notes"  # session key: container for notices about URL values
@@ -72,6 +73,17 @@ def share_link() -> None:
         st.code(f"{st.context.url or ''}?{urlencode(params)}", language=None, wrap_lines=True)
 
 
+def explain(err: ValueError) -> str:
+    """An engine error in the current language: ``InputError`` by its key, else as raised."""
+    if not isinstance(err, InputError):
+        return str(err)
+    fields = dict(err.fields)
+    if "name" in fields:
+        name = f"names.param_{fields['name']}"
+        fields["name"] = tr(name) if name in catalogue() else fields["name"]
+    return tr(f"errors.{err.key}", **fields)
+
+
 def error_box(err: ValueError) -> None:
     """Show an engine ``ValueError`` as a translated, friendly message (no traceback)."""
-    st.error(tr("app.invalid", detail=str(err)))
+    st.error(tr("app.invalid", detail=explain(err)))

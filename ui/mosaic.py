@@ -14,7 +14,7 @@ from pathlib import Path
 import streamlit as st
 
 from attnviz.charts import Mosaic
-from attnviz.charts.attention import png_uri
+from attnviz.charts.raster import png_uri
 
 HERE = Path(__file__).parent
 COMPONENT = st.components.v2.component(

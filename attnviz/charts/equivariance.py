@@ -5,19 +5,15 @@ Matrices go out as float32 heat maps; words shown (titles) are passed in by the 
 
 from __future__ import annotations
 
-import html
-
 import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from .attention import COLORSCALE, TICK_LABELS_MAX_N
+from ..text import token_labels
+from .maps import TICK_LABELS_MAX_N
+from .raster import COLORSCALE
 
 DIVERGING = "RdBu_r"
-
-
-def _labels(tokens: list[str]) -> list[str]:
-    return [f"{i}:{html.escape(tok)}" for i, tok in enumerate(tokens)]
 
 
 def attention_triplet(
@@ -38,7 +34,7 @@ def attention_triplet(
     fig = make_subplots(rows=1, cols=3, subplot_titles=titles, horizontal_spacing=0.05)
     N = len(tokens)
     for k, (z, toks) in enumerate(((A, tokens), (A_P, perm_tokens), (PAPt, perm_tokens))):
-        labels = _labels(toks)
+        labels = token_labels(toks)
         hover = np.array([[f"{q} → {key}" for key in labels] for q in labels])
         fig.add_trace(
             go.Heatmap(
@@ -81,7 +77,7 @@ def difference_map(
     """f(PX) − P f(X) as an (N, W) heat map on a symmetric diverging scale."""
     diff = np.asarray(diff, dtype=np.float32)
     lim = float(max(np.abs(diff).max(), 1e-12))
-    labels = _labels(perm_tokens)
+    labels = token_labels(perm_tokens)
     fig = go.Figure(
         go.Heatmap(
             z=diff,
@@ -123,8 +119,10 @@ def permutation_matrix(
     perm_tokens = [tokens[k] for k in perm]
     show = N <= TICK_LABELS_MAX_N // 2
     if show:
-        fig.update_xaxes(tickmode="array", tickvals=np.arange(N), ticktext=_labels(tokens))
-        fig.update_yaxes(tickmode="array", tickvals=np.arange(N), ticktext=_labels(perm_tokens))
+        fig.update_xaxes(tickmode="array", tickvals=np.arange(N), ticktext=token_labels(tokens))
+        fig.update_yaxes(
+            tickmode="array", tickvals=np.arange(N), ticktext=token_labels(perm_tokens)
+        )
     fig.update_yaxes(autorange="reversed", scaleanchor="x")
     fig.update_layout(title=title, height=height, margin=dict(l=90, r=10, t=50, b=90))
     return fig

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from .attention import _labels
+from ..text import token_labels
 
 
 def grouped_bars(
@@ -44,4 +44,30 @@ def grouped_bars(
 def position_labels(tokens: list[str], order: np.ndarray | None = None) -> list[str]:
     """Labels "position:token" for ``tokens`` read in ``order`` (identity if None)."""
     order = np.arange(len(tokens)) if order is None else order
-    return _labels([tokens[i] for i in order])
+    return token_labels([tokens[i] for i in order])
+
+
+def weights_bar(
+    values: np.ndarray, tokens: list[str], *, title: str = "", y_title: str = "", height: int = 320
+) -> go.Figure:
+    """One row of scores or weights as bars over the source tokens."""
+    values = np.asarray(values, dtype=np.float32)
+    fig = go.Figure(
+        go.Bar(
+            x=np.arange(len(values)),
+            y=values,
+            hovertemplate="%{customdata}: %{y:.4f}<extra></extra>",
+            customdata=token_labels(tokens),
+        )
+    )
+    fig.update_xaxes(
+        tickmode="array",
+        tickvals=np.arange(len(values)),
+        ticktext=token_labels(tokens),
+        automargin=True,
+    )
+    fig.update_yaxes(automargin=True)
+    fig.update_layout(
+        title=title, yaxis_title=y_title, height=height, margin=dict(l=10, r=10, t=50, b=40)
+    )
+    return fig

@@ -12,13 +12,16 @@ from streamlit.testing.v1 import AppTest
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def run_page(view: str, lang: str = "en", timeout: float = 120, **params: object) -> AppTest:
-    """Run ``views/<view>.py`` inside app.py with the given URL query parameters."""
+PAGES = {path.stem: path.relative_to(ROOT).as_posix() for path in ROOT.glob("pages/*/*.py")}
+
+
+def run_page(page: str, lang: str = "en", timeout: float = 120, **params: object) -> AppTest:
+    """Run page ``pages/<group>/<page>.py`` inside app.py with the given URL query parameters."""
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=timeout)
     at.query_params["lang"] = lang
     for key, value in params.items():
         at.query_params[key] = str(value)
-    at.switch_page(f"views/{view}.py")
+    at.switch_page(PAGES[page])
     at.run()
     return at
 
@@ -76,3 +79,8 @@ def sweep_controls(at: AppTest, skip: tuple[str, ...] = ("lang",)) -> int:
             at.slider(key=key).set_value(end)
             rerun()
     return runs
+
+
+def latex(at: AppTest) -> list[str]:
+    """Every formula typeset on the page (``st.latex``), as the LaTeX it was given."""
+    return [el.value.removeprefix("$$\n").removesuffix("\n$$") for el in at.latex]

@@ -3,7 +3,9 @@
 import numpy as np
 import pytest
 
-from .helpers import assert_clean, decode, figures, run_page, sweep_controls
+from attnviz.lessons import multihead
+
+from .helpers import assert_clean, decode, figures, latex, run_page, sweep_controls
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
@@ -53,3 +55,36 @@ def test_large_grid_is_one_picture_and_says_so(lang):
     weights = decode(big["data"][0]["z"])  # the enlarged head keeps every value and its hover
     assert weights.shape == (150, 150)
     np.testing.assert_allclose(weights.sum(axis=1), 1.0, atol=1e-5)
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+@pytest.mark.parametrize(
+    ("params", "present", "absent"),
+    [
+        ({"score": "mlp"}, ["\\tanh"], ["\\sqrt{D'}", "A_{D'}"]),
+        ({"score": "dot", "causal": "true"}, ["M_{ij}"], ["\\sqrt{D'}"]),
+        ({"score": "scaled_dot", "pe": "none"}, ["A_{D'}", "\\sqrt{D'}"], ["E"]),
+        ({"pe_mode": "concat"}, ["[X;\\ E]"], ["X + E"]),
+    ],
+)
+def test_formulas_shown_are_those_of_the_config_run(lang, params, present, absent):
+    at = run_page("multihead", lang=lang, text="a b c d", D=16, H=2, **params)
+    assert_clean(at)
+    shown = latex(at)
+    fields = {"text": "a b c d", "D": 16, "H": 2, "causal": params.get("causal") == "true"}
+    fields |= {k: v for k, v in params.items() if k != "causal"}
+    expected = multihead.run(multihead.Config(**fields)).formulas
+    assert shown == expected
+    joined = " ".join(shown)
+    assert all(p in joined for p in present) and not any(a in joined for a in absent)
+    table = next(m.value for m in at.markdown if m.value.startswith("| "))
+    assert multihead.run(multihead.Config(**fields)).pipeline.formula.iloc[3] in table
+
+
+def test_concatenated_positions_keep_a_valid_H():
+    at = run_page("multihead", text="a b", D=24, H=16, pe_mode="concat")
+    assert_clean(at)
+    assert not at.info and not at.error  # 48 / 16 = 3: nothing to repair
+    at = run_page("multihead", lang="ja", text="a b", D=1024, pe_mode="concat")
+    assert_clean(at)
+    assert "2048" in at.error[0].value and "512" in at.error[0].value

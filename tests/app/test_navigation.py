@@ -2,7 +2,7 @@
 
 import pytest
 
-from .helpers import assert_clean, run_page
+from .helpers import PAGES, assert_clean, run_page
 
 
 @pytest.mark.parametrize(
@@ -29,6 +29,6 @@ def test_switching_pages_keeps_every_page_working(first, second):
                 widget.set_value(widget.max)
             at.run()
             assert_clean(at)
-    at.switch_page(f"views/{second}.py")
+    at.switch_page(PAGES[second])
     at.run()
     assert_clean(at)

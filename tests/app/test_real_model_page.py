@@ -6,10 +6,10 @@ import json
 
 import numpy as np
 import pytest
+from attnviz.charts.attention import _colour
 from PIL import Image
 
 import attnviz
-from attnviz.charts.attention import _colour
 from attnviz.lessons import rollout as ro
 
 from .helpers import assert_clean, decode, figures, run_page

@@ -24,7 +24,7 @@ def test_race_runs_and_result_stays(lang):
     at.run()  # a rerun without a click keeps the curves
     assert_clean(at)
     assert figures(at)
-    at.switch_page("views/positional.py").run()  # the PE page now offers the learned tables
+    at.switch_page("pages/block/positional.py").run()  # the PE page now offers the learned tables
     at.selectbox(key="kind").set_value("race_pre").run()
     assert_clean(at)
     shown = decode(figures(at)[0]["data"][0]["z"])

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import plotly.graph_objects as go
 
-from .attention import _colour, _pool, png_bytes, png_uri
+from .raster import colour, png_bytes, png_uri, pool
 
 CELL_MAX_PX = 96  # larger maps are max-pooled to at most this many pixels per side
 LINE_LEVELS = 8  # opacity steps in the lines view (one trace per step)
@@ -55,7 +55,7 @@ def mosaic(attentions: np.ndarray, zmax: float = 1.0) -> Mosaic:
     for layer in range(L):
         for h in range(H):
             y0, x0 = layer * step, h * step
-            canvas[y0 : y0 + n, x0 : x0 + n] = _colour(_pool(A[layer, h], n), 0.0, zmax)
+            canvas[y0 : y0 + n, x0 : x0 + n] = colour(pool(A[layer, h], n), 0.0, zmax)
     return Mosaic(canvas, L, H, n, gap)
 
 

@@ -6,27 +6,17 @@ heat maps with float32 arrays and hover; large grids are pre-coloured PNG images
 
 from __future__ import annotations
 
-import base64
-import functools
-import html
-import io
 from collections.abc import Sequence
 
 import numpy as np
-import plotly.express as px
 import plotly.graph_objects as go
-from PIL import Image
+
+from ..text import token_labels
+from .raster import COLORSCALE, colour, png_bytes, png_uri, pool
 
 HOVER_MAX_N = 64  # above this, per-cell token labels cost more than they help
 GRID_HEATMAP_MAX_CELLS = 8 * 32 * 32  # above this a grid is drawn as one image
 TICK_LABELS_MAX_N = 40
-COLORSCALE = "Viridis"
-
-
-def _labels(tokens: list[str], positions: Sequence[int] | None = None) -> list[str]:
-    """Axis-safe labels: HTML-escaped (Plotly renders some tags) and numbered by position."""
-    positions = range(len(tokens)) if positions is None else positions
-    return [f"{i}:{html.escape(tok)}" for i, tok in zip(positions, tokens, strict=True)]
 
 
 def heatmap(
@@ -53,7 +43,7 @@ def heatmap(
     n_y, n_x = z.shape
     xs = np.arange(n_x) if x_positions is None else np.asarray(x_positions)
     ys = np.arange(n_y) if y_positions is None else np.asarray(y_positions)
-    xl, yl = _labels(x_tokens, xs), _labels(y_tokens, ys)
+    xl, yl = token_labels(x_tokens, xs), token_labels(y_tokens, ys)
     trace = go.Heatmap(z=z, x=xs, y=ys, zmin=zmin, zmax=zmax, colorscale=colorscale)
     if max(n_x, n_y) <= HOVER_MAX_N:
         trace.update(
@@ -79,22 +69,6 @@ def heatmap(
         **(dict(tickvals=ys, ticktext=yl) if ticks else {}),
     )
     return fig
-
-
-@functools.cache
-def _lut() -> np.ndarray:
-    """The colour scale as a (256, 3) uint8 table, sampled once per process."""
-    scale = px.colors.sample_colorscale(COLORSCALE, np.linspace(0, 1, 256))
-    lut = np.array([px.colors.unlabel_rgb(c) for c in scale], dtype=np.uint8)
-    lut.flags.writeable = False
-    return lut
-
-
-def _colour(z: np.ndarray, zmin: float, zmax: float) -> np.ndarray:
-    """Map values to uint8 RGB with the Viridis scale."""
-    lut = _lut()
-    idx = np.clip((z - zmin) / max(zmax - zmin, 1e-12) * 255, 0, 255).astype(np.uint8)
-    return lut[idx]
 
 
 def head_grid(
@@ -124,7 +98,7 @@ def head_grid(
     gap = 1 + n_k // 8
     canvas = np.full((rows * (n_q + gap), cols * (n_k + gap)), np.nan, dtype=np.float32)
     hover = np.full(canvas.shape, "", dtype=object)
-    labels = _labels(tokens)
+    labels = token_labels(tokens)
     pair = np.array([[f"{q} → {k}" for k in labels[:n_k]] for q in labels[:n_q]], dtype=object)
     for h in range(H):
         r, c = divmod(h, cols)
@@ -165,29 +139,6 @@ def head_grid(
     return fig
 
 
-def _pool(m: np.ndarray, size: int) -> np.ndarray:
-    """Max-pool a map by f = ⌈max side / size⌉ so no side exceeds ``size``; a sharp peak
-    stays visible (padding with the map's minimum keeps the max unchanged)."""
-    f = -(-max(m.shape) // size)
-    if f == 1:
-        return m
-    a, b = -(-m.shape[0] // f), -(-m.shape[1] // f)
-    m = np.pad(m, ((0, a * f - m.shape[0]), (0, b * f - m.shape[1])), constant_values=m.min())
-    return m.reshape(a, f, b, f).max(axis=(1, 3))
-
-
-def png_bytes(rgb: np.ndarray, compress_level: int = 1) -> bytes:
-    """(h, w, 3) uint8 → PNG (a fast zlib level by default: these images are made per view)."""
-    out = io.BytesIO()
-    Image.fromarray(rgb).save(out, format="PNG", compress_level=compress_level)
-    return out.getvalue()
-
-
-def png_uri(png: bytes) -> str:
-    """PNG bytes as a data URI, for an image trace's or an <img>'s source."""
-    return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
-
-
 def _mosaic(
     weights: np.ndarray,
     titles: list[str],
@@ -199,7 +150,7 @@ def _mosaic(
 ) -> go.Figure:
     """Every head as one pre-coloured PNG; maps wider than a tile on screen are max-pooled."""
     tile = max(8, width_px // cols)
-    maps = [_pool(w, tile) for w in weights]
+    maps = [pool(w, tile) for w in weights]
     n_q, n_k = maps[0].shape
     gap = max(2, n_k // 16)
     gap_y = max(gap, -(-18 * n_q // tile))  # room for a title: ~18 px on screen
@@ -207,7 +158,7 @@ def _mosaic(
     for h, m in enumerate(maps):
         r, c = divmod(h, cols)
         y0, x0 = r * (n_q + gap_y) + gap_y, c * (n_k + gap)
-        canvas[y0 : y0 + n_q, x0 : x0 + n_k] = _colour(m, zmin, zmax)
+        canvas[y0 : y0 + n_q, x0 : x0 + n_k] = colour(m, zmin, zmax)
     fig = go.Figure(go.Image(source=png_uri(png_bytes(canvas)), hoverinfo="skip"))
     fig.update_layout(
         annotations=[
@@ -224,28 +175,5 @@ def _mosaic(
         yaxis=dict(visible=False, autorange="reversed", scaleanchor="x"),
         height=int(width_px * rows * (n_q + gap_y) / (cols * (n_k + gap))) + 20,
         margin=dict(l=10, r=10, t=10, b=10),
-    )
-    return fig
-
-
-def weights_bar(
-    values: np.ndarray, tokens: list[str], *, title: str = "", y_title: str = "", height: int = 320
-) -> go.Figure:
-    """One row of scores or weights as bars over the source tokens."""
-    values = np.asarray(values, dtype=np.float32)
-    fig = go.Figure(
-        go.Bar(
-            x=np.arange(len(values)),
-            y=values,
-            hovertemplate="%{customdata}: %{y:.4f}<extra></extra>",
-            customdata=_labels(tokens),
-        )
-    )
-    fig.update_xaxes(
-        tickmode="array", tickvals=np.arange(len(values)), ticktext=_labels(tokens), automargin=True
-    )
-    fig.update_yaxes(automargin=True)
-    fig.update_layout(
-        title=title, yaxis_title=y_title, height=height, margin=dict(l=10, r=10, t=50, b=40)
     )
     return fig

@@ -10,7 +10,7 @@ import torch.nn.functional as F
 from PIL import Image
 
 from attnviz import charts
-from attnviz.charts.attention import _colour
+from attnviz.charts.raster import colour
 
 
 def _png(source: str) -> np.ndarray:
@@ -38,8 +38,8 @@ def test_large_head_grid_is_one_image_of_max_pooled_maps(N, show):
     for h in (0, 5, 11):
         r, c = divmod(h, 4)
         tile = img[r * step_y + top : (r + 1) * step_y, c * step : c * step + n]
-        np.testing.assert_array_equal(tile, _colour(pooled[h], lo, hi))
+        np.testing.assert_array_equal(tile, colour(pooled[h], lo, hi))
         assert (img[r * step_y : r * step_y + top, c * step : c * step + n] == 255).all()
     peak = img[step_y + top + 17 // f, step + 3 // f]  # head 5: row 1, column 1
-    np.testing.assert_array_equal(peak, _colour(np.float32(hi), lo, hi))
+    np.testing.assert_array_equal(peak, colour(np.float32(hi), lo, hi))
     assert [a.text for a in fig.layout.annotations] == [f"head {h}" for h in range(12)]

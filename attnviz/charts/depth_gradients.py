@@ -1,0 +1,73 @@
+"""Gradients by depth: mean ± spread of gradient norms against a layer or a depth."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+NORM_COLOURS = {"post": "#d62728", "pre": "#1f77b4", "none": "#7f7f7f"}
+
+
+def band(
+    stats: pd.DataFrame,
+    x: str,
+    *,
+    names: dict[str, str],
+    title: str = "",
+    x_title: str = "",
+    y_title: str = "",
+    log: bool = False,
+    height: int = 420,
+    reference: tuple[np.ndarray, np.ndarray, str] | None = None,
+) -> go.Figure:
+    """Mean ± std (over seeds) per norm from ``stats`` (columns norm, x, mean, std)."""
+    fig = go.Figure()
+    for norm, part in stats.groupby("norm", sort=False):
+        xs = part[x].to_numpy()
+        m, s = part["mean"].to_numpy(np.float32), part["std"].to_numpy(np.float32)
+        colour = NORM_COLOURS.get(norm, "#333")
+        fig.add_trace(
+            go.Scatter(
+                x=np.concatenate([xs, xs[::-1]]),
+                y=np.concatenate([m + s, (m - s)[::-1]]),
+                fill="toself",
+                line_width=0,
+                fillcolor=colour,
+                opacity=0.2,
+                hoverinfo="skip",
+                showlegend=False,
+            )
+        )
+        fig.add_trace(
+            go.Scatter(
+                x=xs,
+                y=m,
+                mode="lines+markers",
+                name=names.get(norm, norm),
+                line_color=colour,
+                error_y=dict(type="data", array=s),
+            )
+        )
+    if reference is not None:
+        rx, ry, label = reference
+        fig.add_trace(
+            go.Scatter(
+                x=rx,
+                y=np.asarray(ry, np.float32),
+                mode="lines",
+                name=label,
+                line=dict(dash="dash", color="#1f77b4"),
+            )
+        )
+    fig.update_layout(
+        title=title,
+        xaxis_title=x_title,
+        yaxis_title=y_title,
+        height=height,
+        margin=dict(l=60, r=10, t=50, b=40),
+    )
+    if log:
+        fig.update_xaxes(type="log")
+        fig.update_yaxes(type="log")
+    return fig

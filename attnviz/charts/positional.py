@@ -1,0 +1,57 @@
+"""Positional encodings: a table as a heat map, and a few rows as bars."""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+
+from ..text import token_labels
+
+
+def matrix(
+    z: np.ndarray,
+    *,
+    title: str = "",
+    x_title: str = "",
+    y_title: str = "",
+    zmid: float | None = 0.0,
+    colorscale: str = "RdBu_r",
+    height: int = 380,
+) -> go.Figure:
+    """A plain matrix heat map (rows top to bottom), e.g. positions × dimensions."""
+    z = np.asarray(z, dtype=np.float32)
+    fig = go.Figure(
+        go.Heatmap(
+            z=z,
+            zmid=zmid,
+            colorscale=colorscale,
+            hovertemplate="%{y}, %{x}: %{z:.3f}<extra></extra>",
+        )
+    )
+    fig.update_yaxes(title=y_title, autorange="reversed")
+    fig.update_xaxes(title=x_title)
+    fig.update_layout(title=title, height=height, margin=dict(l=60, r=10, t=50, b=40))
+    return fig
+
+
+def rows(
+    values: dict[str, np.ndarray],
+    tokens: list[str],
+    *,
+    title: str = "",
+    y_title: str = "",
+    height: int = 340,
+) -> go.Figure:
+    """Grouped bars: several attention rows (name → (N,)) over the same key tokens."""
+    labels = token_labels(tokens)
+    fig = go.Figure(
+        [go.Bar(x=labels, y=np.asarray(v, np.float32), name=k) for k, v in values.items()]
+    )
+    fig.update_layout(
+        barmode="group",
+        title=title,
+        yaxis_title=y_title,
+        height=height,
+        margin=dict(l=60, r=10, t=50, b=40),
+    )
+    return fig

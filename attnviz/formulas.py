@@ -1,0 +1,182 @@
+"""LaTeX of the chapter's equations, generated from what a lesson computed.
+
+The one place the app's formulas are written. Each function takes the choices that
+change the arithmetic (score function, per-head width, LN placement, activation,
+positional mode, masks) and returns the formula of exactly that computation, so a page
+never shows an equation other than the one behind its figure. Symbols follow the
+chapter: X = [x_1, …, x_N]ᵀ ∈ ℝ^{N×D} (rows are tokens), D′ the per-head width,
+E = [p_1, …, p_N]ᵀ the table of positional encodings (P is kept for permutations).
+"""
+
+from __future__ import annotations
+
+ACTIVATIONS = {"relu": r"\mathrm{ReLU}", "gelu": r"\mathrm{GELU}"}
+
+
+def _width(per_head: bool) -> str:
+    return "D'" if per_head else "D"
+
+
+def score(name: str, *, per_head: bool = False) -> str:
+    """r(z, q) of the score ``name`` (S2, S4, S5, S6); D′ inside a head, else D."""
+    d = _width(per_head)
+    return {
+        "dot": r"r(\mathbf{z}, \mathbf{q}) = \mathbf{z}^\top \mathbf{q}",
+        "scaled_dot": rf"r(\mathbf{{z}}, \mathbf{{q}}) = \frac{{\mathbf{{z}}^\top \mathbf{{q}}}}"
+        rf"{{\sqrt{{{d}}}}}",
+        "bilinear": rf"r(\mathbf{{z}}, \mathbf{{q}}) = \frac{{\mathbf{{z}}^\top W \mathbf{{q}}}}"
+        rf"{{\sqrt{{{d}}}}},\quad W \in \mathbb{{R}}^{{{d} \times {d}}}",
+        "mlp": r"r(\mathbf{z}, \mathbf{q}) = \mathbf{w}_2^\top"
+        r" \tanh\!\left(W_1 [\mathbf{z}; \mathbf{q}] + \mathbf{b}_1\right)",
+        "query_only": r"r(\mathbf{z}_j, \mathbf{q}) = (W \mathbf{q})_j"
+        rf",\quad W \in \mathbb{{R}}^{{N \times {d}}}",
+    }[name]
+
+
+def single_query(name: str) -> str:
+    """S1/S8: one query's weights over the sources and the vector it reads, for any score."""
+    if name == "scaled_dot":  # S8's matrix form: sources stacked as the rows of X
+        return (
+            r"\begin{aligned}[a_1, \dots, a_N] &= \mathrm{softmax}\!\left("
+            r"\frac{\mathbf{q}^\top X^\top}{\sqrt{D}}\right),\quad X = [\mathbf{z}_1, \dots,"
+            r" \mathbf{z}_N]^\top \\ \tilde{\mathbf{q}}^\top"
+            r" &= \sum_{i=1}^{N} a_i \mathbf{z}_i^\top\end{aligned}"
+        )
+    return (
+        r"\begin{aligned}a_i &= \frac{\exp r(\mathbf{z}_i, \mathbf{q})}"
+        r"{\sum_{j=1}^{N} \exp r(\mathbf{z}_j, \mathbf{q})} \\ \tilde{\mathbf{q}}"
+        r" &= \sum_{i=1}^{N} a_i \mathbf{z}_i\end{aligned}"
+    )
+
+
+def head_scores(name: str) -> str:
+    """The (N_q × N_k) score matrix S_h of one head under score ``name``."""
+    return {
+        "dot": r"S_h = Q_h K_h^\top",
+        "scaled_dot": r"S_h = \frac{Q_h K_h^\top}{\sqrt{D'}}",
+        "bilinear": r"S_h = \frac{Q_h W_h^\top K_h^\top}{\sqrt{D'}}",
+        "mlp": r"(S_h)_{ij} = \mathbf{w}_{2,h}^\top \tanh\!\left(W_{1,h}"
+        r" [\mathbf{k}_{h,j}; \mathbf{q}_{h,i}] + \mathbf{b}_{1,h}\right)",
+        "query_only": r"(S_h)_{ij} = (W_h \mathbf{q}_{h,i})_j",
+    }[name]
+
+
+def positions(kind: str, mode: str) -> str | None:
+    """S16: what enters the first layer, x_i + p_i or [x_i; p_i] (None without positions)."""
+    if kind == "none":
+        return None
+    if mode == "add":
+        return r"X \leftarrow X + E,\quad \mathbf{x}_i \leftarrow \mathbf{x}_i + \mathbf{p}_i"
+    return r"X \leftarrow [X;\ E],\quad \mathbf{x}_i \leftarrow [\mathbf{x}_i; \mathbf{p}_i]"
+
+
+def multihead(score_name: str, *, causal: bool = False) -> list[str]:
+    """S10–S12: self-attention's Q = K = V = X, each head's own projections, W^O."""
+    softmax = r"\mathrm{softmax}(S_h + M)" if causal else r"\mathrm{softmax}(S_h)"
+    sdpa = score_name == "scaled_dot" and not causal  # exactly the chapter's A_{D'} (S11)
+    head = r"A_{D'}(Q_h, K_h, V_h) = " if sdpa else ""
+    lines = [
+        r"Q_h = X W_h^Q,\ K_h = X W_h^K,\ V_h = X W_h^V,\quad W_h^{Q,K,V} \in"
+        r" \mathbb{R}^{D \times D'}",
+        head_scores(score_name),
+        rf"\mathrm{{head}}_h = {head}{softmax}\, V_h",
+        r"A^M(X, X, X) = [\mathrm{head}_1, \dots, \mathrm{head}_H]\, W^O,\quad W^O \in"
+        r" \mathbb{R}^{D'H \times D}",
+    ]
+    if causal:
+        lines.insert(2, r"M_{ij} = \begin{cases} 0 & j \le i \\ -\infty & j > i\end{cases}")
+    return lines
+
+
+def pipeline(score_name: str, *, pe_kind: str, pe_mode: str, causal: bool) -> list[tuple]:
+    """(step symbol, formula) of every stage of the multi-head page's computation."""
+    rows = [("X", r"\mathbf{x}_i = \mathrm{embed}(\mathrm{token}_i)")]
+    pe = positions(pe_kind, pe_mode)
+    if pe is not None:
+        rows.append(("X + E" if pe_mode == "add" else "[X; E]", pe.split(",")[1].strip()))
+    rows += [
+        ("Q_h, K_h, V_h", r"X W_h^Q,\ X W_h^K,\ X W_h^V"),
+        ("S_h", head_scores(score_name)),
+        ("A_h", r"\mathrm{softmax}(S_h + M)" if causal else r"\mathrm{softmax}(S_h)"),
+        ("head_h", r"A_h V_h"),
+        ("concat", r"[\mathrm{head}_1, \dots, \mathrm{head}_H]"),
+        ("A^M", r"[\mathrm{head}_1, \dots, \mathrm{head}_H]\, W^O"),
+    ]
+    return rows
+
+
+def block(norm: str, activation: str = "relu") -> str:
+    """S13 (post-LN), S14 (pre-LN) or the no-LN contrast, with the FFN's activation."""
+    act = ACTIVATIONS[activation]
+    ffn = rf"\mathrm{{FFN}}(H) = {act}(H W_1 + \mathbf{{1}} b_1^\top) W_2 + \mathbf{{1}} b_2^\top"
+    body = {
+        "post": r"Q' &= \mathrm{LN}(X + A^M(X)) \\ \mathrm{out} &= \mathrm{LN}(Q' +"
+        r" \mathrm{FFN}(Q'))",
+        "pre": r"X' &= X + A^M(\mathrm{LN}(X)) \\ \mathrm{out} &= X' +"
+        r" \mathrm{FFN}(\mathrm{LN}(X'))",
+        "none": r"X' &= X + A^M(X) \\ \mathrm{out} &= X' + \mathrm{FFN}(X')",
+    }[norm]
+    return rf"\begin{{aligned}}{body} \\ {ffn.replace('=', '&=', 1)}\end{{aligned}}"
+
+
+LAYER_NORM = (
+    r"\mathrm{LN}(\mathbf{x}) = \gamma \odot \frac{\mathbf{x} - \mu}{\sqrt{\sigma^2 +"
+    r" \epsilon}} + \beta,\qquad \mu = \tfrac{1}{D}\sum_{d} x_d,\ "
+    r"\sigma^2 = \tfrac{1}{D}\sum_d (x_d - \mu)^2"
+)
+GRAD_SCALE = (
+    r"\begin{aligned}\text{pre-LN: }\ \Big\|\frac{\partial \mathcal{L}}"
+    r"{\partial W_2^{(L)}}\Big\| &= O\!\big(1/\sqrt{L}\big) \\"
+    r" \text{post-LN: }\ \Big\|\frac{\partial \mathcal{L}}{\partial W_2^{(L)}}"
+    r"\Big\| &= O(1)\end{aligned}"
+)
+RACE = (
+    r"\begin{aligned}X_0 &= E_{\mathrm{tok}}[x] + E_{\mathrm{pos}} \\ \hat y &="
+    r" \mathrm{softmax}(X_L W_{\mathrm{out}}) \\"
+    r" \eta_t &= \eta \min(1, t / T_{\mathrm{warm}})\end{aligned}"
+)
+SINUSOIDAL = (
+    r"\begin{aligned}(\mathbf{p}_i)_{2k} &= \sin\!\big(i / 10000^{2k/D}\big) \\"
+    r" (\mathbf{p}_i)_{2k+1} &= \cos\!\big(i / 10000^{2k/D}\big)\end{aligned}"
+)
+
+
+def add_concat(d_pos_symbol: str = "D") -> str:
+    """S16: the width after adding vs concatenating p_i."""
+    return (
+        r"\mathbf{x}_i + \mathbf{p}_i \in \mathbb{R}^{D} \quad \text{vs} \quad"
+        rf" [\mathbf{{x}}_i; \mathbf{{p}}_i] \in \mathbb{{R}}^{{D + {d_pos_symbol}}}"
+    )
+
+
+def equivariance(pe_kind: str, pe_mode: str) -> list[str]:
+    """S7, S15: f(PX) = P f(X) for self-attention; why positions break it."""
+    lines = [
+        r"f(PX) = P\, f(X)",
+        r"\begin{aligned}A(PX) &= \mathrm{softmax}\!\left(\frac{P Q K^\top P^\top}{\sqrt{D'}}"
+        r"\right) \\ &= P\,A(X)\,P^\top\end{aligned}",
+    ]
+    if pe_kind != "none":
+        op = r"PX + E" if pe_mode == "add" else r"[PX;\ E]"
+        rhs = r"P(X + E)" if pe_mode == "add" else r"P[X;\ E]"
+        lines.append(
+            rf"\begin{{aligned}}\mathrm{{PE}}(PX) &= {op} \\ &\neq {rhs} = P\,\mathrm{{PE}}(X)"
+            r"\end{aligned}"
+        )
+    return lines
+
+
+SATURATION = [
+    r"r(\mathbf{z}, \mathbf{q}) = \frac{\mathbf{z}^\top \mathbf{q}}{\sqrt{D}}",
+    r"\mathrm{Var}(\mathbf{q}^\top \mathbf{k}) = \sum_{d=1}^{D} \mathrm{Var}(q_d k_d) = D",
+    r"\mathrm{Var}\!\left(\frac{\mathbf{q}^\top \mathbf{k}}{\sqrt{D}}\right) = 1",
+    r"\mathbf{a} = \mathrm{softmax}(\mathbf{s})",
+    r"J = \frac{\partial \mathbf{a}}{\partial \mathbf{s}}"
+    r" = \mathrm{diag}(\mathbf{a}) - \mathbf{a}\mathbf{a}^\top",
+    r"H(\mathbf{a}) = -\sum_{j=1}^{N} a_j \log a_j \le \log N",
+]
+REAL_HEAD = (
+    r"a^{(l,h)}_{ij} = \mathrm{softmax}_j\Big(\frac{(\mathbf{x}_i W^Q_h + \mathbf{b}^Q_h)"
+    r"(\mathbf{x}_j W^K_h + \mathbf{b}^K_h)^\top}{\sqrt{D'}}\Big)"
+)
+ROLLOUT = r"R_l = \mathrm{rownorm}\Big(\tfrac{1}{H}\sum_h A_{l,h} + I\Big)\,R_{l-1}"

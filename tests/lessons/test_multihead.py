@@ -1,0 +1,78 @@
+"""The multi-head lesson: its config's rules, its maps against PyTorch, its formulas."""
+
+import numpy as np
+import pytest
+import torch
+
+from attnviz.errors import InputError
+from attnviz.lessons import multihead
+from attnviz.limits import MAX_D
+from attnviz.text import embed, tokenize
+
+
+def test_concatenated_positions_at_the_width_cap_name_the_limit():
+    with pytest.raises(InputError) as err:
+        multihead.Config(text="a b", D=MAX_D, pe="sinusoidal", pe_mode="concat")
+    assert err.value.key == "width_cap"
+    assert err.value.fields["width"] == 2 * MAX_D and err.value.fields["half"] == MAX_D // 2
+    assert "D + D" in str(err.value)
+
+
+def test_H_is_checked_on_the_width_attention_sees():
+    # D = 24 concatenated: attention sees 48 = 16 · 3, so H = 16 is valid as chosen
+    cfg, moved = multihead.Config.fit(text="a b", D=24, H=16, pe_mode="concat")
+    assert moved is None and cfg.H == 16 and cfg.width == 48
+    r = multihead.run(cfg)
+    assert r.weights.shape == (16, 2, 2)
+    # added: 24 is not divisible by 16; the nearest divisor of 24 is 12
+    cfg, moved = multihead.Config.fit(text="a b", D=24, H=16, pe_mode="add")
+    assert cfg.H == 12 and moved.key == "heads_divide" and moved.fields["nearest"] == 12
+
+
+def test_nearest_heads_prefers_the_closer_then_the_smaller():
+    assert multihead.nearest_heads(24, 5) == 4  # 4 and 6 tie: the smaller
+    assert multihead.nearest_heads(96, 31) == 32
+    assert multihead.nearest_heads(7, 3) == 1
+
+
+def test_weights_equal_torch_sdpa_on_the_same_projections():
+    cfg = multihead.Config(text="the cat sat on the mat", D=32, H=4, pe="none", norm="none")
+    r = multihead.run(cfg)
+    from attnviz.block import TransformerBlock
+
+    block = TransformerBlock(32, 4, bias=False, norm="none", seed=0, device="cpu")
+    X = embed(tokenize(cfg.text), 32)
+    with torch.no_grad():
+        q = torch.einsum("nd,hde->hne", X, block.attn.W_Q)
+        k = torch.einsum("nd,hde->hne", X, block.attn.W_K)
+        scores = q @ k.transpose(-1, -2) / np.sqrt(8)
+    np.testing.assert_allclose(r.scores, scores.numpy(), atol=1e-5)
+    np.testing.assert_allclose(r.weights, torch.softmax(scores, -1).numpy(), atol=1e-6)
+
+
+@pytest.mark.parametrize("score", ["dot", "scaled_dot", "bilinear", "mlp", "query_only"])
+@pytest.mark.parametrize("causal", [False, True])
+def test_formulas_are_those_of_the_score_and_mask_computed(score, causal):
+    r = multihead.run(multihead.Config(text="a b c", D=16, H=2, score=score, causal=causal))
+    text = " ".join(r.formulas)
+    assert ("\\sqrt{D'}" in text) == (score in ("scaled_dot", "bilinear"))
+    assert ("\\tanh" in text) == (score == "mlp")
+    assert ("M_{ij}" in text) == causal
+    assert ("A_{D'}" in text) == (score == "scaled_dot" and not causal)
+    assert "\\sqrt{D}" not in text  # inside a head the scale is the per-head width
+    rows = dict(zip(r.pipeline.step, r.pipeline.formula, strict=True))
+    assert rows["S_h"] in r.formulas  # the pipeline's score row is the formula shown
+    if causal:
+        assert np.allclose(np.triu(r.weights, 1), 0)
+
+
+@pytest.mark.parametrize(
+    ("pe", "mode", "step"), [("none", "add", None), ("learned", "concat", "[X; E]")]
+)
+def test_pipeline_shapes_follow_the_positional_mode(pe, mode, step):
+    r = multihead.run(multihead.Config(text="a b c", D=16, H=2, pe=pe, pe_mode=mode))
+    steps = list(r.pipeline.step)
+    assert (step in steps) if step else not any("E" in s for s in steps)
+    width = 32 if mode == "concat" and pe != "none" else 16
+    assert r.pipeline.set_index("step").loc["A^M", "shape"] == f"3 × {width}"
+    assert r.pipeline.set_index("step").loc["Q_h, K_h, V_h", "shape"] == f"2 × 3 × {width // 2}"
