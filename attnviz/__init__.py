@@ -1,5 +1,6 @@
 """attnviz: the attention chapter's equations in PyTorch, with traces of every intermediate."""
 
+from .allocator import keep_freed_memory
 from .attention import AttentionTrace, MultiHeadAttention, attend, scaled_dot_product_attention
 from .block import BlockTrace, LayerNorm, TransformerBlock, TransformerStack
 from .device import resolve_device
@@ -28,3 +29,5 @@ __all__ = [
     "scaled_dot_product_attention",
     "sinusoidal",
 ]
+
+keep_freed_memory()  # see attnviz/allocator.py: freed maps stay in the heap
