@@ -3,19 +3,33 @@
 A page reads its widgets, builds the lesson's frozen ``Config`` with :func:`config`, and
 calls :func:`compute`; bad input from either step is shown as a translated message and
 the page stops there (no traceback reaches the browser).
+
+All sessions of a server share one process. ``st.cache_data`` alone computes concurrent
+misses of one entry once per *session*, so a class asking for the same new setting at
+once would run it forty times; here a per-key lock makes the first caller compute and
+the others wait for its result (single flight), and at most ``MAX_HEAVY`` computations
+run at once per process while the rest wait with a message.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Hashable, Iterator
+from contextlib import contextmanager
 from typing import TypeVar
 
 import streamlit as st
 
-from .frame import error_box
+from .frame import error_box, tr
 
 C = TypeVar("C")
 R = TypeVar("R")
+
+MAX_HEAVY = 2  # computations at once per process: one per core of a 2-core replica
+_heavy = threading.BoundedSemaphore(MAX_HEAVY)
+_cached: dict[Callable, Callable] = {}
+_flights: dict[Hashable, list] = {}  # key → [lock, callers holding or waiting for it]
+_flights_lock = threading.Lock()
 
 
 def config(cls: Callable[..., C], **fields: object) -> C:
@@ -27,10 +41,46 @@ def config(cls: Callable[..., C], **fields: object) -> C:
         st.stop()
 
 
-def compute(run: Callable[[C], R], cfg: C, *, max_entries: int = 64) -> R:
-    """``run(cfg)``, cached by the (hashable, frozen) config across sessions of this process."""
+def _cache(run: Callable[[C], R], max_entries: int) -> Callable[[C], R]:
+    """``run`` behind ``st.cache_data``; a miss holds one of the ``MAX_HEAVY`` slots."""
+    if run not in _cached:
+
+        def guarded(cfg: C) -> R:
+            with _heavy:
+                return run(cfg)
+
+        # st.cache_data keys a function by module, qualified name and source: name it
+        # after the lesson so that each lesson has a cache of its own.
+        guarded.__module__, guarded.__qualname__ = run.__module__, run.__qualname__
+        _cached[run] = st.cache_data(guarded, max_entries=max_entries, show_spinner=False)
+    return _cached[run]
+
+
+@contextmanager
+def single_flight(key: Hashable) -> Iterator[None]:
+    """Hold the lock of ``key``: concurrent callers with the same key run one at a time."""
+    with _flights_lock:
+        flight = _flights.setdefault(key, [threading.Lock(), 0])
+        flight[1] += 1
     try:
-        return st.cache_data(run, max_entries=max_entries, show_spinner=False)(cfg)
+        with flight[0]:
+            yield
+    finally:
+        with _flights_lock:
+            flight[1] -= 1
+            if not flight[1]:
+                del _flights[key]
+
+
+def compute(run: Callable[[C], R], cfg: C, *, max_entries: int = 64) -> R:
+    """``run(cfg)``, cached by the (hashable, frozen) config across sessions of this process.
+
+    Concurrent calls with an equal config compute it once; the others get the cached result.
+    """
+    cached = _cache(run, max_entries)
+    try:
+        with st.spinner(tr("app.computing"), show_time=True), single_flight((run, cfg)):
+            return cached(cfg)
     except ValueError as err:
         error_box(err)
         st.stop()

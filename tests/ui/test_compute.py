@@ -1,0 +1,61 @@
+"""ui.compute: concurrent misses of one config are computed once per process (single
+flight), and no more than MAX_HEAVY computations run at once."""
+
+import importlib
+import threading
+import time
+from dataclasses import dataclass
+
+import ui
+
+compute_module = importlib.import_module("ui.compute")  # the module, not ui.compute the function
+
+
+@dataclass(frozen=True)
+class Cfg:
+    n: int
+
+
+calls: list[int] = []
+running = [0, 0]  # now, peak
+guard = threading.Lock()
+
+
+def slow_square(cfg: Cfg) -> int:
+    with guard:
+        calls.append(cfg.n)
+        running[0] += 1
+        running[1] = max(running)
+    time.sleep(0.3)
+    with guard:
+        running[0] -= 1
+    return cfg.n * cfg.n
+
+
+def run_at_once(cfgs: list[Cfg]) -> list[int]:
+    results = [0] * len(cfgs)
+
+    def one(k: int) -> None:
+        results[k] = ui.compute(slow_square, cfgs[k])
+
+    threads = [threading.Thread(target=one, args=(k,)) for k in range(len(cfgs))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return results
+
+
+def test_forty_sessions_asking_for_one_new_setting_compute_it_once():
+    calls.clear()
+    assert run_at_once([Cfg(7)] * 40) == [49] * 40
+    assert calls == [7]
+    assert not compute_module._flights  # every lock was given back
+
+
+def test_different_settings_run_at_most_max_heavy_at_once():
+    calls.clear()
+    running[1] = 0
+    assert run_at_once([Cfg(k) for k in range(100, 106)]) == [k * k for k in range(100, 106)]
+    assert sorted(calls) == list(range(100, 106))
+    assert running[1] == compute_module.MAX_HEAVY
