@@ -9,9 +9,8 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
-from .device import resolve_device, resolve_dtype
-from .limits import MAX_D, MAX_D_HEAD, MAX_H, check_choice, check_int, check_tokens
-from .params import uniform
+from .limits import MAX_D, MAX_D_HEAD, MAX_H, MAX_N, check_choice, check_int, check_tokens
+from .params import Init
 from .scoring import SCORES, make_score
 
 
@@ -63,8 +62,10 @@ class MultiHeadAttention(nn.Module):
         d_head: the seed's D' (width of each head); defaults to D / H.
         score: name from ``attnviz.scoring.SCORES``; ``scaled_dot`` divides by √D'.
         bias: add b_Q, b_K, b_V, b_O.
+        mlp_hidden: hidden width of the ``mlp`` score. n_max: source positions of the
+            ``query_only`` score. Other scores ignore both.
         seed: every parameter is drawn from a generator seeded with it.
-        score_options: passed to the score (``hidden`` for ``mlp``).
+        dtype: ``float32`` or ``float64``. device: ``auto`` (CUDA, MPS, CPU) or a device.
 
     Shape:
         query (N_q, D) or (B, N_q, D); key, value (N_k, D) or (B, N_k, D).
@@ -81,10 +82,11 @@ class MultiHeadAttention(nn.Module):
         *,
         score: str = "scaled_dot",
         bias: bool = True,
+        mlp_hidden: int = 16,
+        n_max: int = MAX_N,
         seed: int = 0,
         dtype: str | torch.dtype = torch.float32,
         device: str | torch.device = "auto",
-        **score_options: object,
     ) -> None:
         super().__init__()
         D = check_int("D", D, 1, MAX_D)
@@ -99,25 +101,21 @@ class MultiHeadAttention(nn.Module):
             d_head = D // H
         d_head = check_int("d_head", d_head, 1, MAX_D_HEAD)
         self.D, self.H, self.d_head, self.score_name = D, H, d_head, score
-        dtype = resolve_dtype(dtype)
-        g = torch.Generator().manual_seed(seed)
-
-        def init(*shape: int, fan_in: int) -> nn.Parameter:
-            return uniform(*shape, fan_in=fan_in, generator=g, dtype=dtype)
-
-        self.W_Q = init(H, D, d_head, fan_in=D)  # W_h^Q ∈ ℝ^{D×D'} for each head
-        self.W_K = init(H, D, d_head, fan_in=D)
-        self.W_V = init(H, D, d_head, fan_in=D)
-        self.W_O = init(H, d_head, D, fan_in=H * d_head)  # W^O ∈ ℝ^{D'H×D}, split by head
+        init = Init.of(seed, dtype, device)
+        g = init.generator()
+        self.W_Q = init.uniform(g, H, D, d_head, fan_in=D)  # W_h^Q ∈ ℝ^{D×D'} for each head
+        self.W_K = init.uniform(g, H, D, d_head, fan_in=D)
+        self.W_V = init.uniform(g, H, D, d_head, fan_in=D)
+        self.W_O = init.uniform(g, H, d_head, D, fan_in=H * d_head)  # W^O ∈ ℝ^{D'H×D}, by head
         if bias:
-            self.b_Q = nn.Parameter(torch.zeros(H, d_head, dtype=dtype))
-            self.b_K = nn.Parameter(torch.zeros(H, d_head, dtype=dtype))
-            self.b_V = nn.Parameter(torch.zeros(H, d_head, dtype=dtype))
-            self.b_O = nn.Parameter(torch.zeros(D, dtype=dtype))
+            self.b_Q, self.b_K, self.b_V = (init.zeros(H, d_head) for _ in range(3))
+            self.b_O = init.zeros(D)
         else:
             self.b_Q = self.b_K = self.b_V = self.b_O = None
-        self.score = make_score(score, d_head, heads=H, generator=g, dtype=dtype, **score_options)
-        self.to(resolve_device(device))
+        self.score = make_score(
+            score, d_head, heads=H, generator=g, dtype=init.dtype, hidden=mlp_hidden, n_max=n_max
+        )
+        self.to(init.device)
 
     def _project(
         self, x: torch.Tensor, Ws: list[nn.Parameter], bs: list[nn.Parameter | None]

@@ -1,7 +1,7 @@
 """Transformer blocks: post-LN (S13), pre-LN (S14) and, as a contrast, no LN.
 
 post: Q' = LN(X + MHA(X));          out = LN(FFN(Q') + Q')
-pre:  h  = X + MHA(LN(X));          out = h + FFN(LN(h))
+pre:  h  = X + MHA(LN(X));          out = h + FFN(LN(h))     (Xiong et al., 2020)
 none: h  = X + MHA(X);              out = h + FFN(h)
 with FFN(x) = act(x W_1 + b_1) W_2 + b_2, act = ReLU (the seed) or GELU (BERT-family models).
 """
@@ -15,9 +15,8 @@ from torch import nn
 from torch.nn import functional as F
 
 from .attention import AttentionTrace, MultiHeadAttention
-from .device import resolve_device, resolve_dtype
-from .limits import MAX_D, MAX_D_FF, MAX_LAYERS, check_choice, check_float, check_int
-from .params import uniform
+from .limits import MAX_D, MAX_D_FF, MAX_LAYERS, MAX_N, check_choice, check_float, check_int
+from .params import Init
 
 NORMS = ("post", "pre", "none")
 ACTIVATIONS = {"relu": F.relu, "gelu": F.gelu}
@@ -38,24 +37,23 @@ class LayerNorm(nn.Module):
         var = x.var(-1, unbiased=False, keepdim=True)
         return (x - mu) / torch.sqrt(var + self.eps)
 
+    def traced(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """(LN(x), x̂): the output and the normalised input it is made from, x̂ before γ and β."""
+        x_hat = self.normalise(x)
+        return self.gamma * x_hat + self.beta, x_hat
+
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.gamma * self.normalise(x) + self.beta
+        return self.traced(x)[0]
 
 
 class FeedForward(nn.Module):
     """Position-wise FFN(x) = act(x W_1 + b_1) W_2 + b_2, D → D_ff → D (S13)."""
 
-    def __init__(
-        self, D: int, d_ff: int, activation: str, g: torch.Generator, dtype: torch.dtype
-    ) -> None:
+    def __init__(self, D: int, d_ff: int, activation: str, init: Init, g: torch.Generator) -> None:
         super().__init__()
         self.act = ACTIVATIONS[activation]
-
-        def init(*shape: int, fan_in: int) -> nn.Parameter:
-            return uniform(*shape, fan_in=fan_in, generator=g, dtype=dtype)
-
-        self.W_1, self.b_1 = init(D, d_ff, fan_in=D), init(d_ff, fan_in=D)
-        self.W_2, self.b_2 = init(d_ff, D, fan_in=d_ff), init(D, fan_in=d_ff)
+        self.W_1, self.b_1 = init.uniform(g, D, d_ff, fan_in=D), init.uniform(g, d_ff, fan_in=D)
+        self.W_2, self.b_2 = init.uniform(g, d_ff, D, fan_in=d_ff), init.uniform(g, D, fan_in=d_ff)
 
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         hidden = self.act(x @ self.W_1 + self.b_1)  # (B, N, D_ff)
@@ -85,9 +83,10 @@ class TransformerBlock(nn.Module):
     """One Transformer block with a visible LN placement ``norm`` = post | pre | none.
 
     Args:
-        D, H, d_head, score: as for ``MultiHeadAttention``.
-        d_ff: FFN hidden width D_ff. activation: ``relu`` (seed) or ``gelu``.
-        eps: LayerNorm ε. seed: all parameters come from one generator seeded with it.
+        D, H, d_head, score, bias, mlp_hidden, n_max: as for ``MultiHeadAttention``.
+        d_ff: FFN hidden width D_ff (default 4D). activation: ``relu`` (seed) or ``gelu``.
+        eps: LayerNorm ε. seed: attention is drawn from ``seed``, the FFN from ``seed + 1``.
+        dtype, device: as for ``MultiHeadAttention``.
 
     Shape:
         x (N, D) or (B, N, D) -> out of the same shape, and a ``BlockTrace`` (batched).
@@ -105,33 +104,34 @@ class TransformerBlock(nn.Module):
         score: str = "scaled_dot",
         eps: float = 1e-5,
         bias: bool = True,
+        mlp_hidden: int = 16,
+        n_max: int = MAX_N,
         seed: int = 0,
         dtype: str | torch.dtype = torch.float32,
         device: str | torch.device = "auto",
-        **score_options: object,
     ) -> None:
         super().__init__()
         D = check_int("D", D, 1, MAX_D)
         d_ff = check_int("d_ff", 4 * D if d_ff is None else d_ff, 1, MAX_D_FF)
         self.norm = check_choice("norm", norm, NORMS)
         self.activation = check_choice("activation", activation, ACTIVATIONS)
-        dtype = resolve_dtype(dtype)
+        init = Init.of(seed, dtype, device)
         self.attn = MultiHeadAttention(
             D,
             H,
             d_head,
             score=score,
             bias=bias,
-            seed=seed,
-            dtype=dtype,
-            device="cpu",
-            **score_options,
+            mlp_hidden=mlp_hidden,
+            n_max=n_max,
+            seed=init.seed,
+            dtype=init.dtype,
+            device=init.device,
         )
-        g = torch.Generator().manual_seed(seed + 1)
-        self.ffn = FeedForward(D, d_ff, activation, g, dtype)
-        self.ln_1 = LayerNorm(D, eps, dtype)
-        self.ln_2 = LayerNorm(D, eps, dtype)
-        self.to(resolve_device(device))
+        self.ffn = FeedForward(D, d_ff, activation, init, init.generator(offset=1))
+        self.ln_1 = LayerNorm(D, eps, init.dtype)
+        self.ln_2 = LayerNorm(D, eps, init.dtype)
+        self.to(init.device)
 
     def forward(
         self, x: torch.Tensor, mask: torch.Tensor | None = None
@@ -139,32 +139,30 @@ class TransformerBlock(nn.Module):
         unbatched = torch.as_tensor(x).dim() == 2
         x = torch.as_tensor(x, dtype=self.ln_1.gamma.dtype, device=self.ln_1.gamma.device)
         if unbatched:
-            x = x[None]
-        ln_1_hat = ln_2_hat = None
-        if self.norm == "pre":
-            ln_1_hat = self.ln_1.normalise(x)
-            attn_in = self.ln_1.gamma * ln_1_hat + self.ln_1.beta
-        else:
+            x = x[None]  # (1, N, D)
+        if self.norm == "post":  # S13: Q' = LN_1(X + MHA(X));  out = LN_2(Q' + FFN(Q'))
             attn_in = x
-        attn_out, attn = self.attn(attn_in, mask=mask)  # (B, N, D)
-        sum_1 = x + attn_out  # residual
-        if self.norm == "post":
-            ln_1_hat = self.ln_1.normalise(sum_1)
-            resid_mid = self.ln_1.gamma * ln_1_hat + self.ln_1.beta  # Q' = LN(Q + Q̃)
-        else:
-            resid_mid = sum_1
-        if self.norm == "pre":
-            ln_2_hat = self.ln_2.normalise(resid_mid)
-            ffn_in = self.ln_2.gamma * ln_2_hat + self.ln_2.beta
-        else:
+            attn_out, attn = self.attn(attn_in, mask=mask)  # (B, N, D)
+            sum_1 = x + attn_out
+            resid_mid, ln_1_hat = self.ln_1.traced(sum_1)
             ffn_in = resid_mid
-        ffn_out, ffn_hidden = self.ffn(ffn_in)
-        sum_2 = resid_mid + ffn_out  # residual
-        if self.norm == "post":
-            ln_2_hat = self.ln_2.normalise(sum_2)
-            out = self.ln_2.gamma * ln_2_hat + self.ln_2.beta
-        else:
-            out = sum_2
+            ffn_out, ffn_hidden = self.ffn(ffn_in)
+            sum_2 = resid_mid + ffn_out
+            out, ln_2_hat = self.ln_2.traced(sum_2)
+        elif self.norm == "pre":  # S14: h = X + MHA(LN_1(X));  out = h + FFN(LN_2(h))
+            attn_in, ln_1_hat = self.ln_1.traced(x)
+            attn_out, attn = self.attn(attn_in, mask=mask)  # (B, N, D)
+            resid_mid = sum_1 = x + attn_out
+            ffn_in, ln_2_hat = self.ln_2.traced(resid_mid)
+            ffn_out, ffn_hidden = self.ffn(ffn_in)
+            out = sum_2 = resid_mid + ffn_out
+        else:  # no LN, the contrast case: h = X + MHA(X);  out = h + FFN(h)
+            attn_in, ln_1_hat, ln_2_hat = x, None, None
+            attn_out, attn = self.attn(attn_in, mask=mask)  # (B, N, D)
+            resid_mid = sum_1 = x + attn_out
+            ffn_in = resid_mid
+            ffn_out, ffn_hidden = self.ffn(ffn_in)
+            out = sum_2 = resid_mid + ffn_out
         trace = BlockTrace(
             attn=attn,
             resid_pre=x,
@@ -186,7 +184,8 @@ class TransformerBlock(nn.Module):
 class TransformerStack(nn.Module):
     """L blocks in sequence; block ℓ is seeded with ``seed + 1000·ℓ``. Returns one trace per block.
 
-    ``final_norm`` adds the LayerNorm that pre-LN models put after the last block.
+    The other arguments are ``TransformerBlock``'s, the same for every block. ``final_norm``
+    adds the LayerNorm that pre-LN models put after the last block.
     """
 
     def __init__(
@@ -198,30 +197,41 @@ class TransformerStack(nn.Module):
         *,
         norm: str = "post",
         final_norm: bool = False,
+        activation: str = "relu",
+        d_head: int | None = None,
+        score: str = "scaled_dot",
+        eps: float = 1e-5,
+        bias: bool = True,
+        mlp_hidden: int = 16,
+        n_max: int = MAX_N,
         seed: int = 0,
         dtype: str | torch.dtype = torch.float32,
         device: str | torch.device = "auto",
-        **block_options: object,
     ) -> None:
         super().__init__()
         L = check_int("layers", L, 1, MAX_LAYERS)
-        dtype = resolve_dtype(dtype)
+        init = Init.of(seed, dtype, device)
         self.blocks = nn.ModuleList(
             TransformerBlock(
                 D,
                 H,
                 d_ff,
                 norm=norm,
-                seed=seed + 1000 * i,
-                dtype=dtype,
-                device="cpu",
-                **block_options,
+                activation=activation,
+                d_head=d_head,
+                score=score,
+                eps=eps,
+                bias=bias,
+                mlp_hidden=mlp_hidden,
+                n_max=n_max,
+                seed=init.seed + 1000 * i,
+                dtype=init.dtype,
+                device=init.device,
             )
             for i in range(L)
         )
-        eps = self.blocks[0].ln_1.eps
-        self.final_ln = LayerNorm(D, eps, dtype) if final_norm else None
-        self.to(resolve_device(device))
+        self.final_ln = LayerNorm(D, eps, init.dtype) if final_norm else None
+        self.to(init.device)
 
     def forward(
         self, x: torch.Tensor, mask: torch.Tensor | None = None

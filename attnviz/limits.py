@@ -38,7 +38,12 @@ def check_int(name: str, value: object, lo: int, hi: int) -> int:
         )
     if not lo <= int(value) <= hi:
         raise InputError(
-            f"{name} must be in [{lo}, {hi}], got {value}", "range", name=name, lo=lo, hi=hi, value=value
+            f"{name} must be in [{lo}, {hi}], got {value}",
+            "range",
+            name=name,
+            lo=lo,
+            hi=hi,
+            value=value,
         )
     return int(value)
 
@@ -56,7 +61,12 @@ def check_float(name: str, value: object, lo: float, hi: float) -> float:
         )
     if not lo <= value <= hi:
         raise InputError(
-            f"{name} must be in [{lo}, {hi}], got {value}", "range", name=name, lo=lo, hi=hi, value=value
+            f"{name} must be in [{lo}, {hi}], got {value}",
+            "range",
+            name=name,
+            lo=lo,
+            hi=hi,
+            value=value,
         )
     return float(value)
 
@@ -78,7 +88,9 @@ def check_choice(name: str, value: object, choices: Iterable[str]) -> str:
 def check_finite(name: str, x: torch.Tensor) -> torch.Tensor:
     """Raise ValueError if ``x`` holds NaN or infinity."""
     if not torch.isfinite(x).all():
-        raise InputError(f"{name} must contain only finite values (no NaN or inf)", "finite", name=name)
+        raise InputError(
+            f"{name} must contain only finite values (no NaN or inf)", "finite", name=name
+        )
     return x
 
 
@@ -93,7 +105,12 @@ def check_tokens(name: str, x: torch.Tensor, d: int) -> torch.Tensor:
         )
     if n > MAX_N:
         raise InputError(
-            f"{name}: N must be in [1, {MAX_N}], got N={n}", "range", name="N", lo=1, hi=MAX_N, value=n
+            f"{name}: N must be in [1, {MAX_N}], got N={n}",
+            "range",
+            name="N",
+            lo=1,
+            hi=MAX_N,
+            value=n,
         )
     if width != d:
         raise ValueError(f"{name}: last dimension must equal D={d}, got {width}")

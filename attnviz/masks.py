@@ -1,7 +1,7 @@
 """Attention masks. One convention everywhere: ``True`` means *may attend*.
 
-PyTorch's ``nn.MultiheadAttention`` uses the opposite (``True`` = may NOT
-attend); convert only at that boundary with ``to_torch_mha_mask``.
+PyTorch's ``nn.MultiheadAttention`` uses the opposite (``True`` = may NOT attend): a
+mask handed to it is ``~mask`` (``tests/test_interop.py`` checks that conversion).
 """
 
 from __future__ import annotations
@@ -22,8 +22,3 @@ def padding_mask(lengths: torch.Tensor | list[int], n_k: int) -> torch.Tensor:
     lengths = torch.as_tensor(lengths)
     keep = torch.arange(n_k, device=lengths.device) < lengths[:, None]  # (B, N_k)
     return keep[:, None, None, :]
-
-
-def to_torch_mha_mask(mask: torch.Tensor) -> torch.Tensor:
-    """attnviz mask (True = may attend) → ``nn.MultiheadAttention`` mask (True = blocked)."""
-    return ~mask

@@ -20,11 +20,22 @@ from .params import normal
 
 
 class DotScore(nn.Module):
-    """Unscaled dot product, the contrast case of S2: r(z, q) = zᵀq."""
+    """Unscaled dot product, the contrast case of S2: r(z, q) = zᵀq.
+
+    It has no parameters; it takes ``heads``, ``generator`` and ``dtype`` like every score,
+    so ``make_score`` builds all of them the same way.
+    """
 
     scale_by_sqrt_d = False
 
-    def __init__(self, d: int, heads: int | None = None, **_: object) -> None:
+    def __init__(
+        self,
+        d: int,
+        heads: int | None = None,
+        *,
+        generator: torch.Generator | None = None,
+        dtype: torch.dtype = torch.float32,
+    ) -> None:
         super().__init__()
         self.d = d
 
@@ -50,7 +61,6 @@ class BilinearScore(nn.Module):
         *,
         generator: torch.Generator,
         dtype: torch.dtype = torch.float32,
-        **_: object,
     ) -> None:
         super().__init__()
         self.d = d
@@ -77,7 +87,6 @@ class MLPScore(nn.Module):
         generator: torch.Generator,
         dtype: torch.dtype = torch.float32,
         hidden: int = 16,
-        **_: object,
     ) -> None:
         super().__init__()
         hidden = check_int("mlp_hidden", hidden, 1, MAX_MLP_HIDDEN)
@@ -112,9 +121,9 @@ class QueryOnlyScore(nn.Module):
         generator: torch.Generator,
         dtype: torch.dtype = torch.float32,
         n_max: int = MAX_N,
-        **_: object,
     ) -> None:
         super().__init__()
+        n_max = check_int("n_max", n_max, 1, MAX_N)
         hdim = () if heads is None else (heads,)
         self.W = normal(*hdim, n_max, d, std=1 / math.sqrt(d), generator=generator, dtype=dtype)
 
@@ -151,11 +160,14 @@ def make_score(
     seed: int = 0,
     generator: torch.Generator | None = None,
     dtype: torch.dtype = torch.float32,
-    **options: object,
+    hidden: int = 16,
+    n_max: int = MAX_N,
 ) -> nn.Module:
-    """Build the score called ``name`` for width ``d`` (``options``: ``hidden``, ``n_max``).
+    """Build the score called ``name`` for width ``d``.
 
-    Parameters are drawn from ``generator``, or from a fresh one seeded with ``seed``.
+    ``hidden`` is the MLP score's hidden width, ``n_max`` the number of source positions
+    of the query_only score; the other scores ignore both. Parameters are drawn from
+    ``generator``, or from a fresh one seeded with ``seed``.
     """
     check_choice("score", name, SCORES)
     check_int("D", d, 1, MAX_D)
@@ -163,4 +175,8 @@ def make_score(
         check_int("H", heads, 1, MAX_H)
     if generator is None:
         generator = torch.Generator().manual_seed(seed)
-    return SCORES[name](d, heads, generator=generator, dtype=dtype, **options)
+    if name == "mlp":
+        return MLPScore(d, heads, generator=generator, dtype=dtype, hidden=hidden)
+    if name == "query_only":
+        return QueryOnlyScore(d, heads, generator=generator, dtype=dtype, n_max=n_max)
+    return SCORES[name](d, heads, generator=generator, dtype=dtype)

@@ -92,3 +92,36 @@ def test_device_env_override(monkeypatch):
     monkeypatch.setenv("ATTNVIZ_DEVICE", "bogus")
     with pytest.raises(ValueError, match="device"):
         attnviz.resolve_device("auto")
+
+
+def test_same_seed_gives_the_pinned_parameters():
+    """A refactor of the initialisation must not move a number: first three and last entries."""
+    mha = attnviz.MultiHeadAttention(16, 4, seed=7, device="cpu")
+    pinned = {  # float32 values, written with as many digits as float32 needs
+        "W_Q": [0.01746127, -0.1505984, 0.07960585, 0.14166096],
+        "W_K": [0.06787911, 0.15671793, -0.1449, -0.21241575],
+        "W_O": [0.08489531, -0.1221697, -0.06981683, 0.19785947],
+    }
+    for name, values in pinned.items():
+        W = getattr(mha, name).detach().flatten()
+        assert torch.equal(W[[0, 1, 2, -1]], torch.tensor(values)), name
+    mlp = attnviz.MultiHeadAttention(
+        16, 4, score="mlp", mlp_hidden=5, seed=3, dtype="float64", device="cpu"
+    )
+    w_2 = mlp.score.w_2.detach().flatten()[:3]  # float64 draws of the MLP score
+    expected = [0.010635722360862064, -0.1324439745189473, -0.8228653768146625]
+    assert torch.equal(w_2, torch.tensor(expected, dtype=torch.float64))
+
+
+def test_score_options_reach_the_score():
+    mha = attnviz.MultiHeadAttention(16, 4, score="mlp", mlp_hidden=5, device="cpu")
+    assert mha.score.W_1z.shape == (4, 4, 5)  # (H, D', mlp_hidden)
+    mha = attnviz.MultiHeadAttention(16, 4, score="query_only", n_max=7, device="cpu")
+    assert mha.score.W.shape == (4, 7, 4)  # (H, n_max, D')
+
+
+@pytest.mark.parametrize("option", ["hiddn", "hidden", "n_mx", "scor"])
+def test_misspelt_option_raises(option):
+    """Unknown keywords are errors, never silently dropped; the MLP width is ``mlp_hidden``."""
+    with pytest.raises(TypeError, match=option):
+        attnviz.MultiHeadAttention(64, 8, **{option: 3})

@@ -37,6 +37,47 @@ def test_pre_ln_order_and_ln_statistics():
         torch.testing.assert_close(hat.var(-1, unbiased=False), torch.ones(2, 7), atol=1e-3, rtol=0)
 
 
+def test_same_seed_gives_the_pinned_parameters():
+    """Attention from ``seed``, the FFN from ``seed + 1``, block ℓ of a stack from seed + 1000·ℓ."""
+    block = attnviz.TransformerBlock(16, 4, 32, norm="pre", seed=2, device="cpu")
+    stack = attnviz.TransformerStack(2, 8, 2, score="query_only", n_max=6, seed=1, device="cpu")
+    pinned = {  # float32 values, written with as many digits as float32 needs
+        (block, "attn.W_Q"): [0.057347536, -0.05949357, 0.06855717, 0.14072204],
+        (block, "ffn.W_1"): [-0.24786824, -0.19721532, -0.10707876, 0.025420368],
+        (block, "ffn.b_2"): [0.14293487, -0.13231339, -0.0022285988, 0.12691891],
+        (stack, "blocks.1.attn.W_Q"): [-0.073936485, -0.24087189, 0.25192338, -0.143878],
+        (stack, "blocks.1.ffn.W_2"): [0.011055055, 0.015467872, -0.11683361, -0.10021589],
+        (stack, "blocks.0.attn.score.W"): [-0.62800705, 0.4477775, 0.083738685, 0.25630373],
+    }
+    for (module, name), values in pinned.items():
+        W = module.get_parameter(name).detach().flatten()
+        assert torch.equal(W[[0, 1, 2, -1]], torch.tensor(values)), name
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        lambda **o: attnviz.TransformerBlock(64, 4, **o),
+        lambda **o: attnviz.TransformerStack(2, 64, 4, **o),
+    ],
+    ids=["block", "stack"],
+)
+@pytest.mark.parametrize("option", ["actvation", "hidden", "hiden", "final_nrom", "n_mx"])
+def test_misspelt_option_raises(build, option):
+    """Unknown keywords are errors, never silently dropped; the MLP width is ``mlp_hidden``."""
+    with pytest.raises(TypeError, match=option):
+        build(**{option: "gelu"})
+
+
+def test_block_options_reach_every_layer():
+    stack = attnviz.TransformerStack(
+        2, 16, 4, score="mlp", mlp_hidden=3, d_head=2, eps=1e-3, activation="gelu", device="cpu"
+    )
+    for block in stack.blocks:
+        assert block.attn.score.W_1z.shape == (4, 2, 3)  # (H, D', mlp_hidden)
+        assert block.activation == "gelu" and block.ln_2.eps == 1e-3
+
+
 def test_stack_returns_one_trace_per_layer():
     stack = attnviz.TransformerStack(3, 8, 2, norm="pre", final_norm=True, device="cpu")
     out, traces = stack(torch.randn(4, 8))

@@ -32,7 +32,7 @@ def test_multihead_attention_cross_and_mask_match_torch():
         q,
         kv,
         kv,
-        attn_mask=attnviz.masks.to_torch_mha_mask(mask),
+        attn_mask=~mask,  # PyTorch's boolean mask: True = may NOT attend
         need_weights=True,
         average_attn_weights=False,
     )

@@ -75,3 +75,20 @@ def test_variance_of_dot_grows_like_D_and_scaling_fixes_it(D):
     dot = (q * z).sum(-1)
     assert dot.var().item() == pytest.approx(D, rel=0.05)
     assert (dot / math.sqrt(D)).var().item() == pytest.approx(1.0, rel=0.05)
+
+
+@pytest.mark.parametrize("option", ["hiden", "mlp_hidden", "n_mx", "head"])
+def test_misspelt_option_raises(option):
+    """make_score knows ``hidden`` and ``n_max``; any other name is an error, for every score."""
+    for name in SCORES:
+        with pytest.raises(TypeError, match=option):
+            make_score(name, 8, **{option: 3})
+    with pytest.raises(TypeError, match=option):
+        SCORES["mlp"](8, generator=torch.Generator(), **{option: 3})
+
+
+def test_options_reach_their_score_and_are_checked():
+    assert make_score("mlp", 8, hidden=3).W_1z.shape == (8, 3)
+    assert make_score("query_only", 8, n_max=5).W.shape == (5, 8)
+    with pytest.raises(ValueError, match=r"n_max must be in \[1, 512\]"):
+        make_score("query_only", 8, n_max=0)

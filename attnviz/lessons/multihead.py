@@ -122,9 +122,10 @@ def run(cfg: Config) -> Result:
     ]
     steps = formulas.pipeline(cfg.score, pe_kind=cfg.pe, pe_mode=cfg.pe_mode, causal=cfg.causal)
     pipeline = pd.DataFrame(
-        [(step, formula, " × ".join(map(str, shape))) for (step, formula), shape in zip(
-            steps, shapes, strict=True
-        )],
+        [
+            (step, formula, " × ".join(map(str, shape)))
+            for (step, formula), shape in zip(steps, shapes, strict=True)
+        ],
         columns=["step", "formula", "shape"],
     )
     shown = [formulas.positions(cfg.pe, cfg.pe_mode)] if cfg.pe != "none" else []
@@ -135,4 +136,3 @@ def run(cfg: Config) -> Result:
         pipeline=pipeline,
         formulas=shown + formulas.multihead(cfg.score, causal=cfg.causal),
     )
-
