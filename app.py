@@ -6,10 +6,16 @@ server would then open that page without this frame.
 """
 
 import streamlit as st
+from streamlit.runtime.pages_manager import PagesManager
 
 import ui
 
 st.set_page_config(page_title="attnviz", page_icon="🔍", layout="wide")
+if PagesManager.uses_pages_directory:
+    # The first run of a fresh server goes through Streamlit's old pages/ discovery,
+    # which finds no page for a deep link, says "Page not found" and runs this script,
+    # whose st.navigation below then opens the right page. Hide that one false message.
+    st.html("<style>[data-testid=stDialog] {display: none !important;}</style>")
 ui.warm_up()
 ui.begin_page()
 
@@ -23,27 +29,43 @@ with st.sidebar:
         radio=True,
     )
     ui.toggle("present", ui.tr("app.present"))
+st.html(  # a formula wider than its column scrolls instead of being cut
+    "<style>[data-testid=stMain] .katex-display {overflow-x: auto; overflow-y: hidden;}</style>"
+)
 if ui.presenting():
     st.html(
         "<style>[data-testid=stMain] .stMarkdown :is(p, li) {font-size: 1.35rem !important;}"
-        " [data-testid=stMain] .katex {font-size: 1.5em !important;}"
-        " [data-testid=stMain] .katex-display {overflow-x: auto; overflow-y: hidden;}</style>"
+        " [data-testid=stMain] .katex {font-size: 1.5em !important;}</style>"
     )
 
 PAGES = {
-    "": [st.Page("pages/start/home.py", title=ui.tr("app.nav_home"), url_path="home", default=True)],
+    "": [
+        st.Page("pages/start/home.py", title=ui.tr("app.nav_home"), url_path="home", default=True)
+    ],
     ui.tr("app.nav_group_basics"): [
         st.Page("pages/attention/scoring.py", title=ui.tr("scoring.nav"), url_path="scoring"),
         st.Page("pages/attention/multihead.py", title=ui.tr("multihead.nav"), url_path="multihead"),
-        st.Page("pages/attention/saturation.py", title=ui.tr("saturation.nav"), url_path="saturation"),
-        st.Page("pages/attention/equivariance.py", title=ui.tr("equivariance.nav"), url_path="equivariance"),
+        st.Page(
+            "pages/attention/saturation.py", title=ui.tr("saturation.nav"), url_path="saturation"
+        ),
+        st.Page(
+            "pages/attention/equivariance.py",
+            title=ui.tr("equivariance.nav"),
+            url_path="equivariance",
+        ),
     ],
     ui.tr("app.nav_group_block"): [
         st.Page(
-            "pages/block/block_anatomy.py", title=ui.tr("block_anatomy.nav"), url_path="block_anatomy"
+            "pages/block/block_anatomy.py",
+            title=ui.tr("block_anatomy.nav"),
+            url_path="block_anatomy",
         ),
-        st.Page("pages/block/depth_gradients.py", title=ui.tr("depth.nav"), url_path="depth_gradients"),
-        st.Page("pages/block/training_race.py", title=ui.tr("training.nav"), url_path="training_race"),
+        st.Page(
+            "pages/block/depth_gradients.py", title=ui.tr("depth.nav"), url_path="depth_gradients"
+        ),
+        st.Page(
+            "pages/block/training_race.py", title=ui.tr("training.nav"), url_path="training_race"
+        ),
         st.Page("pages/block/positional.py", title=ui.tr("positional.nav"), url_path="positional"),
     ],
     ui.tr("app.nav_group_real"): [

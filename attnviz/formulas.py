@@ -98,7 +98,7 @@ def pipeline(score_name: str, *, pe_kind: str, pe_mode: str, causal: bool) -> li
         ("Q_h, K_h, V_h", r"X W_h^Q,\ X W_h^K,\ X W_h^V"),
         ("S_h", head_scores(score_name)),
         ("A_h", r"\mathrm{softmax}(S_h + M)" if causal else r"\mathrm{softmax}(S_h)"),
-        ("head_h", r"A_h V_h"),
+        (r"\mathrm{head}_h", r"A_h V_h"),
         ("concat", r"[\mathrm{head}_1, \dots, \mathrm{head}_H]"),
         ("A^M", r"[\mathrm{head}_1, \dots, \mathrm{head}_H]\, W^O"),
     ]

@@ -46,11 +46,14 @@ def csv_button(
 
 
 def formula_table(table: pd.DataFrame, where=st) -> None:
-    """A table whose ``formula`` column is LaTeX, typeset; headers from ``app.col_<name>``."""
+    """A table whose ``step`` and ``formula`` columns are LaTeX, typeset; headers from
+    ``app.col_<name>``."""
     head = "| " + " | ".join(tr(f"app.col_{c}") for c in table.columns) + " |"
     rule = "|" + "---|" * len(table.columns)
     cells = [
-        "| " + " | ".join(f"${v}$" if c == "formula" else str(v) for c, v in row.items()) + " |"
+        "| "
+        + " | ".join(f"${v}$" if c in ("step", "formula") else str(v) for c, v in row.items())
+        + " |"
         for _, row in table.iterrows()
     ]
     where.markdown("\n".join([head, rule, *cells]))
