@@ -70,8 +70,11 @@ def positions(kind: str, mode: str) -> str | None:
     return r"X \leftarrow [X;\ E],\quad \mathbf{x}_i \leftarrow [\mathbf{x}_i; \mathbf{p}_i]"
 
 
-def multihead(score_name: str, *, causal: bool = False) -> list[str]:
-    """S10–S12: self-attention's Q = K = V = X, each head's own projections, W^O."""
+def multihead(score_name: str, *, causal: bool = False, qk_scale: float = 1.0) -> list[str]:
+    """S10–S12: self-attention's Q = K = V = X, each head's own projections, W^O.
+
+    ``qk_scale`` s ≠ 1 multiplies W_h^Q and W_h^K after their random draw (scores × s²).
+    """
     softmax = r"\mathrm{softmax}(S_h + M)" if causal else r"\mathrm{softmax}(S_h)"
     sdpa = score_name == "scaled_dot" and not causal  # exactly the chapter's A_{D'} (S11)
     head = r"A_{D'}(Q_h, K_h, V_h) = " if sdpa else ""
@@ -85,6 +88,10 @@ def multihead(score_name: str, *, causal: bool = False) -> list[str]:
     ]
     if causal:
         lines.insert(2, r"M_{ij} = \begin{cases} 0 & j \le i \\ -\infty & j > i\end{cases}")
+    if qk_scale != 1:
+        lines.insert(
+            1, rf"W_h^Q \leftarrow {qk_scale:g}\,W_h^Q,\ W_h^K \leftarrow {qk_scale:g}\,W_h^K"
+        )
     return lines
 
 
@@ -95,6 +102,8 @@ def pipeline(score_name: str, *, pe_kind: str, pe_mode: str, causal: bool) -> li
     if pe is not None:
         rows.append(("X + E" if pe_mode == "add" else "[X; E]", pe.split(",")[1].strip()))
     rows += [
+        (r"W_h^Q, W_h^K, W_h^V", r"\in \mathbb{R}^{D \times D'}\ \text{(each of } H\text{ heads)}"),
+        (r"W^O", r"\in \mathbb{R}^{D'H \times D}"),
         ("Q_h, K_h, V_h", r"X W_h^Q,\ X W_h^K,\ X W_h^V"),
         ("S_h", head_scores(score_name)),
         ("A_h", r"\mathrm{softmax}(S_h + M)" if causal else r"\mathrm{softmax}(S_h)"),
@@ -147,6 +156,16 @@ def add_concat(d_pos_symbol: str = "D") -> str:
         r"\mathbf{x}_i + \mathbf{p}_i \in \mathbb{R}^{D} \quad \text{vs} \quad"
         rf" [\mathbf{{x}}_i; \mathbf{{p}}_i] \in \mathbb{{R}}^{{D + {d_pos_symbol}}}"
     )
+
+
+def position_similarity(cosine: bool = False) -> str:
+    """S_ij between positions i and j: p_iᵀp_j, or its cosine (unit-length p_i)."""
+    if cosine:
+        return (
+            r"S_{ij} = \frac{\mathbf{p}_i^\top \mathbf{p}_j}"
+            r"{\lVert \mathbf{p}_i \rVert\, \lVert \mathbf{p}_j \rVert}"
+        )
+    return r"S_{ij} = \mathbf{p}_i^\top \mathbf{p}_j"
 
 
 def equivariance(pe_kind: str, pe_mode: str) -> list[str]:

@@ -19,6 +19,15 @@ GRID_HEATMAP_MAX_CELLS = 8 * 32 * 32  # above this a grid is drawn as one image
 TICK_LABELS_MAX_N = 40
 
 
+def colour_bar(zmin: float | None, zmax: float | None, marks: dict[float, str] | None) -> dict:
+    """A colour bar with ticks at its ends and at each marked value (e.g. {1/N: "1/N"})."""
+    if not marks or zmin is None or zmax is None:
+        return {}
+    values = sorted({float(zmin), float(zmax), *(v for v in marks if zmin <= v <= zmax)})
+    text = [marks.get(v) or f"{v:.3g}" for v in values]
+    return {"colorbar": {"tickmode": "array", "tickvals": values, "ticktext": text}}
+
+
 def heatmap(
     z: np.ndarray,
     x_tokens: list[str],
@@ -33,6 +42,7 @@ def heatmap(
     height: int = 480,
     x_positions: Sequence[int] | None = None,
     y_positions: Sequence[int] | None = None,
+    marks: dict[float, str] | None = None,
 ) -> go.Figure:
     """One matrix (rows = queries, columns = keys) with token labels and value on hover.
 
@@ -44,7 +54,15 @@ def heatmap(
     xs = np.arange(n_x) if x_positions is None else np.asarray(x_positions)
     ys = np.arange(n_y) if y_positions is None else np.asarray(y_positions)
     xl, yl = token_labels(x_tokens, xs), token_labels(y_tokens, ys)
-    trace = go.Heatmap(z=z, x=xs, y=ys, zmin=zmin, zmax=zmax, colorscale=colorscale)
+    trace = go.Heatmap(
+        z=z,
+        x=xs,
+        y=ys,
+        zmin=zmin,
+        zmax=zmax,
+        colorscale=colorscale,
+        **colour_bar(zmin, zmax, marks),
+    )
     if max(n_x, n_y) <= HOVER_MAX_N:
         trace.update(
             customdata=np.array([[f"{y} → {x}" for x in xl] for y in yl]),
@@ -80,6 +98,7 @@ def head_grid(
     zmin: float = 0.0,
     zmax: float = 1.0,
     width_px: int = 520,
+    marks: dict[float, str] | None = None,
 ) -> go.Figure:
     """All heads' maps (H, N_q, N_k) in one figure, ``cols`` per row.
 
@@ -111,6 +130,7 @@ def head_grid(
             zmin=zmin,
             zmax=zmax,
             colorscale=COLORSCALE,
+            **colour_bar(zmin, zmax, marks),
             customdata=hover,
             hoverongaps=False,
             hovertemplate="%{customdata}<br>%{z:.4f}<extra></extra>",

@@ -10,12 +10,16 @@ import torch
 
 from .. import formulas
 from ..block import NORMS, TransformerBlock
+from ..device import resolve_device
 from ..errors import InputError
-from ..limits import MAX_D, MAX_D_HEAD, MAX_H, MAX_SEED, check_choice, check_int
+from ..limits import MAX_D, MAX_D_HEAD, MAX_H, MAX_SEED, check_choice, check_float, check_int
 from ..masks import causal_mask
 from ..positional import KINDS, MODES, PositionalEncoding
 from ..scoring import SCORES
 from ..text import embed, tokenize
+
+MIN_QK_SCALE, MAX_QK_SCALE = 0.25, 8.0
+NEAR_UNIFORM = 0.8  # share of log N above which a head's rows count as almost uniform
 
 
 @dataclass(frozen=True)
@@ -30,6 +34,7 @@ class Config:
     pe_mode: str = "add"  # add: width D; concat: width 2D
     norm: str = "post"
     seed: int = 0
+    qk_scale: float = 1.0  # s in W_h^Q, W_h^K ← s·W_h^Q, s·W_h^K: scores grow like s²
 
     def __post_init__(self) -> None:
         check_int("D", self.D, 1, MAX_D)
@@ -39,6 +44,7 @@ class Config:
         check_choice("positional encoding mode", self.pe_mode, MODES)
         check_choice("norm", self.norm, NORMS)
         check_int("seed", self.seed, 0, MAX_SEED)
+        check_float("qk_scale", self.qk_scale, MIN_QK_SCALE, MAX_QK_SCALE)
         if self.width > MAX_D:
             raise InputError(
                 f"with concatenated positions the width is D + D = {self.width}, above {MAX_D}",
@@ -88,6 +94,15 @@ class Result:
     weights: np.ndarray  # (H, N, N) softmax rows, float32
     pipeline: pd.DataFrame  # step, formula (LaTeX), shape
     formulas: list[str]  # LaTeX of what was computed
+    width: int  # what attention reads: D, or 2D with concatenated positions
+    d_head: int  # D′ as computed
+    entropy: np.ndarray  # (H,) mean row entropy of each head's weights / log N (1 = uniform)
+    max_weight: np.ndarray  # (H,) largest weight of each head (uniform: 1/N)
+
+    @property
+    def near_uniform(self) -> bool:
+        """Every head keeps at least 80 % of the entropy of a uniform row."""
+        return bool(self.entropy.min() >= NEAR_UNIFORM)
 
 
 @torch.inference_mode()
@@ -97,6 +112,7 @@ def run(cfg: Config) -> Result:
     N = len(tokens)
     X = embed(tokens, cfg.D)  # (N, D)
     X_in = PositionalEncoding(cfg.D, cfg.pe, cfg.pe_mode, seed=cfg.seed)(X)  # (N, width)
+    device = resolve_device()
     block = TransformerBlock(
         cfg.width,
         cfg.H,
@@ -105,14 +121,19 @@ def run(cfg: Config) -> Result:
         score=cfg.score,
         bias=False,  # the chapter's projections have no bias; the formulas shown have none
         seed=cfg.seed,
-        device="cpu",
+        device=device,
     )
-    _, trace = block(X_in, mask=causal_mask(N) if cfg.causal else None)
+    block.attn.W_Q.mul_(cfg.qk_scale)
+    block.attn.W_K.mul_(cfg.qk_scale)
+    mask = causal_mask(N).to(device) if cfg.causal else None
+    _, trace = block(X_in.to(device), mask=mask)
     a = trace.attn
-    shapes = [(N, cfg.D)]
-    if cfg.pe != "none":
-        shapes.append((N, cfg.width))
+    weights = a.weights[0].float().cpu()  # (H, N, N)
+    steps = formulas.pipeline(cfg.score, pe_kind=cfg.pe, pe_mode=cfg.pe_mode, causal=cfg.causal)
+    shapes = [(N, cfg.D)] + ([(N, cfg.width)] if cfg.pe != "none" else [])
     shapes += [
+        tuple(block.attn.W_Q.shape),  # (H, width, D′): the parameters
+        tuple(block.attn.W_O.reshape(-1, cfg.width).shape),  # (H·D′, width)
         tuple(a.q.shape[1:]),  # (H, N, D′)
         tuple(a.scores.shape[1:]),  # (H, N, N)
         tuple(a.weights.shape[1:]),
@@ -120,19 +141,21 @@ def run(cfg: Config) -> Result:
         tuple(a.concat.shape[1:]),  # (N, H·D′)
         tuple(trace.attn_out.shape[1:]),  # (N, width)
     ]
-    steps = formulas.pipeline(cfg.score, pe_kind=cfg.pe, pe_mode=cfg.pe_mode, causal=cfg.causal)
+    rows = zip(steps, shapes, strict=True)
     pipeline = pd.DataFrame(
-        [
-            (step, formula, " × ".join(map(str, shape)))
-            for (step, formula), shape in zip(steps, shapes, strict=True)
-        ],
+        [(step, formula, " × ".join(map(str, shape))) for (step, formula), shape in rows],
         columns=["step", "formula", "shape"],
     )
     shown = [formulas.positions(cfg.pe, cfg.pe_mode)] if cfg.pe != "none" else []
+    entropy = -(weights * torch.log(weights.clamp_min(1e-30))).sum(-1).mean(-1)  # (H,)
     return Result(
         tokens=tokens,
-        scores=a.scores[0].float().numpy(),
-        weights=a.weights[0].float().numpy(),
+        scores=a.scores[0].float().cpu().numpy(),
+        weights=weights.numpy(),
         pipeline=pipeline,
-        formulas=shown + formulas.multihead(cfg.score, causal=cfg.causal),
+        formulas=shown + formulas.multihead(cfg.score, causal=cfg.causal, qk_scale=cfg.qk_scale),
+        width=cfg.width,
+        d_head=block.attn.d_head,
+        entropy=(entropy / np.log(N) if N > 1 else torch.ones_like(entropy)).numpy(),
+        max_weight=weights.amax((-1, -2)).numpy(),
     )

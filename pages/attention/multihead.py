@@ -15,6 +15,7 @@ from attnviz.text import token_labels
 
 WIDTHS = ["4", "8", "16", "24", "32", "48", "64", "96", "128", "192", "256", "384", "512"]
 WIDTHS += ["768", "1024"]  # each has divisors among H = 1 … 32
+QK_SCALES = ["0.25", "0.5", "1", "2", "3", "4", "8"]
 
 st.title(ui.tr("multihead.title"))
 st.markdown(ui.tr("multihead.intro"))
@@ -33,12 +34,16 @@ with left:
     )
     norm = ui.select("norm", ui.tr("multihead.norm"), NORMS, "post", labels="names.norm_")
     seed = ui.number("seed", ui.tr("multihead.seed"), 0, MAX_SEED, 0)
+    qk = float(ui.choice_slider("qk", ui.tr("multihead.qk_scale"), QK_SCALES, "1"))
     fields = dict(text=text, D=D, H=H, d_head=d_head, score=score, causal=causal)
-    fields |= dict(pe=pe, pe_mode=pe_mode, norm=norm, seed=seed)
+    fields |= dict(pe=pe, pe_mode=pe_mode, norm=norm, seed=seed, qk_scale=qk)
     cfg, moved = ui.config(multihead.Config.fit, **fields)
     if moved:
         st.info(ui.explain(moved))
     r = ui.compute(multihead.run, cfg)
+    st.caption(ui.tr("multihead.d_head_is", width=r.width, H=cfg.H, d_head=r.d_head))
+    if r.d_head >= r.width:
+        st.warning(ui.tr("multihead.d_head_wide", d_head=r.d_head, width=r.width))
     for formula in r.formulas:
         st.latex(formula)
 
@@ -53,7 +58,9 @@ with right:
         radio=True,
     )
     shown = r.weights if show == "weights" else r.scores
-    lo, hi = (0.0, 1.0) if show == "weights" else (float(shown.min()), float(shown.max()))
+    # colours span the data, so near-uniform maps still show their structure; 1/N is marked
+    lo, hi = (0.0 if show == "weights" else float(shown.min())), float(shown.max())
+    uniform = {1 / len(r.tokens): "1/N"} if show == "weights" else None
     st.subheader(ui.tr("multihead.grid"))
     grid = maps.head_grid(
         shown,
@@ -61,11 +68,21 @@ with right:
         titles=titles,
         zmin=lo,
         zmax=hi,
+        marks=uniform,
         width_px=760 if ui.presenting() else 520,  # the plot area beside the colour bar
     )
     image = grid.data[0].type == "image"  # large grids: one pre-coloured picture, no hover
     st.caption(ui.tr("multihead.grid_caption_image" if image else "multihead.grid_caption"))
+    if show == "weights":
+        st.caption(ui.tr("multihead.range", hi=hi, N=len(r.tokens), uniform=1 / len(r.tokens)))
     ui.plot(grid, "grid", "heads")
+    key = "multihead.near_uniform" if r.near_uniform else "multihead.sharper"
+    st.markdown(ui.tr(key, lo=r.entropy.min(), hi=r.entropy.max(), qk=cfg.qk_scale))
+    sharpness = pd.DataFrame(
+        {ui.tr("multihead.col_entropy"): r.entropy, ui.tr("multihead.col_max"): r.max_weight},
+        index=pd.Index(titles, name=ui.tr("multihead.col_head")),
+    )
+    st.dataframe(sharpness.T)
     h = ui.slider("head", ui.tr("multihead.big_head"), 0, cfg.H - 1, 0) if cfg.H > 1 else 0
     fig = maps.heatmap(
         shown[h],
@@ -74,6 +91,7 @@ with right:
         title=titles[h],
         zmin=lo,
         zmax=hi,
+        marks=uniform,
         x_title=ui.tr("multihead.key"),
         y_title=ui.tr("multihead.query"),
         height=720 if ui.presenting() else 520,

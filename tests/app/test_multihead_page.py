@@ -88,3 +88,15 @@ def test_concatenated_positions_keep_a_valid_H():
     at = run_page("multihead", lang="ja", text="a b", D=1024, pe_mode="concat")
     assert_clean(at)
     assert "2048" in at.error[0].value and "512" in at.error[0].value
+
+
+def test_colours_span_the_data_with_the_uniform_weight_marked():
+    at = run_page("multihead", text="a b c d e", D=16, H=2, qk="1")
+    assert_clean(at)
+    grid, big = figures(at)
+    r = multihead.run(multihead.Config(text="a b c d e", D=16, H=2))
+    for fig in (grid, big):
+        trace = fig["data"][0]
+        assert trace["zmax"] == pytest.approx(float(r.weights.max()))
+        assert "1/N" in trace["colorbar"]["ticktext"]
+        assert 0.2 in [round(v, 6) for v in trace["colorbar"]["tickvals"]]  # 1/N at N = 5

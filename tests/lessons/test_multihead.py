@@ -76,3 +76,15 @@ def test_pipeline_shapes_follow_the_positional_mode(pe, mode, step):
     width = 32 if mode == "concat" and pe != "none" else 16
     assert r.pipeline.set_index("step").loc["A^M", "shape"] == f"3 × {width}"
     assert r.pipeline.set_index("step").loc["Q_h, K_h, V_h", "shape"] == f"2 × 3 × {width // 2}"
+
+
+def test_random_heads_are_almost_uniform_and_the_qk_scale_sharpens_them():
+    text = "the cat sat on the mat because the mat was warm"
+    base = multihead.run(multihead.Config(text=text))
+    assert base.near_uniform and base.entropy.min() > 0.9  # measured 0.95–0.98 at defaults
+    sharp = multihead.run(multihead.Config(text=text, qk_scale=4.0))
+    assert not sharp.near_uniform and sharp.max_weight.min() > 0.9
+    # the scale multiplies W^Q and W^K: scaled-dot scores grow exactly like s²
+    np.testing.assert_allclose(sharp.scores, 16 * base.scores, rtol=1e-4, atol=1e-4)
+    assert any("4\\,W_h^Q" in f for f in sharp.formulas)
+    assert not any("leftarrow 1" in f for f in base.formulas)
