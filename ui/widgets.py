@@ -124,6 +124,7 @@ def choice_slider(
 ) -> str:
     """A slider over a few named stops (powers of two, say), kept in ``?key=`` by name."""
     options = list(options)
+    st.session_state.setdefault(OPTIONS, {})[key] = options
     if not _from_url(key, default, _choice(options), lambda v: v in options):
         kw["value"] = default
     return where.select_slider(label, options, key=key, **kw)
