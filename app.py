@@ -11,11 +11,9 @@ from streamlit.runtime.pages_manager import PagesManager
 import ui
 
 st.set_page_config(page_title="attnviz", page_icon="🔍", layout="wide")
-if PagesManager.uses_pages_directory:
-    # The first run of a fresh server goes through Streamlit's old pages/ discovery,
-    # which finds no page for a deep link, says "Page not found" and runs this script,
-    # whose st.navigation below then opens the right page. Hide that one false message.
-    st.html("<style>[data-testid=stDialog] {display: none !important;}</style>")
+if PagesManager.uses_pages_directory:  # True only in a fresh server's first run
+    PagesManager.uses_pages_directory = False
+    ui.reopen_link()
 ui.warm_up()
 ui.begin_page()
 

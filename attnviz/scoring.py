@@ -142,15 +142,6 @@ SCORES: dict[str, type[nn.Module]] = {
     "query_only": QueryOnlyScore,
 }
 
-FORMULAS = {  # LaTeX of each score, shown beside its figures
-    "dot": r"r(\mathbf{z}, \mathbf{q}) = \mathbf{z}^\top \mathbf{q}",
-    "scaled_dot": r"r(\mathbf{z}, \mathbf{q}) = \frac{\mathbf{z}^\top \mathbf{q}}{\sqrt{D}}",
-    "bilinear": r"r(\mathbf{z}, \mathbf{q}) = \frac{\mathbf{z}^\top W \mathbf{q}}{\sqrt{D}}",
-    "mlp": r"r(\mathbf{z}, \mathbf{q}) = \mathbf{w}_2^\top"
-    r" \tanh\!\left(W_1 [\mathbf{z}; \mathbf{q}] + \mathbf{b}_1\right)",
-    "query_only": r"\mathbf{a} = \mathrm{softmax}(W \mathbf{q})",
-}
-
 
 def make_score(
     name: str,

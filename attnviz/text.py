@@ -1,26 +1,84 @@
 """Text → tokens → vectors, for pages that start from a sentence the user types.
 
+Japanese needs no spaces: MeCab's morphological analysis with the IPA dictionary
+(fugashi + ipadic) finds its words. Everything else (English, the Latin parts of mixed
+text) is split into words and punctuation marks by one regex, as it always was.
+
 Embeddings are deterministic per word: the word's bytes seed the generator, so a
 repeated word gets the same vector, in every process and on every machine.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import html
 import re
+import threading
 from collections.abc import Sequence
 
+import fugashi
+import ipadic
 import torch
 
 from .errors import InputError
 from .limits import MAX_D, MAX_N, MAX_TEXT_CHARS, check_int
 
 _TOKEN = re.compile(r"\w+|[^\w\s]")
+# Japanese script: CJK punctuation (。、「」々〜, not the ideographic space), hiragana,
+# katakana (ー, ・), kanji, half-width katakana and punctuation (｡｢｣､).
+_JAPANESE = re.compile(
+    "[\u3001-\u303f\u3041-\u309f\u30a0-\u30ff\u31f0-\u31ff\u3400-\u4dbf"
+    "\u4e00-\u9fff\uf900-\ufaff\uff61-\uff9f\U00020000-\U0003134f]"
+)
+# One MeCab tagger per process, shared by every session's thread. MeCab's one-call
+# parse reuses the tagger's own lattice, so calls take turns.
+_TAGGER_LOCK = threading.Lock()
+
+
+@functools.cache
+def _tagger() -> fugashi.GenericTagger:
+    """MeCab with the IPA dictionary, printing the words' surface forms between spaces."""
+    return fugashi.GenericTagger(f"{ipadic.MECAB_ARGS} -Owakati")
+
+
+def _japanese_words(text: str) -> list[tuple[int, int]]:
+    """Spans ``(start, stop)`` in ``text`` of the words MeCab finds that hold Japanese.
+
+    MeCab reads the whole text, so a word at the edge of a Japanese run is segmented in
+    its context (和が1 → 和 / が / 1, where 和が alone reads as the verb 和ぐ).
+    """
+    with _TAGGER_LOCK:
+        words = _tagger().parse(text).split()
+    spans, stop = [], 0
+    for word in words:
+        # MeCab drops only whitespace between words: each word is the next match.
+        start = text.find(word, stop)
+        stop = start + len(word)
+        if _JAPANESE.search(word):
+            spans.append((start, stop))
+    return spans
+
+
+def _segment(text: str) -> list[str]:
+    """MeCab's Japanese words, and ``_TOKEN``'s split of the text around them."""
+    if not _JAPANESE.search(text):
+        return _TOKEN.findall(text.lower())
+    tokens, done = [], 0
+    for start, stop in _japanese_words(text):
+        tokens += _TOKEN.findall(text[done:start].lower())
+        tokens.append(text[start:stop].lower())
+        done = stop
+    return tokens + _TOKEN.findall(text[done:].lower())
 
 
 def tokenize(text: str) -> list[str]:
-    """Split into words and punctuation marks (lower-cased); Japanese runs stay whole words."""
+    """Split into words and punctuation marks; Latin text is lower-cased.
+
+    「猫がマットの上に座った。」 → 猫 が マット の 上 に 座っ た 。 (MeCab + IPA dictionary);
+    "Transformerは注意を使う" → transformer は 注意 を 使う; English keeps its regex split,
+    "didn't" → didn ' t.
+    """
     if not isinstance(text, str):
         raise ValueError(f"text must be a string, got {type(text).__name__}")
     if len(text) > MAX_TEXT_CHARS:
@@ -30,7 +88,7 @@ def tokenize(text: str) -> list[str]:
             hi=MAX_TEXT_CHARS,
             value=len(text),
         )
-    tokens = _TOKEN.findall(text.lower())
+    tokens = _segment(text)
     if not tokens:
         raise InputError("text must contain at least 1 token", "no_tokens", hi=MAX_N)
     if len(tokens) > MAX_N:

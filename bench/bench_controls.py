@@ -24,7 +24,10 @@ SKIP = ("lang", "present")  # the frame's controls: they change no computation
 
 def controls(at) -> list[tuple[str, str, list]]:
     """(kind, key, values to try) for every control on the page."""
-    options = at.session_state["_url_options"] if "_url_options" in at.session_state else {}
+    try:
+        options = at.session_state["_url_options"]
+    except KeyError:
+        options = {}
     found = []
     for kind in ("selectbox", "radio", "select_slider"):
         for w in getattr(at, kind):

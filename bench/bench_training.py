@@ -14,10 +14,11 @@ import time
 import torch
 from torch import nn
 
-from attnviz.lessons import depth, training
+from attnviz.lessons import depth_gradients as depth
+from attnviz.lessons import training_race as training
 
 
-def reference_steps_per_second(cfg: training.RaceConfig, steps: int = 30) -> float:
+def reference_steps_per_second(cfg: training.Config, steps: int = 30) -> float:
     """A stock PyTorch encoder of the same size, trained on the same task (steps/s)."""
     torch.manual_seed(0)
     layer = nn.TransformerEncoderLayer(
@@ -42,9 +43,9 @@ def reference_steps_per_second(cfg: training.RaceConfig, steps: int = 30) -> flo
 
 def main() -> None:
     torch.set_num_threads(training.THREADS)
-    cfg = training.RaceConfig(steps=200)
+    cfg = training.Config(steps=200)
     t0 = time.perf_counter()
-    records, _ = training.run(cfg)
+    records = training.run(cfg).records
     race_s = time.perf_counter() - t0
     ours = cfg.steps / race_s  # one step = one update of each of the two models
     ref = reference_steps_per_second(cfg)
@@ -67,7 +68,7 @@ def main() -> None:
             print(f"  D={D} {norm}-LN W_2 grad norm, layer 1 / 24: {g[0]:.3f} / {g[-1]:.3f}")
         print(f"depth-24 gradients, post + pre, D={D}: {time.perf_counter() - t0:.2f} s")
     t0 = time.perf_counter()
-    trend = depth.spread(depth.last_layer_trend(512, 3), "L", "W_2")
+    trend = depth.trend(depth.TrendConfig(D=512, seeds=3)).spread
     print(
         f"last-layer trend at D=512, 3 seeds, L in {depth.TREND_DEPTHS}: "
         f"{time.perf_counter() - t0:.1f} s"

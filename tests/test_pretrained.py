@@ -1,22 +1,16 @@
 """all-MiniLM-L6-v2 run by attnviz's blocks vs transformers' own BERT on the same files;
-rollout laws; the model-view charts; the README's "your own layer" snippet."""
+the README's snippets, "your own layer" among them."""
 
 from __future__ import annotations
 
-import base64
-import io
 import re
 from pathlib import Path
 
 import numpy as np
 import pytest
 import torch
-from PIL import Image
 
 import attnviz
-from attnviz.charts import lines_view, model_grid
-from attnviz.charts.raster import colour as _colour
-from attnviz.lessons import rollout as ro
 from attnviz.pretrained import model_dir
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -113,67 +107,6 @@ def test_blocks_are_post_ln_with_exact_gelu_and_bert_eps(model):
     x = torch.linspace(-6, 6, 101)
     torch.testing.assert_close(block.ffn.act(x), ACT2FN["gelu"](x), rtol=0, atol=0)
     assert not torch.allclose(block.ffn.act(x), torch.nn.functional.gelu(x, approximate="tanh"))
-
-
-def test_rollout_laws():
-    rng = np.random.default_rng(0)
-    A = rng.random((4, 3, 5, 5))
-    A /= A.sum(-1, keepdims=True)
-    R = ro.rollout(A)
-    assert R.shape == (4, 5, 5)
-    np.testing.assert_allclose(R.sum(-1), 1.0, atol=1e-6)
-    first = 0.5 * A[0].mean(0) + 0.5 * np.eye(5)  # rows of mean + I sum to 2
-    np.testing.assert_allclose(R[0], first, atol=1e-6)
-    second = (0.5 * A[1].mean(0) + 0.5 * np.eye(5)) @ first
-    np.testing.assert_allclose(R[1], second, atol=1e-6)
-    np.testing.assert_allclose(ro.rollout(np.broadcast_to(np.eye(5), (3, 2, 5, 5)))[-1], np.eye(5))
-    with pytest.raises(ValueError, match="L, H, N, N"):
-        ro.rollout(A[0])
-
-
-def test_combine_and_hide():
-    W = np.stack([np.eye(3), np.full((3, 3), 1 / 3)]).astype(np.float32)
-    np.testing.assert_allclose(ro.combine_heads(W, "mean"), (np.eye(3) + 1 / 3) / 2)
-    np.testing.assert_allclose(ro.combine_heads(W, "max"), np.maximum(np.eye(3), 1 / 3))
-    with pytest.raises(ValueError, match="how"):
-        ro.combine_heads(W, "sum")
-    assert ro.keep_positions(["[CLS]", "a", "b", "[SEP]"], True).tolist() == [1, 2]
-    assert ro.keep_positions(["[CLS]", "[SEP]"], True).tolist() == [0, 1]
-    assert ro.keep_positions(["[CLS]", "a"], False).tolist() == [0, 1]
-
-
-def _png(fig) -> np.ndarray:
-    src = fig.data[0].source
-    return np.asarray(Image.open(io.BytesIO(base64.b64decode(src.split(",", 1)[1]))))
-
-
-@pytest.mark.parametrize("N", [10, 200])
-def test_model_grid_is_one_image_of_every_head(N):
-    rng = np.random.default_rng(1)
-    A = rng.random((6, 12, N, N)).astype(np.float32)
-    A /= A.sum(-1, keepdims=True)
-    A[4, 7] = 0.0
-    A[4, 7, :, 0] = 1.0  # one head that reads only token 0
-    fig = model_grid(A, selected=(4, 7))
-    assert [t.type for t in fig.data] == ["image", "scatter"]
-    img = _png(fig)[..., :3]
-    n = -(-N // -(-N // 96))  # cell side after max-pooling (N=200: 67)
-    step = n + max(2, n // 12)
-    assert img.shape[:2] == (6 * step - (step - n), 12 * step - (step - n))
-    cell = img[4 * step : 4 * step + n, 7 * step : 7 * step + n]
-    one, zero = _colour(np.float32(1.0), 0, 1), _colour(np.float32(0.0), 0, 1)
-    np.testing.assert_array_equal(cell[:, 0], np.broadcast_to(one, (n, 3)))
-    np.testing.assert_array_equal(cell[:, -1], np.broadcast_to(zero, (n, 3)))
-    assert len(fig.data[1].x) == 72 and fig.layout.shapes[0].line.color == "red"
-
-
-def test_lines_view_draws_every_weight_above_the_threshold():
-    W = np.array([[0.9, 0.1, 0.0], [0.5, 0.5, 0.0], [0.01, 0.0, 0.99]], dtype=np.float32)
-    fig = lines_view(W, ["a", "b", "c"], min_weight=0.02)
-    segments = sum(
-        int(np.isnan(np.asarray(t.x, dtype=float)).sum()) for t in fig.data if t.mode == "lines"
-    )
-    assert segments == int((W >= 0.02).sum()) == 5
 
 
 def readme_blocks() -> list[str]:

@@ -6,9 +6,19 @@ in the URL and bounded by the engine's caps; export: charts with PNG, CSV downlo
 
 from attnviz.i18n import LANGS
 
-from .compute import compute, config
+from .compute import compute, compute_with_progress, config
 from .export import csv_button, formula_table, plot
-from .frame import begin_page, error_box, explain, lang, presenting, share_link, tr, warm_up
+from .frame import (
+    begin_page,
+    error_box,
+    explain,
+    lang,
+    presenting,
+    reopen_link,
+    share_link,
+    tr,
+    warm_up,
+)
 from .widgets import choice_slider, number, select, slider, text, toggle
 
 __all__ = [
@@ -16,6 +26,7 @@ __all__ = [
     "begin_page",
     "choice_slider",
     "compute",
+    "compute_with_progress",
     "config",
     "csv_button",
     "error_box",
@@ -25,6 +36,7 @@ __all__ = [
     "number",
     "plot",
     "presenting",
+    "reopen_link",
     "select",
     "share_link",
     "slider",

@@ -14,6 +14,7 @@ run at once per process while the rest wait with a message.
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from typing import TypeVar
@@ -81,6 +82,51 @@ def compute(run: Callable[[C], R], cfg: C, *, max_entries: int = 64) -> R:
     try:
         with st.spinner(tr("app.computing"), show_time=True), single_flight((run, cfg)):
             return cached(cfg)
+    except ValueError as err:
+        error_box(err)
+        st.stop()
+
+
+_progressed: dict[Callable, OrderedDict] = {}  # run → {cfg: result}, least recently used first
+_progressed_lock = threading.Lock()
+
+
+def compute_with_progress(
+    run: Callable[[C, Callable[[float], None]], R],
+    cfg: C,
+    label: Callable[[float], str],
+    *,
+    max_entries: int = 64,
+) -> R:
+    """``run(cfg, progress)`` cached by config like :func:`compute`, under a progress bar.
+
+    The variant for runs slow enough to need a bar: ``run`` calls ``progress(f)`` with the
+    fraction f done and ``label(f)`` is the bar's text. ``st.cache_data`` records what a
+    cached function draws and replays it on a hit, so a bar moved from inside a cached
+    ``run`` would be replayed onto a bar of an earlier script run and fail. Here ``run`` is
+    called outside any Streamlit cache and its results are kept in a table of their own,
+    per process and per ``run``, the least recently used dropped beyond ``max_entries``.
+    As in :func:`compute`, equal configs compute once and a miss holds a heavy slot. The
+    result is shared, not copied as ``st.cache_data`` does: pages only read it.
+    """
+    try:
+        with single_flight((run, cfg)):
+            with _progressed_lock:
+                results = _progressed.setdefault(run, OrderedDict())
+                if cfg in results:
+                    results.move_to_end(cfg)
+                    return results[cfg]
+            bar = st.progress(0.0, label(0.0))
+            try:
+                with _heavy:
+                    value = run(cfg, lambda f: bar.progress(f, label(f)))
+            finally:
+                bar.empty()
+            with _progressed_lock:
+                results[cfg] = value
+                while len(results) > max_entries:
+                    results.popitem(last=False)
+            return value
     except ValueError as err:
         error_box(err)
         st.stop()

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import gc
-from urllib.parse import urlencode
+import json
+from urllib.parse import urlencode, urlsplit
 
 import plotly.graph_objects as go
 import streamlit as st
+import streamlit.components.v1 as components
 
 from attnviz.errors import InputError
 from attnviz.i18n import LANGS, catalogue, t
@@ -87,3 +89,22 @@ def explain(err: ValueError) -> str:
 def error_box(err: ValueError) -> None:
     """Show an engine ``ValueError`` as a translated, friendly message (no traceback)."""
     st.error(tr("app.invalid", detail=explain(err)))
+
+
+def reopen_link() -> None:
+    """Reload the browser's page at the link it opened, hiding any dialog meanwhile.
+
+    Needed once per process: a fresh server's first run goes through Streamlit's old
+    pages/ discovery, which finds no page for a deep link, opens a "Page not found" dialog
+    that blocks the page and moves the browser to the main page's address. The browser is
+    put back on its link and reloaded into an ordinary session before this run has drawn
+    much; clients that run no script (AppTest, the load test's client) get the page.
+    """
+    path = urlsplit(st.context.url or "").path or "/"
+    target = json.dumps(f"{path}?{urlencode(st.query_params.to_dict())}")
+    st.html("<style>[data-testid=stDialog] {display: none !important;}</style>")
+    components.html(
+        "<script>const here = window.parent;"
+        f" here.history.replaceState(null, '', {target}); here.location.reload();</script>",
+        height=0,
+    )

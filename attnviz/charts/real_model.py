@@ -1,7 +1,7 @@
 """A whole model's attention at a glance, and one head as BertViz-style lines.
 
-``mosaic`` paints every layer × head map into ONE pre-coloured image (one image, not
-L·H heat maps: see DESIGN.md's performance facts); ``model_grid`` shows it with Plotly,
+``mosaic`` paints every layer × head map into ONE pre-coloured image (the browser draws
+one picture, not L·H heat maps); ``model_grid`` shows it with Plotly,
 with an invisible marker per cell so a click can pick a head. ``lines_view`` links each
 query token (left) to the keys (right) with lines whose opacity is the weight, like
 BertViz's head view.
@@ -19,6 +19,7 @@ from .raster import colour, png_bytes, png_uri, pool
 
 CELL_MAX_PX = 96  # larger maps are max-pooled to at most this many pixels per side
 LINE_LEVELS = 8  # opacity steps in the lines view (one trace per step)
+LINE_MIN_WEIGHT = 0.02  # lighter weights draw no line
 
 
 @dataclass(frozen=True)
@@ -130,7 +131,7 @@ def lines_view(
     weights: np.ndarray,
     tokens: list[str],
     *,
-    min_weight: float = 0.02,
+    min_weight: float = LINE_MIN_WEIGHT,
     title: str = "",
     height: int | None = None,
 ) -> go.Figure:

@@ -2,7 +2,7 @@
 
 LN(x) = γ ⊙ (x − μ) / √(σ² + ε) + β with μ, σ² taken over the D features of one token,
 so after normalisation (before γ, β) every token has mean 0 and variance ≈ 1; γ, β ∈ ℝ^D
-are shared by all tokens.
+are shared by all tokens. The FFN is the chapter's: ReLU between W_1 and W_2.
 """
 
 from __future__ import annotations
@@ -13,10 +13,15 @@ import numpy as np
 import pandas as pd
 import torch
 
-from ..block import TransformerBlock
-from ..text import embed, tokenize
+from .. import formulas
+from ..block import NORMS, TransformerBlock
+from ..errors import InputError
+from ..limits import MAX_D, MAX_D_FF, MAX_H, MAX_SEED, check_choice, check_int
+from ..text import embed, token_labels, tokenize
+from .multihead import nearest_heads
 
-# Steps of the stream, in the order the data flows, per norm: (trace field, label).
+# Steps of the stream, in the order the data flows, per norm: (trace field, label). The
+# labels use the symbols of formulas.block: X in, Q′ (post-LN) or X′ after the first sum.
 STEPS = {
     "post": [
         ("resid_pre", "X"),
@@ -29,28 +34,65 @@ STEPS = {
         ("resid_post", "out = LN₂(·)"),
     ],
     "pre": [
-        ("resid_pre", "x"),
-        ("attn_in", "LN₁(x)"),
-        ("attn_out", "MHA(LN₁(x))"),
-        ("resid_mid", "h = x + MHA"),
-        ("ffn_in", "LN₂(h)"),
+        ("resid_pre", "X"),
+        ("attn_in", "LN₁(X)"),
+        ("attn_out", "MHA(LN₁(X))"),
+        ("resid_mid", "X' = X + MHA"),
+        ("ffn_in", "LN₂(X')"),
         ("ffn_hidden", "ReLU(·W₁+b₁)"),
-        ("ffn_out", "FFN(LN₂(h))"),
-        ("resid_post", "out = h + FFN"),
+        ("ffn_out", "FFN(LN₂(X'))"),
+        ("resid_post", "out = X' + FFN"),
     ],
     "none": [
-        ("resid_pre", "x"),
-        ("attn_out", "MHA(x)"),
-        ("resid_mid", "h = x + MHA"),
-        ("ffn_hidden", "ReLU(hW₁+b₁)"),
-        ("ffn_out", "FFN(h)"),
-        ("resid_post", "out = h + FFN"),
+        ("resid_pre", "X"),
+        ("attn_out", "MHA(X)"),
+        ("resid_mid", "X' = X + MHA"),
+        ("ffn_hidden", "ReLU(X'W₁+b₁)"),
+        ("ffn_out", "FFN(X')"),
+        ("resid_post", "out = X' + FFN"),
     ],
 }
 
 
+def heads(D: int) -> list[int]:
+    """The H that split width D into equal heads: the divisors of D in [1, MAX_H]."""
+    return [h for h in range(1, MAX_H + 1) if D % h == 0]
+
+
 @dataclass(frozen=True)
-class Anatomy:
+class Config:
+    text: str
+    norm: str = "post"
+    D: int = 64  # width of the word vectors and of the stream
+    H: int = 4  # heads; one of heads(D)
+    ff: int = 4  # the FFN's width as a multiple of D: D_ff = ff · D
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        check_choice("norm", self.norm, NORMS)
+        check_int("D", self.D, 1, MAX_D)
+        check_int("H", self.H, 1, MAX_H)
+        check_int("ff", self.ff, 1, MAX_D_FF)
+        check_int("d_ff", self.d_ff, 1, MAX_D_FF)
+        check_int("seed", self.seed, 0, MAX_SEED)
+        if self.H not in heads(self.D):
+            nearest = nearest_heads(self.D, self.H)
+            raise InputError(
+                f"width {self.D} is not divisible by H={self.H}; nearest valid H: {nearest}",
+                "heads_divide",
+                width=self.D,
+                H=self.H,
+                nearest=nearest,
+            )
+
+    @property
+    def d_ff(self) -> int:
+        """The FFN's hidden width D_ff."""
+        return self.ff * self.D
+
+
+@dataclass(frozen=True)
+class Result:
     tokens: list[str]
     steps: list[str]  # labels, in flow order
     shapes: list[str]  # "N × D" per step
@@ -58,17 +100,18 @@ class Anatomy:
     ln_in: np.ndarray | None  # (N, D) what LN₁ normalises (None for norm="none")
     ln_hat: np.ndarray | None  # (N, D) LN₁ before γ, β
     stats: pd.DataFrame  # token, mean/var before and after LN₁ (empty for norm="none")
+    formulas: list[str]  # LaTeX of what was computed
 
 
 @torch.inference_mode()
-def run(text: str, norm: str, D: int, H: int, d_ff: int, seed: int) -> Anatomy:
-    """Embed ``text`` (N(0, 1) word vectors), run one block, collect every step."""
-    tokens = tokenize(text)
-    X = embed(tokens, D)  # (N, D)
-    block = TransformerBlock(D, H, d_ff, norm=norm, seed=seed, device="cpu")
+def run(cfg: Config) -> Result:
+    """Embed the text (N(0, 1) word vectors), run one block, collect every step."""
+    tokens = tokenize(cfg.text)
+    X = embed(tokens, cfg.D)  # (N, D)
+    block = TransformerBlock(cfg.D, cfg.H, cfg.d_ff, norm=cfg.norm, seed=cfg.seed, device="cpu")
     _, trace = block(X)
     steps, shapes, norms = [], [], []
-    for field, label in STEPS[block.norm]:
+    for field, label in STEPS[cfg.norm]:
         value = getattr(trace, field)[0]  # (N, D) or (N, D_ff)
         steps.append(label)
         shapes.append(" × ".join(map(str, value.shape)))
@@ -76,15 +119,18 @@ def run(text: str, norm: str, D: int, H: int, d_ff: int, seed: int) -> Anatomy:
     ln_in = ln_hat = None
     stats = pd.DataFrame()
     if trace.ln_1_hat is not None:
-        ln_in = (trace.sum_1 if norm == "post" else trace.resid_pre)[0].float().numpy()
+        ln_in = (trace.sum_1 if cfg.norm == "post" else trace.resid_pre)[0].float().numpy()
         ln_hat = trace.ln_1_hat[0].float().numpy()
         stats = pd.DataFrame(
             {
-                "token": [f"{i}:{t}" for i, t in enumerate(tokens)],
+                "token": token_labels(tokens, escape=False),
                 "mean_before": ln_in.mean(-1),
                 "var_before": ln_in.var(-1),
                 "mean_after": ln_hat.mean(-1),
                 "var_after": ln_hat.var(-1),
             }
         )
-    return Anatomy(tokens, steps, shapes, np.stack(norms), ln_in, ln_hat, stats)
+    shown = [formulas.block(cfg.norm, block.activation)]
+    if cfg.norm != "none":
+        shown.append(formulas.LAYER_NORM)
+    return Result(tokens, steps, shapes, np.stack(norms), ln_in, ln_hat, stats, shown)

@@ -16,13 +16,72 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from ..block import TransformerBlock
-from ..limits import MAX_SEED, check_choice, check_int
-from ..positional import PositionalEncoding
+from .. import formulas
+from ..block import NORMS, TransformerBlock
+from ..errors import InputError
+from ..limits import MAX_D, MAX_H, MAX_SEED, check_choice, check_int
+from ..positional import KINDS, MODES, PositionalEncoding
 from ..text import embed, tokenize
+from .multihead import nearest_heads
 
 PERMUTATIONS = ("reverse", "shuffle", "swap", "typed")
 MAX_TOKENS = 48  # tokens shown on this page (N × N maps and an N × D difference map)
+WIDTHS = tuple(2**k for k in range(3, 9))  # the widths D the page offers, 8 … 256
+HEADS = (1, 2, 4, 8)  # the head counts the page offers: each divides every width above
+TOLERANCE = 1e-5  # above float32 rounding of one block, far below any PE effect
+
+
+@dataclass(frozen=True)
+class Config:
+    text: str
+    perm: str = "reverse"  # the kind of permutation P, one of PERMUTATIONS
+    perm_seed: int = 0  # shuffle: its seed
+    i: int = 0  # swap: positions i ↔ j (past the sentence's end: its last token)
+    j: int = 1
+    order: str = ""  # typed: the old positions in their new order, "2,0,1"
+    D: int = 32  # width of the word vectors
+    H: int = 2  # heads
+    pe: str = "none"  # positional encoding kind
+    pe_mode: str = "add"  # add: width D; concat: width 2D
+    norm: str = "post"
+    seed: int = 0  # weights, learned positions
+
+    def __post_init__(self) -> None:
+        tokenize(self.text)
+        check_choice("permutation", self.perm, PERMUTATIONS)
+        check_int("seed", self.perm_seed, 0, MAX_SEED)
+        check_int("i", self.i, 0, MAX_TOKENS - 1)
+        check_int("j", self.j, 0, MAX_TOKENS - 1)
+        if not isinstance(self.order, str):
+            raise ValueError(f"order must be a string, got {type(self.order).__name__}")
+        check_int("D", self.D, 1, MAX_D)
+        check_int("H", self.H, 1, MAX_H)
+        check_choice("positional encoding", self.pe, KINDS)
+        check_choice("positional encoding mode", self.pe_mode, MODES)
+        check_choice("norm", self.norm, NORMS)
+        check_int("seed", self.seed, 0, MAX_SEED)
+        if self.width > MAX_D:
+            raise InputError(
+                f"with concatenated positions the width is D + D = {self.width}, above {MAX_D}",
+                "width_cap",
+                width=self.width,
+                hi=MAX_D,
+                half=MAX_D // 2,
+            )
+        if self.width % self.H:
+            nearest = nearest_heads(self.width, self.H)
+            raise InputError(
+                f"width {self.width} is not divisible by H={self.H}; nearest valid H: {nearest}",
+                "heads_divide",
+                width=self.width,
+                H=self.H,
+                nearest=nearest,
+            )
+
+    @property
+    def width(self) -> int:
+        """The width the block sees: D, or D + D with concatenated positions (S16)."""
+        return 2 * self.D if self.pe != "none" and self.pe_mode == "concat" else self.D
 
 
 def permutation(
@@ -53,10 +112,35 @@ def permutation(
     return perm
 
 
+def resolve(cfg: Config, N: int) -> tuple[np.ndarray, tuple[int, int] | None, str | None]:
+    """The permutation ``cfg`` asks for on N tokens, the positions a swap exchanges, and a
+    notice key when a typed order falls back.
+
+    Swap positions past the sentence's end mean its last token. A typed order that is not
+    a permutation of 0 … N−1 gives the reverse order with the notice "bad_order"
+    ("order_help" while nothing is typed yet).
+    """
+    if cfg.perm == "swap":
+        i, j = min(cfg.i, N - 1), min(cfg.j, N - 1)
+        return permutation("swap", N, i=i, j=j), (i, j), None
+    if cfg.perm != "typed":
+        return permutation(cfg.perm, N, seed=cfg.perm_seed), None, None
+    try:
+        return permutation("typed", N, typed=cfg.order), None, None
+    except ValueError:
+        notice = "bad_order" if cfg.order.strip() else "order_help"
+        return permutation("reverse", N), None, notice
+
+
 @dataclass(frozen=True)
-class EquivarianceResult:
-    tokens: list[str]
+class Result:
+    tokens: list[str]  # the first MAX_TOKENS tokens of the text
+    cut: bool  # whether the text had more tokens than MAX_TOKENS
     perm: np.ndarray  # (N,) (PX)_i = X_{perm[i]}
+    perm_tokens: list[str]  # the tokens of PX
+    swapped: tuple[int, int] | None  # swap: the positions i, j exchanged
+    notice: str | None  # "bad_order" / "order_help" when a typed order fell back to reverse
+    P: np.ndarray  # (N, N) P = I[perm]
     A: np.ndarray  # (H, N, N) weights for X
     A_P: np.ndarray  # (H, N, N) weights for PX
     PAPt: np.ndarray  # (H, N, N) P A Pᵀ: A with rows and columns permuted
@@ -64,6 +148,8 @@ class EquivarianceResult:
     diff: np.ndarray  # (N, W) f(PX) − P f(X)
     error: float  # max |f(PX) − P f(X)|
     attn_error: float  # max |A(PX) − P A(X) Pᵀ|
+    verdict: str  # "identity" (P = I), "holds" (error < TOLERANCE) or "breaks"
+    formulas: list[str]  # LaTeX of what was computed
 
 
 def tokens_of(text: str) -> tuple[list[str], bool]:
@@ -73,37 +159,45 @@ def tokens_of(text: str) -> tuple[list[str], bool]:
 
 
 @torch.inference_mode()
-def run(
-    text: str, perm: tuple[int, ...], D: int, H: int, pe: str, pe_mode: str, norm: str, seed: int
-) -> EquivarianceResult:
-    """f(X) and f(PX) for one block with positional encoding ``pe``; the equivariance error.
+def run(cfg: Config) -> Result:
+    """f(X) and f(PX) for one block after positional encoding ``cfg.pe``; the equivariance error.
 
     Shape:
         X (N, D) -> f(X) (N, W) with W = D (added or no PE) or 2D (concatenated)
     """
-    tokens, _ = tokens_of(text)
+    tokens, cut = tokens_of(cfg.text)
     N = len(tokens)
-    p = np.asarray(perm, dtype=np.int64)
-    if sorted(p.tolist()) != list(range(N)):
-        raise ValueError(f"permutation must reorder 0 … {N - 1}, got {len(p)} indices")
-    X = embed(tokens, D)  # (N, D)
+    p, swapped, notice = resolve(cfg, N)
+    X = embed(tokens, cfg.D)  # (N, D)
     PX = X[torch.from_numpy(p)]  # (N, D) rows permuted
-    enc = PositionalEncoding(D, pe, pe_mode, seed=seed)
-    block = TransformerBlock(enc.out_dim, H, norm=norm, seed=seed, device="cpu")
+    enc = PositionalEncoding(cfg.D, cfg.pe, cfg.pe_mode, seed=cfg.seed)
+    block = TransformerBlock(cfg.width, cfg.H, norm=cfg.norm, seed=cfg.seed, device="cpu")
     out, trace = block(enc(X))  # (N, W)
     out_P, trace_P = block(enc(PX))  # (N, W)
     A = trace.attn.weights[0].numpy()  # (H, N, N)
     A_P = trace_P.attn.weights[0].numpy()  # (H, N, N)
     PAPt = A[:, p][:, :, p]  # (P A Pᵀ)_{ij} = A_{perm[i], perm[j]}
     diff = (out_P - out[torch.from_numpy(p)]).numpy()  # (N, W)
-    return EquivarianceResult(
+    error = float(np.abs(diff).max())
+    if (p == np.arange(N)).all():
+        verdict = "identity"
+    else:
+        verdict = "holds" if error < TOLERANCE else "breaks"
+    return Result(
         tokens=tokens,
+        cut=cut,
         perm=p,
+        perm_tokens=[tokens[k] for k in p],
+        swapped=swapped,
+        notice=notice,
+        P=np.eye(N, dtype=np.float32)[p],
         A=A,
         A_P=A_P,
         PAPt=PAPt,
         out=out.numpy(),
         diff=diff,
-        error=float(np.abs(diff).max()),
+        error=error,
         attn_error=float(np.abs(A_P - PAPt).max()),
+        verdict=verdict,
+        formulas=[*formulas.equivariance(cfg.pe, cfg.pe_mode), formulas.block(cfg.norm)],
     )

@@ -10,11 +10,58 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 import torch
 
+from .. import formulas
 from ..attention import MultiHeadAttention
-from ..positional import PositionalEncoding
+from ..limits import MAX_D, MAX_SEED, check_choice, check_int
+from ..positional import MODES, PositionalEncoding
 from ..text import embed, tokenize
+from .training_race import NORMS, LearnedPositions
+
+TABLES = ("sinusoidal", "learned")  # tables drawn from the page's own N, D and seed
+RACE_TABLES = tuple(f"race_{norm}" for norm in NORMS)  # a training race's learned tables
+MAX_POSITIONS = 256  # N and D of the tables drawn
+SAME_WORD_D = 64  # width of the word vectors in the same-word comparison
+
+
+def kinds(race: LearnedPositions | None) -> tuple[str, ...]:
+    """The tables that can be shown: the race's too once the session has run one."""
+    return TABLES + (RACE_TABLES if race is not None else ())
+
+
+@dataclass(frozen=True)
+class Config:
+    kind: str = "sinusoidal"  # one of kinds(race)
+    N: int = 50  # positions
+    D: int = 64  # width of p_i
+    seed: int = 0  # of a learned table at initialisation
+    cosine: bool = False  # similarity of unit-length p_i
+    d_pos: int = 64  # width of p_i when concatenated to x_i ∈ ℝ^D
+    race: LearnedPositions | None = None  # the session's latest training race
+
+    def __post_init__(self) -> None:
+        check_choice("positional encoding", self.kind, kinds(self.race))
+        check_int("N", self.N, 1, MAX_POSITIONS)
+        check_int("D", self.D, 1, MAX_POSITIONS)
+        check_int("seed", self.seed, 0, MAX_SEED)
+        check_int("d_pos", self.d_pos, 1, MAX_D)
+
+
+@dataclass(frozen=True)
+class Widths:
+    add: int  # model width with p_i added: D
+    concat: int  # with p_i concatenated: D + d_pos
+    formulas: list[str]
+
+
+@dataclass(frozen=True)
+class Result:
+    P: np.ndarray  # (N, D) p_1 … p_N as rows (the race's (n, D) for its tables)
+    S: np.ndarray  # (N, N) similarity between positions
+    widths: Widths
+    formulas: list[str]  # LaTeX of the table and similarity shown
 
 
 def table(kind: str, N: int, D: int, seed: int) -> np.ndarray:
@@ -31,12 +78,34 @@ def similarity(P: np.ndarray, cosine: bool = False) -> np.ndarray:
     return (P @ P.T).astype(np.float32)
 
 
-def widths(D: int, d_pos: int) -> dict[str, int]:
+def widths(D: int, d_pos: int) -> Widths:
     """Model width after encoding: added keeps D, concatenated gives D + d_pos."""
-    return {
-        mode: PositionalEncoding(D, "sinusoidal", mode, d_pos=d_pos, n_max=1).out_dim
-        for mode in ("add", "concat")
-    }
+    add, concat = (
+        PositionalEncoding(D, "sinusoidal", mode, d_pos=d_pos, n_max=1).out_dim for mode in MODES
+    )
+    return Widths(add, concat, [formulas.add_concat("d_p")])
+
+
+def run(cfg: Config) -> Result:
+    """The table of the chosen kind, its similarity matrix, and the widths of both modes."""
+    if cfg.kind in RACE_TABLES:
+        P = cfg.race.tables[cfg.kind.removeprefix("race_")]
+    else:
+        P = table(cfg.kind, cfg.N, cfg.D, cfg.seed)
+    shown = [formulas.SINUSOIDAL] if cfg.kind == "sinusoidal" else []
+    shown.append(formulas.position_similarity(cfg.cosine))
+    return Result(P, similarity(P, cfg.cosine), widths(cfg.D, cfg.d_pos), shown)
+
+
+@dataclass(frozen=True)
+class SameWord:
+    text: str
+    mode: str = "add"  # how p_i meets x_i
+    seed: int = 0  # of the attention head's weights
+
+    def __post_init__(self) -> None:
+        check_choice("positional encoding mode", self.mode, MODES)
+        check_int("seed", self.seed, 0, MAX_SEED)
 
 
 @dataclass(frozen=True)
@@ -45,6 +114,9 @@ class TwoPositions:
     i: int  # first position of the repeated word
     j: int  # second position
     rows: dict[str, np.ndarray]  # {"none" | "sinusoidal": (2, N) attention rows of i and j}
+    diff: dict[str, float]  # largest |row_i − row_j| without and with PE
+    table: pd.DataFrame  # every row, one column "<pe>@<position>", one index entry per key
+    formulas: list[str]  # LaTeX of how p_i enters the head
 
 
 def repeated(tokens: list[str]) -> tuple[int, int] | None:
@@ -58,18 +130,23 @@ def repeated(tokens: list[str]) -> tuple[int, int] | None:
 
 
 @torch.inference_mode()
-def same_word(text: str, D: int, seed: int, mode: str = "add") -> TwoPositions | None:
-    """One attention head over ``text`` with no PE and with sinusoidal PE (``mode``): the
+def same_word(cfg: SameWord) -> TwoPositions | None:
+    """One attention head over the text with no PE and with sinusoidal PE (``cfg.mode``): the
     weight rows of the two occurrences of its first repeated word (None if no word repeats)."""
-    tokens = tokenize(text)
+    tokens = tokenize(cfg.text)
     pair = repeated(tokens)
     if pair is None:
         return None
-    X = embed(tokens, D)  # (N, D)
+    X = embed(tokens, SAME_WORD_D)  # (N, D)
     rows = {}
     for kind in ("none", "sinusoidal"):
-        enc = PositionalEncoding(D, kind, mode)
-        mha = MultiHeadAttention(enc.out_dim, 1, seed=seed, device="cpu")
+        enc = PositionalEncoding(SAME_WORD_D, kind, cfg.mode)
+        mha = MultiHeadAttention(enc.out_dim, 1, seed=cfg.seed, device="cpu")
         _, trace = mha(enc(X))
         rows[kind] = trace.weights[0, 0, list(pair)].float().numpy()  # (2, N)
-    return TwoPositions(tokens, pair[0], pair[1], rows)
+    diff = {pe: float(np.abs(r[0] - r[1]).max()) for pe, r in rows.items()}
+    columns = {f"{pe}@{k}": r[n] for pe, r in rows.items() for n, k in enumerate(pair)}
+    shown = [formulas.positions("sinusoidal", cfg.mode)]
+    return TwoPositions(
+        tokens, pair[0], pair[1], rows, diff, pd.DataFrame(columns, index=tokens), shown
+    )

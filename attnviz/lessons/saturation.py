@@ -19,6 +19,8 @@ import numpy as np
 import pandas as pd
 import torch
 
+from .. import formulas
+from ..errors import InputError
 from ..limits import MAX_SEED, check_int
 
 DS = tuple(2**k for k in range(13))  # D = 1, 2, 4, …, 4096 (log scale)
@@ -35,12 +37,51 @@ def rows_allowed(N: int, rows: int) -> int:
 
 
 @dataclass(frozen=True)
-class SaturationResult:
+class Config:
+    N: int = 16  # keys per softmax row
+    rows: int = 500  # query rows asked for; rows_allowed(N, rows) are drawn
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        check_int("N", self.N, 1, MAX_KEYS)
+        check_int("samples", self.rows, 1, MAX_ROWS)
+        check_int("seed", self.seed, 0, MAX_SEED)
+
+
+@dataclass(frozen=True)
+class AtWidth:
+    """What the page shows at one width D, read from a result."""
+
+    D: int
+    logits: np.ndarray  # (S, N) unscaled qᵀk
+    example: np.ndarray  # (2, N) softmax of the first row: unscaled, then scaled by √D
+    stats: pd.DataFrame  # the curves' two rows at D, indexed by scaled (False, True)
+
+
+@dataclass(frozen=True)
+class Result:
     D: np.ndarray  # (len(DS),) the widths, 1 … 4096
     logits: np.ndarray  # (len(DS), S, N) unscaled qᵀk, float32
     curves: pd.DataFrame  # one row per (D, scaled): variance, max_weight, entropy, …
     slope: dict[bool, float]  # fitted d log Var / d log D, per scaled
     rows: int  # S, the query rows drawn
+    formulas: list[str]  # LaTeX of what was computed
+
+    def at(self, D: int) -> AtWidth:
+        """The logits at width D, one row's weights without and with √D, the statistics."""
+        if D not in DS:
+            raise InputError(
+                f"D must be one of {', '.join(map(str, DS))}; got {D!r}",
+                "choice",
+                name="D",
+                choices=", ".join(map(str, DS)),
+                value=repr(D),
+            )
+        raw = self.logits[DS.index(D)]  # (S, N)
+        row = torch.from_numpy(raw[0]).double()  # (N,)
+        example = torch.softmax(torch.stack([row, row / np.sqrt(D)]), -1)  # (2, N)
+        stats = self.curves[self.curves["D"] == D].set_index("scaled")
+        return AtWidth(D=D, logits=raw, example=example.float().numpy(), stats=stats)
 
 
 def softmax_stats(logits: torch.Tensor) -> dict[str, torch.Tensor]:
@@ -94,9 +135,9 @@ def draw_logits(N: int, rows: int, seed: int) -> np.ndarray:
     return out
 
 
-def run(N: int, rows: int, seed: int) -> SaturationResult:
+def run(cfg: Config) -> Result:
     """Draw the logits, then the softmax statistics of qᵀk and qᵀk/√D at every D in DS."""
-    logits = draw_logits(N, rows, seed)
+    logits = draw_logits(cfg.N, cfg.rows, cfg.seed)
     raw = torch.from_numpy(logits)  # (len(DS), S, N)
     root = torch.tensor(DS, dtype=torch.float64).sqrt()[:, None, None]  # (len(DS), 1, 1)
     stats = softmax_stats(torch.stack([raw.double(), raw / root]))  # each (2, len(DS))
@@ -110,6 +151,11 @@ def run(N: int, rows: int, seed: int) -> SaturationResult:
     slope = {}
     for scaled, part in curves.groupby("scaled"):
         slope[bool(scaled)] = float(np.polyfit(np.log(part["D"]), np.log(part["variance"]), 1)[0])
-    return SaturationResult(
-        D=np.array(DS), logits=logits, curves=curves, slope=slope, rows=logits.shape[1]
+    return Result(
+        D=np.array(DS),
+        logits=logits,
+        curves=curves,
+        slope=slope,
+        rows=logits.shape[1],
+        formulas=list(formulas.SATURATION),
     )

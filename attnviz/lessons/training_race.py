@@ -13,14 +13,16 @@ Both models start from the same seed and see the same batches.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, MutableMapping
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 import torch
 from torch import nn
 from torch.nn import functional as F
 
+from .. import formulas
 from ..block import TransformerStack
 from ..limits import MAX_LAYERS, MAX_SEED, check_choice, check_float, check_int
 from ..positional import PositionalEncoding
@@ -31,10 +33,11 @@ MAX_RACE_LAYERS = min(12, MAX_LAYERS)  # keeps one race within about a minute on
 MAX_RACE_STEPS = 600
 LR_RANGE = (1e-4, 3e-2)
 THREADS = 2  # fixed so that a seed gives the same numbers on every machine
+SECONDS_PER_LAYER_STEP = 0.005  # one step of one block, both models, on 2 cores
 
 
 @dataclass(frozen=True)
-class RaceConfig:
+class Config:
     task: str = "reverse"
     L: int = 6
     lr: float = 1e-2
@@ -54,11 +57,21 @@ class RaceConfig:
         check_int("steps", self.steps, 10, MAX_RACE_STEPS)
         check_int("seed", self.seed, 0, MAX_SEED)
 
+    @property
+    def seconds(self) -> int:
+        """About how long the race takes, in whole seconds (at least 1)."""
+        return max(1, round(self.steps * self.L * SECONDS_PER_LAYER_STEP))
+
+
+def learning_rate(log10: float) -> float:
+    """10^log10 to three significant digits, the rate a slider in log₁₀ stands for."""
+    return float(f"{10**log10:.3g}")
+
 
 class SeqModel(nn.Module):
     """Embedding + learned positions + ``TransformerStack`` + linear read-out."""
 
-    def __init__(self, cfg: RaceConfig, norm: str) -> None:
+    def __init__(self, cfg: Config, norm: str) -> None:
         super().__init__()
         g = torch.Generator().manual_seed(cfg.seed)
         self.E = nn.Parameter(torch.randn(cfg.vocab, cfg.D, generator=g))  # (V, D)
@@ -80,7 +93,7 @@ class SeqModel(nn.Module):
         return h @ self.W_out  # (B, n, V)
 
 
-def make_batch(task: str, cfg: RaceConfig, g: torch.Generator) -> tuple[torch.Tensor, torch.Tensor]:
+def make_batch(task: str, cfg: Config, g: torch.Generator) -> tuple[torch.Tensor, torch.Tensor]:
     """Random inputs (B, n) and their targets for ``task``."""
     x = torch.randint(0, cfg.vocab, (cfg.batch, cfg.n), generator=g)
     if task == "copy":
@@ -97,7 +110,7 @@ class StepRecord:
     acc: dict[str, float]  # token accuracy on this step's batch
 
 
-def race(cfg: RaceConfig, models: dict[str, SeqModel] | None = None) -> Iterator[StepRecord]:
+def race(cfg: Config, models: dict[str, SeqModel] | None = None) -> Iterator[StepRecord]:
     """Train post-LN and pre-LN in lockstep, yielding one record per step.
 
     Pass ``models`` to read their learned positional encodings afterwards.
@@ -142,16 +155,57 @@ def race(cfg: RaceConfig, models: dict[str, SeqModel] | None = None) -> Iterator
         torch.set_num_threads(previous)
 
 
-def run(cfg: RaceConfig) -> tuple[list[StepRecord], dict[str, np.ndarray]]:
+@dataclass(frozen=True, eq=False)
+class LearnedPositions:
+    """The positional encodings p_1 … p_n both models of a race learned, and that race."""
+
+    cfg: Config
+    tables: dict[str, np.ndarray]  # norm → (n, D) float32
+
+
+def positions(cfg: Config, models: dict[str, SeqModel]) -> LearnedPositions:
+    """The learned positional encodings of each model, as float32 arrays."""
+    tables = {k: m.pe.W_pos.detach().float().numpy().copy() for k, m in models.items()}
+    return LearnedPositions(cfg, tables)
+
+
+# A session keeps its latest race's encodings here, for the positional-encoding page.
+POSITIONS_KEY = "race_pe"
+
+
+def keep_positions(state: MutableMapping, positions: LearnedPositions) -> None:
+    """Store ``positions`` in a session's ``state`` (Streamlit's session state, say)."""
+    state[POSITIONS_KEY] = positions
+
+
+def learned_positions(state: Mapping) -> LearnedPositions | None:
+    """The encodings the session's latest race learned, or None before any race."""
+    return state.get(POSITIONS_KEY)
+
+
+FORMULAS = [formulas.RACE]  # LaTeX of the race's model, read-out and learning-rate schedule
+
+
+@dataclass(frozen=True)
+class Result:
+    records: list[StepRecord]
+    positions: LearnedPositions
+    formulas: list[str]  # LaTeX of what was computed
+
+
+def run(cfg: Config) -> Result:
     """The whole race: every step's records and each model's learned W_pos (n, D)."""
     models: dict[str, SeqModel] = {}
     records = list(race(cfg, models))
-    return records, positions(models)
+    return Result(records, positions(cfg, models), list(FORMULAS))
 
 
-def positions(models: dict[str, SeqModel]) -> dict[str, np.ndarray]:
-    """The learned positional encodings p_1 … p_n of each model, as float32 arrays."""
-    return {k: m.pe.W_pos.detach().float().numpy().copy() for k, m in models.items()}
+def history(records: list[StepRecord]) -> pd.DataFrame:
+    """One row per step and norm: step, norm, loss, accuracy (the race's curves)."""
+    return pd.DataFrame(
+        [(r.step, n, r.loss[n], r.acc[n]) for r in records for n in NORMS],
+        columns=["step", "norm", "loss", "accuracy"],
+    )
 
 
 def summary(records: list[StepRecord], last: int = 20) -> dict[str, tuple[float, float]]:

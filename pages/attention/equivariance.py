@@ -1,45 +1,22 @@
 """Permutation equivariance (S7, S15, S16): f(PX) = P f(X) without positions, not with them."""
 
-import numpy as np
 import pandas as pd
 import streamlit as st
 
 import ui
 from attnviz.block import NORMS
 from attnviz.charts import equivariance as charts
-from attnviz.latex import EQUIVARIANCE
 from attnviz.lessons import equivariance
 from attnviz.limits import MAX_SEED
 from attnviz.positional import KINDS, MODES
-
-FORMULAS = [
-    EQUIVARIANCE,
-    r"\begin{aligned}A(PX) &= \mathrm{softmax}\!\left(\frac{P Q K^\top P^\top}{\sqrt{D'}}\right)"
-    r" \\ &= P\,A(X)\,P^\top\end{aligned}",
-    r"\begin{aligned}\mathrm{PE}(PX) &= PX + E \\ &\neq P(X + E) = P\,\mathrm{PE}(X)"
-    r"\end{aligned}",
-]
-TOLERANCE = 1e-5  # above float32 rounding of one block, far below any PE effect
-
-
-@st.cache_data(max_entries=64, show_spinner=False)
-def compute(text, perm, D, H, pe, pe_mode, norm, seed):
-    return equivariance.run(text, perm, D, H, pe, pe_mode, norm, seed)
-
+from attnviz.text import token_labels
 
 st.title(ui.tr("equivariance.title"))
 st.markdown(ui.tr("equivariance.intro"))
 left, right = st.columns([2, 3] if ui.presenting() else [1, 2])
 with left:
     text = ui.text("text", ui.tr("equivariance.text"), ui.tr("equivariance.default_text"), 400)
-    try:
-        tokens, cut = equivariance.tokens_of(text)
-    except ValueError as err:
-        ui.error_box(err)
-        st.stop()
-    if cut:
-        st.info(ui.tr("equivariance.tokens_cut", n=equivariance.MAX_TOKENS))
-    N = len(tokens)
+    text_notice = st.container()
     kind = ui.select(
         "perm",
         ui.tr("equivariance.perm"),
@@ -47,29 +24,18 @@ with left:
         "reverse",
         labels="equivariance.perm_",
     )
-    options = {}
+    fields = dict(text=text, perm=kind)
     if kind == "shuffle":
-        options["seed"] = ui.number("pseed", ui.tr("equivariance.perm_seed"), 0, MAX_SEED, 0)
+        fields["perm_seed"] = ui.number("pseed", ui.tr("equivariance.perm_seed"), 0, MAX_SEED, 0)
     elif kind == "swap":
         top = equivariance.MAX_TOKENS - 1
-        options["i"] = min(ui.number("i", ui.tr("equivariance.i"), 0, top, 0), N - 1)
-        options["j"] = min(ui.number("j", ui.tr("equivariance.j"), 0, top, 1), N - 1)
-        st.caption(
-            ui.tr(
-                "equivariance.swapping", a=tokens[options["i"]], b=tokens[options["j"]], **options
-            )
-        )
+        fields["i"] = ui.number("i", ui.tr("equivariance.i"), 0, top, 0)
+        fields["j"] = ui.number("j", ui.tr("equivariance.j"), 0, top, 1)
     elif kind == "typed":
-        options["typed"] = ui.text(
+        fields["order"] = ui.text(
             "order", ui.tr("equivariance.order"), "", 400, help=ui.tr("equivariance.order_help")
         )
-    try:
-        perm = equivariance.permutation(kind, N, **options)
-    except ValueError:
-        typed = options.get("typed", "").strip()
-        message = ui.tr("equivariance.bad_order", order=typed, last=N - 1)
-        st.warning(message) if typed else st.info(ui.tr("equivariance.order_help"))
-        perm = equivariance.permutation("reverse", N)
+    perm_notice = st.container()  # what the run made of the permutation asked for
     pe = ui.select("pe", ui.tr("equivariance.pe"), KINDS, "none", labels="names.pe_")
     pe_mode = ui.select(
         "pe_mode",
@@ -80,51 +46,52 @@ with left:
         radio=True,
     )
     norm = ui.select("norm", ui.tr("equivariance.norm"), NORMS, "post", labels="names.norm_")
-    D = int(ui.select("D", ui.tr("equivariance.D"), [str(2**k) for k in range(3, 9)], "32"))
-    H = int(ui.select("H", ui.tr("equivariance.H"), ["1", "2", "4", "8"], "2", radio=True))
+    widths = [str(d) for d in equivariance.WIDTHS]
+    D = int(ui.choice_slider("D", ui.tr("equivariance.D"), widths, "32"))
+    heads = [str(h) for h in equivariance.HEADS]
+    H = int(ui.select("H", ui.tr("equivariance.H"), heads, "2", radio=True))
     seed = ui.number("seed", ui.tr("equivariance.seed"), 0, MAX_SEED, 0)
+    fields |= dict(D=D, H=H, pe=pe, pe_mode=pe_mode, norm=norm, seed=seed)
+    cfg = ui.config(equivariance.Config, **fields)
+    r = ui.compute(equivariance.run, cfg)
+    if r.cut:
+        text_notice.info(ui.tr("equivariance.tokens_cut", n=equivariance.MAX_TOKENS))
+    if r.swapped:
+        i, j = r.swapped
+        a, b = r.tokens[i], r.tokens[j]
+        perm_notice.caption(ui.tr("equivariance.swapping", a=a, b=b, i=i, j=j))
+    if r.notice == "bad_order":
+        last = len(r.tokens) - 1
+        perm_notice.warning(ui.tr("equivariance.bad_order", order=cfg.order.strip(), last=last))
+    elif r.notice:
+        perm_notice.info(ui.tr(f"equivariance.{r.notice}"))
     st.subheader(ui.tr("equivariance.formulas"))
-    for formula in FORMULAS:
+    for formula in r.formulas:
         st.latex(formula)
 
-try:
-    r = compute(text, tuple(int(k) for k in perm), D, H, pe, pe_mode, norm, seed)
-except ValueError as err:
-    ui.error_box(err)
-    st.stop()
-
-perm_tokens = [tokens[k] for k in r.perm]
-labels, perm_labels = ([f"{i}:{t}" for i, t in enumerate(ts)] for ts in (tokens, perm_tokens))
+labels = token_labels(r.tokens, escape=False)  # CSV headers: the tokens as typed
+perm_labels = token_labels(r.perm_tokens, escape=False)
 with right:
     a, b = st.columns(2)
     a.metric(ui.tr("equivariance.error"), f"{r.error:.2e}")
     b.metric(ui.tr("equivariance.attn_error"), f"{r.attn_error:.2e}")
-    if (r.perm == np.arange(N)).all():
-        st.info(ui.tr("equivariance.identity"))
-    elif r.error < TOLERANCE:
-        st.success(ui.tr("equivariance.holds"))
-    else:
-        st.warning(ui.tr("equivariance.breaks"))
-    h = (
-        int(
-            ui.select(
-                "head", ui.tr("equivariance.head"), [str(k) for k in range(H)], "0", radio=True
-            )
-        )
-        if H > 1
-        else 0
-    )
+    verdict = {"identity": st.info, "holds": st.success, "breaks": st.warning}[r.verdict]
+    verdict(ui.tr(f"equivariance.{r.verdict}"))
+    h = 0
+    if H > 1:
+        choices = [str(k) for k in range(H)]
+        h = int(ui.select("head", ui.tr("equivariance.head"), choices, "0", radio=True))
     st.caption(ui.tr("equivariance.maps", h=h))
     titles = tuple(ui.tr(f"equivariance.t_{k}") for k in ("A", "A_P", "PAPt"))
     ui.plot(
-        charts.attention_triplet(r.A[h], r.A_P[h], r.PAPt[h], tokens, perm_tokens, titles),
+        charts.attention_triplet(r.A[h], r.A_P[h], r.PAPt[h], r.tokens, r.perm_tokens, titles),
         "maps",
         f"maps_head{h}",
     )
     ui.plot(
         charts.difference_map(
             r.diff,
-            perm_tokens,
+            r.perm_tokens,
             title=ui.tr("equivariance.diff_title"),
             x_title=ui.tr("equivariance.dim"),
         ),
@@ -132,7 +99,7 @@ with right:
         "difference",
     )
     ui.plot(
-        charts.permutation_matrix(r.perm, tokens, title=ui.tr("equivariance.P_title")),
+        charts.permutation_matrix(r.perm, r.tokens, title=ui.tr("equivariance.P_title")),
         "P",
         "permutation",
     )
@@ -141,7 +108,7 @@ with right:
         ("A_P", r.A_P[h], perm_labels, perm_labels),
         ("PAPt", r.PAPt[h], perm_labels, perm_labels),
         ("diff", r.diff, perm_labels, range(r.diff.shape[1])),
-        ("P", np.eye(N)[r.perm], perm_labels, labels),
+        ("P", r.P, perm_labels, labels),
     ):
         ui.csv_button(
             pd.DataFrame(z, index=rows, columns=list(cols)),

@@ -1,17 +1,16 @@
 """Block anatomy (S13, S14): flow, formula, stream norms per step, LN per token."""
 
-import numpy as np
 import pandas as pd
 import streamlit as st
 
 import ui
 from attnviz.block import NORMS
-from attnviz.charts import block as charts
-from attnviz.lessons import layernorm
-from attnviz.lessons.block_latex import BLOCK, LAYER_NORM
-from attnviz.limits import MAX_H, MAX_SEED
+from attnviz.charts import block_anatomy as charts
+from attnviz.lessons import block_anatomy
+from attnviz.limits import MAX_SEED
+from attnviz.text import token_labels
 
-compute = st.cache_data(max_entries=64, show_spinner=False)(layernorm.run)
+WIDTHS = [str(2**k) for k in range(3, 10)]  # D = 8 … 512
 
 st.title(ui.tr("block_anatomy.title"))
 st.markdown(ui.tr("block_anatomy.intro"))
@@ -26,20 +25,13 @@ with left:
         radio=True,
     )
     text = ui.text("text", ui.tr("block_anatomy.text"), ui.tr("block_anatomy.default_text"), 300)
-    D = int(ui.select("D", ui.tr("block_anatomy.D"), [str(2**k) for k in range(3, 10)], "64"))
-    H = ui.select(
-        "H",
-        ui.tr("block_anatomy.H"),
-        [str(h) for h in range(1, MAX_H + 1) if D % h == 0],
-        "4" if D >= 4 else "1",
-    )
-    ff = int(ui.select("ff", ui.tr("block_anatomy.ff"), ["1", "2", "4"], "4", radio=True))
+    D = int(ui.choice_slider("D", ui.tr("block_anatomy.D"), WIDTHS, "64"))
+    H = ui.select("H", ui.tr("block_anatomy.H"), [str(h) for h in block_anatomy.heads(D)], "4")
+    ff = ui.select("ff", ui.tr("block_anatomy.ff"), ["1", "2", "4"], "4", radio=True)
     seed = ui.number("seed", ui.tr("block_anatomy.seed"), 0, MAX_SEED, 0)
-try:
-    r = compute(text, norm, D, int(H), ff * D, seed)
-except ValueError as err:
-    ui.error_box(err)
-    st.stop()
+    fields = dict(text=text, norm=norm, D=D, H=int(H), ff=int(ff), seed=seed)
+    cfg = ui.config(block_anatomy.Config, **fields)
+r = ui.compute(block_anatomy.run, cfg)
 with right:
     st.subheader(ui.tr("block_anatomy.flow"))
     ui.plot(
@@ -48,18 +40,19 @@ with right:
         f"block_{norm}_flow",
     )
     st.markdown(f"**{ui.tr('block_anatomy.formula')}**")
-    st.latex(BLOCK[norm])
-    st.latex(LAYER_NORM)
+    for formula in r.formulas:
+        st.latex(formula)
     st.subheader(ui.tr("block_anatomy.norms"))
     ui.plot(
         charts.stream_norms(r.norms, r.steps, r.tokens, y_title=ui.tr("block_anatomy.length")),
         "norms",
         f"block_{norm}_norms",
     )
-    st.caption(ui.tr("block_anatomy.norms_note", sqrtD=np.sqrt(D)))
-    labels = [f"{i}:{t}" for i, t in enumerate(r.tokens)]
+    st.caption(ui.tr("block_anatomy.norms_note", sqrtD=cfg.D**0.5))
     ui.csv_button(
-        pd.DataFrame(r.norms.T, index=labels, columns=r.steps), f"block_{norm}_norms", "csv_norms"
+        pd.DataFrame(r.norms.T, index=token_labels(r.tokens, escape=False), columns=r.steps),
+        f"block_{norm}_norms",
+        "csv_norms",
     )
     st.subheader(ui.tr("block_anatomy.ln_heading"))
     if r.ln_hat is None:
@@ -72,7 +65,9 @@ with right:
         )
         names = (ui.tr("block_anatomy.before"), ui.tr("block_anatomy.after"))
         ui.plot(
-            charts.ln_token(r.ln_in[i], r.ln_hat[i], (f"{labels[i]}: {names[0]}", names[1])),
+            charts.ln_token(
+                r.ln_in[i], r.ln_hat[i], (f"{token_labels(r.tokens)[i]}: {names[0]}", names[1])
+            ),
             "ln_token",
             f"ln_token{i}",
         )

@@ -3,7 +3,9 @@
 import numpy as np
 import pytest
 
-from .helpers import assert_clean, decode, figures, run_page
+from attnviz.lessons import equivariance
+
+from .helpers import assert_clean, decode, figures, latex, run_page
 
 
 def maps_and_diff(at):
@@ -80,3 +82,44 @@ def test_controls_rerun_cleanly():
 def test_extremes_and_hostile_values(params):
     at = run_page("equivariance", **params)
     assert_clean(at)
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+@pytest.mark.parametrize(
+    ("params", "present", "absent"),
+    [
+        ({"pe": "none", "norm": "post"}, ["\\mathrm{LN}(X + A^M(X))"], ["\\mathrm{PE}"]),
+        ({"pe": "sinusoidal", "norm": "pre"}, ["PX + E", "A^M(\\mathrm{LN}(X))"], ["[PX"]),
+        ({"pe": "learned", "pe_mode": "concat", "norm": "none"}, ["[PX;\\ E]"], ["\\mathrm{LN}"]),
+    ],
+)
+def test_formulas_shown_are_those_of_the_config_run(lang, params, present, absent):
+    at = run_page("equivariance", lang=lang, **params)
+    assert_clean(at)
+    shown = latex(at)
+    text = at.text_input(key="text").value
+    assert shown == equivariance.run(equivariance.Config(text, **params)).formulas
+    joined = " ".join(shown)
+    assert all(p in joined for p in present) and not any(a in joined for a in absent)
+
+
+def test_D_is_a_slider_over_the_widths_kept_by_name():
+    at = run_page("equivariance", D="256", pe="sinusoidal", pe_mode="concat")
+    assert_clean(at)
+    assert at.select_slider(key="D").value == "256"
+    assert maps_and_diff(at)[3].shape[1] == 512  # concatenated: width D + D
+    at.select_slider(key="D").set_value("8").run()
+    assert_clean(at)
+    assert maps_and_diff(at)[3].shape[1] == 16
+
+
+def test_swap_caption_and_cut_notice_come_from_the_run():
+    at = run_page("equivariance", text="a b c", perm="swap", i=0, j=47)
+    assert_clean(at)
+    assert any("“c”" in c.value or "「c」" in c.value for c in at.caption)  # j = 47 → last
+    _, A_P, PAPt, _ = maps_and_diff(at)
+    np.testing.assert_allclose(A_P, PAPt, atol=1e-6)
+    at = run_page("equivariance", text=" ".join(f"w{k}" for k in range(60)))
+    assert_clean(at)
+    assert any("48" in i.value for i in at.info)
+    assert decode(figures(at)[0]["data"][0]["z"]).shape == (48, 48)

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from attnviz.lessons import multihead
+from attnviz.text import tokenize
 
 from .helpers import assert_clean, decode, figures, latex, run_page, sweep_controls
 
@@ -20,7 +21,7 @@ def test_renders_and_rows_sum_to_one(lang):
         if np.isfinite(run).any()
     ]
     rows = [run[np.isfinite(run)] for run in rows]
-    N = len(at.text_input(key="text").value.split())
+    N = len(tokenize(at.text_input(key="text").value))
     assert len(rows) == 8 * N  # default H = 8 heads, one row per query token
     for row in rows:
         assert len(row) == N and row.sum() == pytest.approx(1.0, abs=1e-5)

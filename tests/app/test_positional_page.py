@@ -3,10 +3,10 @@
 import numpy as np
 import pytest
 
-from attnviz.lessons import positions
+from attnviz.lessons import positional
 from attnviz.positional import sinusoidal
 
-from .helpers import assert_clean, decode, figures, run_page, sweep_controls
+from .helpers import assert_clean, decode, figures, latex, run_page, sweep_controls
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
@@ -21,6 +21,34 @@ def test_renders_and_matrix_is_sinusoidal(lang):
     sin = [decode(tr["y"]) for tr in figs[3]["data"]]
     np.testing.assert_allclose(none[0], none[1], atol=1e-6)
     assert np.abs(sin[0] - sin[1]).max() > 1e-3
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+@pytest.mark.parametrize(
+    ("params", "present", "absent"),
+    [
+        ({}, ["\\sin", "\\mathbf{p}_i^\\top \\mathbf{p}_j", "X + E"], ["\\lVert", "[X;\\ E]"]),
+        ({"kind": "learned", "cosine": "true"}, ["\\lVert"], ["\\sin"]),
+        ({"mode": "concat", "d_pos": "8"}, ["[X;\\ E]", "D + d_p"], ["X + E"]),
+    ],
+)
+def test_formulas_shown_are_those_of_the_config_run(lang, params, present, absent):
+    at = run_page("positional", lang=lang, N="10", D="8", **params)
+    assert_clean(at)
+    cfg = positional.Config(
+        kind=params.get("kind", "sinusoidal"),
+        N=10,
+        D=8,
+        cosine=params.get("cosine") == "true",
+        d_pos=int(params.get("d_pos", 64)),
+    )
+    r = positional.run(cfg)
+    text = at.text_input(key="text").value
+    two = positional.same_word(positional.SameWord(text, params.get("mode", "add")))
+    shown = latex(at)
+    assert shown == r.formulas + r.widths.formulas + two.formulas  # the page's order
+    joined = " ".join(shown)
+    assert all(p in joined for p in present) and not any(a in joined for a in absent)
 
 
 def test_race_encodings_are_offered_once_the_race_has_run():
@@ -41,15 +69,21 @@ def test_race_encodings_are_offered_once_the_race_has_run():
             "kind": "learned",
             "cosine": "true",
         },
+        {"D": "256"},
+        {"D": "63"},
         {"text": "one two three"},
         {"text": ""},
     ],
 )
 def test_extremes(params):
     assert_clean(run_page("positional", **params))
-    assert positions.widths(2, 1)["concat"] == 3
+    assert positional.widths(2, 1).concat == 3
 
 
 def test_every_control_at_its_extremes():
     at = run_page("positional")
     assert sweep_controls(at) > 5
+    for D in ("2", "256"):
+        at.select_slider(key="D").set_value(D).run()
+        assert_clean(at)
+        assert decode(figures(at)[0]["data"][0]["z"]).shape == (50, int(D))

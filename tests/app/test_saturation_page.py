@@ -3,7 +3,9 @@
 import numpy as np
 import pytest
 
-from .helpers import assert_clean, decode, figures, run_page
+from attnviz.lessons import saturation
+
+from .helpers import assert_clean, decode, figures, latex, run_page
 
 
 def traces(at, index):
@@ -36,6 +38,26 @@ def test_moving_D_changes_the_chosen_row_and_metrics():
     np.testing.assert_allclose([raw_w.sum(), scaled_w.sum()], 1.0, atol=1e-5)
     assert raw_w.max() > scaled_w.max()
     assert float(at.metric[0].value) > 3000
+    example = saturation.run(saturation.Config()).at(4096).example  # the page's defaults
+    np.testing.assert_allclose([raw_w, scaled_w], example, atol=1e-6)
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_formulas_shown_are_those_of_the_config_run(lang):
+    at = run_page("saturation", lang=lang, N=4, rows=100)
+    assert_clean(at)
+    shown = latex(at)
+    assert shown == saturation.run(saturation.Config(N=4, rows=100)).formulas
+    joined = " ".join(shown)
+    assert "\\sqrt{D}" in joined and "D'" not in joined  # one query, no heads
+
+
+def test_capped_rows_are_announced():
+    at = run_page("saturation", N=128, rows=2000)
+    assert_clean(at)
+    assert any("64" in i.value for i in at.info)  # 64 rows fit the draw budget at N = 128
+    at = run_page("saturation", N=8, rows=500)
+    assert not at.info
 
 
 @pytest.mark.parametrize(

@@ -136,6 +136,23 @@ def test_model_inside_the_image_offline(image):
     assert out.stdout.strip() == "PretrainedEncoder", out.stderr[-2000:]
 
 
+def test_japanese_segmented_inside_the_image(image):
+    """MeCab and its dictionary are in the image: Japanese without spaces splits into words."""
+    out = sh(
+        "docker",
+        "run",
+        "--rm",
+        "--network",
+        "none",
+        TAG,
+        "python",
+        "-c",
+        "import json; from attnviz.text import tokenize; "
+        "print(json.dumps(tokenize('猫がマットの上に座った。')))",
+    )
+    assert json.loads(out.stdout) == ["猫", "が", "マット", "の", "上", "に", "座っ", "た", "。"]
+
+
 @pytest.mark.parametrize("path", app_pages())
 def test_page_runs_in_chromium(container, page, path):
     _, url, _ = container

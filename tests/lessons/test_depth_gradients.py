@@ -2,8 +2,11 @@
 
 import numpy as np
 import pytest
+import torch
 
-from attnviz.lessons import depth
+from attnviz import formulas
+from attnviz.block import TransformerStack
+from attnviz.lessons import depth_gradients as depth
 
 
 @pytest.fixture(scope="module")
@@ -23,17 +26,46 @@ def test_post_ln_last_layer_gradient_does_not_shrink(trend):
     assert trend["post"][12] > 2 * trend["pre"][12]
 
 
-def test_per_layer_table_shape_and_autograd():
-    df = depth.by_layer(3, 16, 1)
-    assert sorted(df.columns) == sorted(["norm", "seed", "layer", *depth.PARAMS])
-    assert len(df) == 2 * 3 and (df[list(depth.PARAMS)] > 0).all().all()
+def test_per_layer_run_tables_and_progress():
+    seen = []
+    r = depth.run(depth.Config(L=3, D=16, seeds=2), seen.append)
+    assert sorted(r.table.columns) == sorted(["norm", "seed", "layer", *depth.PARAMS])
+    assert len(r.table) == 2 * 2 * 3 and (r.table[list(depth.PARAMS)] > 0).all().all()
+    assert seen == pytest.approx([0.25, 0.5, 0.75, 1.0])
+    for p in depth.PARAMS:
+        s = r.spread[p]
+        assert list(s.columns) == ["norm", "layer", "mean", "std"] and len(s) == 2 * 3
+        first = r.table[(r.table.norm == "pre") & (r.table.layer == 1)][p]
+        got = s[(s.norm == "pre") & (s.layer == 1)]
+        assert got["mean"].item() == pytest.approx(first.mean())
+        assert got["std"].item() == pytest.approx(first.std())
+
+
+def test_trend_reference_is_one_over_sqrt_L_through_pre_ln_and_ratios_follow_the_means():
+    seen = []
+    t = depth.trend(depth.TrendConfig(D=16, seeds=1), seen.append)
+    assert seen[-1] == 1.0 and seen == sorted(seen)
+    pre = t.spread[t.spread.norm == "pre"].set_index("L")["mean"]
+    post = t.spread[t.spread.norm == "post"].set_index("L")["mean"]
+    Ls, ref = t.reference
+    np.testing.assert_array_equal(Ls, depth.TREND_DEPTHS)
+    np.testing.assert_allclose(ref, pre[1] / np.sqrt(Ls))
+    lo, hi = depth.RATIO_DEPTHS
+    assert t.ratios["pre"] == pytest.approx(pre[hi] / pre[lo])
+    assert t.ratios["post"] == pytest.approx(post[hi] / post[lo])
+    assert t.ratios["ref"] == pytest.approx(np.sqrt(lo / hi))
+    assert t.formulas == [formulas.GRAD_SCALE]
+
+
+def test_config_checks_and_its_trend_leaves_L_out():
+    cfg = depth.Config(L=4, D=64, seeds=2)
+    assert cfg.trend == depth.TrendConfig(D=64, seeds=2) == depth.Config(L=9, D=64, seeds=2).trend
+    for bad in ({"L": 25}, {"D": 4}, {"seeds": 0}, {"seeds": 11}):
+        with pytest.raises(ValueError):
+            depth.Config(**bad)
 
 
 def test_xavier_variance():
-    import torch
-
-    from attnviz.block import TransformerStack
-
     stack = TransformerStack(1, 64, 4, 256, device="cpu")
     depth.xavier_(stack, torch.Generator().manual_seed(0))
     f = stack.blocks[0].ffn

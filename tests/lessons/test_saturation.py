@@ -4,12 +4,15 @@ import numpy as np
 import pytest
 import torch
 
+from attnviz import formulas
+from attnviz.errors import InputError
 from attnviz.lessons import saturation
 
 
 @pytest.fixture(scope="module")
 def result():
-    return saturation.run(N=8, rows=2000, seed=0)  # 8192 logits per D (the draw budget)
+    cfg = saturation.Config(N=8, rows=2000, seed=0)  # 8192 logits per D (the draw budget)
+    return saturation.run(cfg)
 
 
 def test_variance_grows_like_D_and_scaling_removes_it(result):
@@ -58,7 +61,33 @@ def test_jacobian_norm_matches_the_explicit_matrix():
 def test_budget_caps_rows_and_bad_input_raises():
     assert saturation.rows_allowed(128, 2000) * 128 * 4096 <= saturation.MAX_DRAWS
     assert saturation.rows_allowed(2, 100) == 100
-    with pytest.raises(ValueError, match="N"):
-        saturation.run(0, 100, 0)
-    with pytest.raises(ValueError, match="samples"):
-        saturation.run(4, saturation.MAX_ROWS + 1, 0)
+    assert saturation.run(saturation.Config(N=128, rows=2000)).rows == 64
+    with pytest.raises(InputError, match="N"):
+        saturation.Config(N=0, rows=100)
+    with pytest.raises(InputError, match="samples"):
+        saturation.Config(N=4, rows=saturation.MAX_ROWS + 1)
+
+
+@pytest.mark.parametrize("D", [1, 64, 4096])
+def test_at_D_is_the_softmax_of_the_first_row_unscaled_and_scaled(result, D):
+    at = result.at(D)
+    raw = result.logits[saturation.DS.index(D)]  # (S, N)
+    np.testing.assert_array_equal(at.logits, raw)
+    row = torch.from_numpy(raw[0]).double()
+    expected = [torch.softmax(row, -1), torch.softmax(row / D**0.5, -1)]
+    np.testing.assert_allclose(at.example, torch.stack(expected).numpy(), atol=1e-6)
+    assert list(at.stats.index) == [False, True]
+    var = float(raw.astype(np.float64).var(ddof=1))  # the sample variance of the logits
+    assert at.stats.loc[False, "variance"] == pytest.approx(var)
+    assert at.stats.loc[True, "variance"] == pytest.approx(var / D)
+
+
+def test_at_a_width_outside_the_grid_raises(result):
+    with pytest.raises(InputError) as err:
+        result.at(3)
+    assert err.value.key == "choice" and "4096" in err.value.fields["choices"]
+
+
+def test_formulas_are_the_scaled_dot_law(result):
+    assert result.formulas == formulas.SATURATION
+    assert "\\sqrt{D}" in result.formulas[0] and "D'" not in " ".join(result.formulas)

@@ -1,0 +1,228 @@
+"""One attention weight a_ij of one head, followed through its formula with the numbers.
+
+Self-attention (S10–S12) for head h, query i and key j, with the inputs X = [x_1 … x_N]ᵀ:
+
+    q_i = x_i W_h^Q + b_h^Q,   k_j = x_j W_h^K + b_h^K,   v_j = x_j W_h^V + b_h^V   (D',)
+    s_ij = c · Σ_t terms_t                              the score, by score function below
+    a_i· = softmax(s_i· + M_i·),   M_ij = 0 where m_ij (may attend), −∞ where not
+    head_h,i = Σ_j a_ij v_j                             (D',)
+    out_i = [head_1,i … head_H,i] W^O + b^O = Σ_h head_h,i W_h^O + b^O    (D,)
+
+Every score is a scaled sum of terms (c = 1 unless said):
+
+    dot         terms_d = q_i,d k_j,d
+    scaled_dot  terms_d = q_i,d k_j,d,           c = 1/√D'                        (S2)
+    bilinear    terms_d = (W_h q_i)_d k_j,d,     c = 1/√D'                        (S4)
+    mlp         terms_u = w_2,u u_u,  u = tanh(k_j W_1^z + q_i W_1^q + b_1)       (S5)
+    query_only  terms_d = W_h[j, d] q_i,d        k_j is never read                (S6)
+
+The steps are recomputed in float64 from the module's parameters and the attention input,
+then checked against the trace's own float32 scores, weights and head rows.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+from .attention import AttentionTrace, MultiHeadAttention
+from .block import BlockTrace
+from .limits import check_int
+
+TRACE_ATOL = 1e-3  # far above float32 rounding, far below a wrong module, mask or input
+
+
+def to_numpy(t: torch.Tensor) -> np.ndarray:
+    """A tensor as a float64 NumPy array on the CPU."""
+    return t.detach().to("cpu", torch.float64).numpy()
+
+
+@dataclass(frozen=True)
+class MLPUnits:
+    """S5 inside one score: u = tanh(k_j W_1^z + q_i W_1^q + b_1), s_ij = w_2ᵀ u."""
+
+    z_part: np.ndarray  # (hidden,) k_j W_1^z
+    q_part: np.ndarray  # (hidden,) q_i W_1^q
+    b_1: np.ndarray  # (hidden,)
+    pre: np.ndarray  # (hidden,) z_part + q_part + b_1
+    u: np.ndarray  # (hidden,) tanh(pre), the hidden units
+    w_2: np.ndarray  # (hidden,)
+
+
+@dataclass(frozen=True)
+class WeightSteps:
+    """Every step from x_i to out_i for one weight a_ij (float64; indices are 0-based)."""
+
+    score: str  # name in attnviz.SCORES
+    b: int
+    h: int
+    i: int
+    j: int
+    x_i: np.ndarray  # (D,) the attention input row of query i
+    x_j: np.ndarray  # (D,) the attention input row of key j
+    q_i: np.ndarray  # (D',) x_i W_h^Q + b_h^Q
+    k_j: np.ndarray  # (D',) x_j W_h^K + b_h^K
+    v_j: np.ndarray  # (D',) x_j W_h^V + b_h^V
+    uses_key: bool  # False for query_only: s_ij reads q_i and row j of W_h, never k_j
+    Wq_i: np.ndarray | None  # bilinear: (D',) W_h q_i
+    W_j: np.ndarray | None  # query_only: (D',) row j of W_h
+    mlp: MLPUnits | None  # mlp: the hidden units of this (i, j)
+    terms: np.ndarray  # (D',) or (hidden,) the summands of s_ij, before the scale c
+    term_sum: float  # Σ_t terms_t
+    scale: float  # c: 1/√D' for scaled_dot and bilinear, else 1
+    s_ij: float  # c · term_sum, before the mask
+    m_ij: bool  # True = query i may attend to key j
+    s_row: np.ndarray  # (N,) s_i·, before the mask
+    m_row: np.ndarray  # (N,) bool
+    a_row: np.ndarray  # (N,) softmax(s_i· + M_i·); all 0 when no key is allowed
+    a_ij: float
+    V: np.ndarray  # (N, D') every value row v_l of head h
+    a_ij_v_j: np.ndarray  # (D',)
+    head_i: np.ndarray  # (D',) Σ_l a_il v_l
+    head_i_W_O: np.ndarray  # (D,) head h's contribution to out_i
+    out_i: np.ndarray  # (D,) concat_i W^O + b^O, the other heads' rows as traced
+
+    @property
+    def M_ij(self) -> float:
+        """The additive mask: 0 where query i may attend to key j, −∞ where not."""
+        return 0.0 if self.m_ij else -math.inf
+
+
+def mask_row(mask: torch.Tensor | None, shape: tuple[int, int, int, int], b, h, i) -> np.ndarray:
+    """Row (b, h, i) of a mask (True = may attend) broadcast as ``MultiHeadAttention`` does."""
+    B, H, N_q, N_k = shape
+    if mask is None:
+        return np.ones(N_k, dtype=bool)
+    mask = torch.as_tensor(mask).to("cpu")
+    if mask.dim() == 3:
+        mask = mask[:, None]  # (B, N_q, N_k) -> (B, 1, N_q, N_k), as in MultiHeadAttention
+    return mask.expand(B, H, N_q, N_k)[b, h, i].numpy().astype(bool)
+
+
+def softmax_row(s_row: np.ndarray, m_row: np.ndarray) -> np.ndarray:
+    """softmax(s + M) over the allowed entries (S9); all zero when none is allowed."""
+    a = np.zeros_like(s_row)
+    if m_row.any():
+        e = np.exp(s_row[m_row] - s_row[m_row].max())
+        a[m_row] = e / e.sum()
+    return a
+
+
+def _row_terms(mha: MultiHeadAttention, h: int, q_i: np.ndarray, K: np.ndarray) -> tuple:
+    """(terms (N, T) for every key, scale c, extras): s_i· = c · terms.sum(-1)."""
+    name, score, N = mha.score_name, mha.score, K.shape[0]
+    c = 1 / math.sqrt(mha.d_head) if name in ("scaled_dot", "bilinear") else 1.0
+    if name in ("dot", "scaled_dot"):
+        return q_i * K, c, {}  # (N, D')
+    if name == "bilinear":
+        Wq_i = to_numpy(score.W[h]) @ q_i  # (D',): W_h q_i
+        return Wq_i * K, c, {"Wq_i": Wq_i}  # (N, D')
+    if name == "mlp":
+        z_part = K @ to_numpy(score.W_1z[h])  # (N, hidden)
+        q_part = q_i @ to_numpy(score.W_1q[h])  # (hidden,)
+        b_1, w_2 = to_numpy(score.b_1[h]).reshape(-1), to_numpy(score.w_2[h]).reshape(-1)
+        u = np.tanh(z_part + q_part + b_1)  # (N, hidden)
+        return u * w_2, c, {"z_part": z_part, "q_part": q_part, "b_1": b_1, "u": u, "w_2": w_2}
+    W = to_numpy(score.W[h, :N])  # query_only: (N, D'), row l belongs to source position l
+    return W * q_i, c, {"W": W}  # (N, D')
+
+
+def _check(name: str, ours: np.ndarray, traced: torch.Tensor) -> None:
+    traced = to_numpy(traced)
+    atol = TRACE_ATOL * max(1.0, float(np.abs(traced).max(initial=0.0)))
+    if not np.allclose(ours, traced, rtol=0, atol=atol):
+        raise ValueError(
+            f"the recomputed {name} do not match the trace: pass the module, attention input "
+            "and mask (True = may attend) that produced it"
+        )
+
+
+def step_through(
+    trace: AttentionTrace | BlockTrace,
+    mha: MultiHeadAttention,
+    *,
+    h: int,
+    i: int,
+    j: int,
+    b: int = 0,
+    x: torch.Tensor | None = None,
+    mask: torch.Tensor | None = None,
+) -> WeightSteps:
+    """Every step of a_ij for head ``h``, query ``i``, key ``j`` of batch row ``b``.
+
+    ``trace`` is the ``AttentionTrace`` of ``mha(x, mask=mask)`` (then ``x`` is required)
+    or a ``BlockTrace`` (its ``attn_in`` is ``x``; ``mha`` is that block's ``.attn``).
+    ``mask`` is the one given to the call (True = may attend). Raises ValueError when the
+    recomputed scores, weights or head row disagree with the trace.
+
+    Shape:
+        x (N, D) or (B, N, D); mask broadcastable to (B, H, N, N) or (B, N, N).
+        Returns vectors of width D, D', N or the MLP's hidden width (see ``WeightSteps``).
+    """
+    if isinstance(trace, BlockTrace):
+        x, trace = trace.attn_in, trace.attn
+    if x is None:
+        raise ValueError("x (the attention input) is required with an AttentionTrace")
+    B, H, N_q, N_k = trace.scores.shape
+    b, h = check_int("b", b, 0, B - 1), check_int("h", h, 0, H - 1)
+    i, j = check_int("i", i, 0, N_q - 1), check_int("j", j, 0, N_k - 1)
+    x = torch.as_tensor(x)
+    X = to_numpy(x).reshape(-1, *x.shape[-2:])[b]  # (N, D)
+
+    def project(W: torch.Tensor, bias: torch.Tensor | None) -> np.ndarray:
+        y = X @ to_numpy(W[h])  # (N, D) @ (D, D') -> (N, D')
+        return y if bias is None else y + to_numpy(bias[h])
+
+    Q = project(mha.W_Q, mha.b_Q)  # (N, D'), row i is q_i
+    K = project(mha.W_K, mha.b_K)  # (N, D')
+    V = project(mha.W_V, mha.b_V)  # (N, D')
+    terms, c, extra = _row_terms(mha, h, Q[i], K)  # (N, T)
+    s_row = c * terms.sum(-1)  # (N,)
+    m_row = mask_row(mask, (B, H, N_q, N_k), b, h, i)
+    a_row = softmax_row(s_row, m_row)
+    head_i = a_row @ V  # (N,) @ (N, D') -> (D',)
+    _check("scores s_i·", s_row, trace.scores[b, h, i])
+    _check("weights a_i·", a_row, trace.weights[b, h, i])
+    _check("head row", head_i, trace.head_out[b, h, i])
+    W_O = to_numpy(mha.W_O)  # (H, D', D)
+    out_i = to_numpy(trace.concat[b, i]) @ W_O.reshape(H * mha.d_head, mha.D)  # (D,)
+    if mha.b_O is not None:
+        out_i = out_i + to_numpy(mha.b_O)
+    mlp = None
+    if mha.score_name == "mlp":
+        e = extra
+        pre = e["z_part"][j] + e["q_part"] + e["b_1"]
+        mlp = MLPUnits(e["z_part"][j], e["q_part"], e["b_1"], pre, e["u"][j], e["w_2"])
+    return WeightSteps(
+        score=mha.score_name,
+        b=b,
+        h=h,
+        i=i,
+        j=j,
+        x_i=X[i],
+        x_j=X[j],
+        q_i=Q[i],
+        k_j=K[j],
+        v_j=V[j],
+        uses_key=mha.score_name != "query_only",
+        Wq_i=extra.get("Wq_i"),
+        W_j=extra["W"][j] if "W" in extra else None,
+        mlp=mlp,
+        terms=terms[j],
+        term_sum=float(terms[j].sum()),
+        scale=c,
+        s_ij=float(s_row[j]),
+        m_ij=bool(m_row[j]),
+        s_row=s_row,
+        m_row=m_row,
+        a_row=a_row,
+        a_ij=float(a_row[j]),
+        V=V,
+        a_ij_v_j=a_row[j] * V[j],
+        head_i=head_i,
+        head_i_W_O=head_i @ W_O[h],  # (D',) @ (D', D) -> (D,)
+        out_i=out_i,
+    )

@@ -1,0 +1,51 @@
+"""Gradients-by-depth chart: a shaded mean ± std band and a line per norm, the reference."""
+
+import json
+
+import numpy as np
+import pandas as pd
+
+from attnviz.charts import depth_gradients as charts
+
+from ..app.helpers import decode
+
+STATS = pd.DataFrame(
+    {
+        "norm": ["post"] * 3 + ["pre"] * 3,
+        "L": [1, 2, 4] * 2,
+        "mean": [1.0, 1.1, 1.2, 0.8, 0.6, 0.4],
+        "std": [0.1, 0.0, 0.2, 0.05, 0.05, 0.0],
+    }
+)
+
+
+def shipped(fig):
+    """The figure as the browser receives it."""
+    return json.loads(fig.to_json())
+
+
+def test_band_per_norm_is_mean_plus_minus_std_around_its_line():
+    names = {"post": "post-LN", "pre": "pre-LN"}
+    fig = shipped(charts.band(STATS, "L", names=names, title="t", x_title="L", y_title="g"))
+    assert len(fig["data"]) == 4  # band, line for each norm
+    for k, norm in enumerate(("post", "pre")):
+        band, line = fig["data"][2 * k : 2 * k + 2]
+        part = STATS[STATS.norm == norm]
+        m, s = part["mean"].to_numpy(np.float32), part["std"].to_numpy(np.float32)
+        np.testing.assert_array_equal(decode(band["x"]), [1, 2, 4, 4, 2, 1])
+        np.testing.assert_array_equal(decode(band["y"]), np.concatenate([m + s, (m - s)[::-1]]))
+        assert band["fill"] == "toself" and band["showlegend"] is False
+        assert line["name"] == names[norm] and line["line"]["color"] == charts.NORM_COLOURS[norm]
+        np.testing.assert_array_equal(decode(line["y"]), m)
+        np.testing.assert_array_equal(decode(line["error_y"]["array"]), s)
+    assert "type" not in fig["layout"]["xaxis"]  # linear unless log
+
+
+def test_reference_line_and_log_axes():
+    Ls = np.array([1.0, 2.0, 4.0])
+    fig = shipped(charts.band(STATS, "L", names={}, log=True, reference=(Ls, 2 / np.sqrt(Ls), "r")))
+    ref = fig["data"][-1]
+    assert ref["name"] == "r" and ref["line"]["dash"] == "dash"
+    np.testing.assert_array_equal(decode(ref["y"]), (2 / np.sqrt(Ls)).astype(np.float32))
+    assert fig["layout"]["xaxis"]["type"] == "log" and fig["layout"]["yaxis"]["type"] == "log"
+    assert [t["name"] for t in fig["data"] if t.get("mode") == "lines+markers"] == ["post", "pre"]

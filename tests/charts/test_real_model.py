@@ -1,0 +1,57 @@
+"""The real-model charts: the mosaic is one image of every head's map, the lines view draws
+every weight above its threshold."""
+
+import base64
+import io
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from attnviz.charts import lines_view, model_grid, mosaic
+from attnviz.charts.raster import colour
+
+
+def _png(fig) -> np.ndarray:
+    src = fig.data[0].source
+    return np.asarray(Image.open(io.BytesIO(base64.b64decode(src.split(",", 1)[1]))))
+
+
+@pytest.mark.parametrize("N", [10, 200])
+def test_model_grid_is_one_image_of_every_head(N):
+    rng = np.random.default_rng(1)
+    A = rng.random((6, 12, N, N)).astype(np.float32)
+    A /= A.sum(-1, keepdims=True)
+    A[4, 7] = 0.0
+    A[4, 7, :, 0] = 1.0  # one head that reads only token 0
+    fig = model_grid(A, selected=(4, 7))
+    assert [t.type for t in fig.data] == ["image", "scatter"]
+    img = _png(fig)[..., :3]
+    n = -(-N // -(-N // 96))  # cell side after max-pooling (N=200: 67)
+    step = n + max(2, n // 12)
+    assert img.shape[:2] == (6 * step - (step - n), 12 * step - (step - n))
+    cell = img[4 * step : 4 * step + n, 7 * step : 7 * step + n]
+    one, zero = colour(np.float32(1.0), 0, 1), colour(np.float32(0.0), 0, 1)
+    np.testing.assert_array_equal(cell[:, 0], np.broadcast_to(one, (n, 3)))
+    np.testing.assert_array_equal(cell[:, -1], np.broadcast_to(zero, (n, 3)))
+    assert len(fig.data[1].x) == 72 and fig.layout.shapes[0].line.color == "red"
+
+
+def test_lines_view_draws_every_weight_above_the_threshold():
+    W = np.array([[0.9, 0.1, 0.0], [0.5, 0.5, 0.0], [0.01, 0.0, 0.99]], dtype=np.float32)
+    fig = lines_view(W, ["a", "b", "c"], min_weight=0.02)
+    segments = sum(
+        int(np.isnan(np.asarray(t.x, dtype=float)).sum()) for t in fig.data if t.mode == "lines"
+    )
+    assert segments == int((W >= 0.02).sum()) == 5
+
+
+def test_mosaic_cell_is_each_heads_map_and_its_png_round_trips():
+    rng = np.random.default_rng(2)
+    A = rng.random((2, 3, 7, 7)).astype(np.float32)
+    m = mosaic(A)
+    assert (m.rows, m.cols, m.cell, m.gap) == (2, 3, 7, 2)
+    cell = m.rgb[1 * m.step : 1 * m.step + 7, 2 * m.step : 2 * m.step + 7]
+    np.testing.assert_array_equal(cell, colour(A[1, 2], 0.0, 1.0))
+    png = np.asarray(Image.open(io.BytesIO(m.png())))
+    np.testing.assert_array_equal(png, m.rgb)
