@@ -22,7 +22,17 @@ with left:
     D = int(ui.choice_slider("D", ui.tr("depth.D"), WIDTHS, "128"))
     seeds = ui.slider("seeds", ui.tr("depth.seeds"), 1, 5, 3)
     param = ui.select("param", ui.tr("depth.param"), depth_gradients.PARAMS, "W_2", radio=True)
-    cfg = ui.config(depth_gradients.Config, L=L, D=D, seeds=seeds)
+    x_scale = ui.select(
+        "x",
+        ui.tr("depth.x_scale"),
+        list(depth_gradients.X_SCALES),
+        "unit",
+        labels="depth.x_",
+        radio=True,
+    )
+    cfg = ui.config(depth_gradients.Config, L=L, D=D, seeds=seeds, x_scale=x_scale)
+    if cfg.seeds_used < cfg.seeds:
+        st.info(ui.tr("depth.seeds_capped", used=cfg.seeds_used, D=cfg.D, L=cfg.L))
 names = {n: ui.tr(f"names.norm_{n}") for n in depth_gradients.NORMS}
 with right:
     r = ui.compute_with_progress(depth_gradients.run, cfg, computing)
@@ -31,13 +41,16 @@ with right:
             r.spread[param],
             "layer",
             names=names,
-            title=ui.tr("depth.by_layer", param=param, L=cfg.L, seeds=cfg.seeds),
+            title=ui.tr("depth.by_layer", param=param, L=cfg.L, seeds=cfg.seeds_used),
             x_title=ui.tr("depth.layer"),
             y_title=ui.tr("depth.grad"),
         ),
         "by_layer",
         f"grad_by_layer_L{cfg.L}_D{cfg.D}",
     )
+    if cfg.L > 1:
+        st.markdown(ui.tr("depth.per_layer", L=cfg.L, **r.last_over_first))
+        st.caption(ui.tr(f"depth.why_{cfg.x_scale}"))
     ui.csv_button(r.table.set_index("norm"), f"grad_by_layer_L{cfg.L}_D{cfg.D}", "csv_layers")
     t = ui.compute_with_progress(depth_gradients.trend, cfg.trend, computing)
     ui.plot(

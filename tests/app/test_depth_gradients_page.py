@@ -15,7 +15,7 @@ def test_renders_with_trend(lang):
     by_layer, trend = figures(at)[:2]
     lines = {tr["name"]: decode(tr["y"]) for tr in by_layer["data"] if tr.get("mode")}
     assert len(lines) == 2 and all(len(v) == 4 for v in lines.values())
-    ref = depth.layer_gradients("post", 4, 64, 0)["W_2"]
+    ref = depth.layer_gradients(4, 64, 0)["post"]["W_2"]
     assert any(np.allclose(v, ref, rtol=1e-4) for v in lines.values())
     means = [decode(tr["y"]) for tr in trend["data"] if tr.get("mode") == "lines+markers"]
     post, pre = means
@@ -23,7 +23,8 @@ def test_renders_with_trend(lang):
     t = depth.trend(depth.TrendConfig(D=64, seeds=1))
     dashed = next(tr for tr in trend["data"] if tr.get("mode") == "lines")
     np.testing.assert_allclose(decode(dashed["y"]), t.reference[1], rtol=1e-6)
-    assert f"×{t.ratios['pre']:.2f}" in " ".join(m.value for m in at.markdown)
+    text = " ".join(m.value for m in at.markdown)
+    assert f"{t.ratios['pre']:.2f}" in text and f"{t.ratios['post']:.2f}" in text
     assert latex(at) == t.formulas
 
 
@@ -31,7 +32,7 @@ def test_matrix_choice_shows_that_matrix():
     at = run_page("depth_gradients", D="64", seeds="1", L="3", param="W_V")
     assert_clean(at)
     lines = [decode(tr["y"]) for tr in figures(at)[0]["data"] if tr.get("mode")]
-    ref = depth.layer_gradients("pre", 3, 64, 0)["W_V"]
+    ref = depth.layer_gradients(3, 64, 0)["pre"]["W_V"]
     assert any(np.allclose(v, ref, rtol=1e-4) for v in lines)
 
 
@@ -49,3 +50,28 @@ def test_extremes(params):
 def test_every_control_at_its_extremes():
     at = run_page("depth_gradients", D="64", seeds="1", L="4")
     assert sweep_controls(at) > 5
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+@pytest.mark.parametrize("x_scale", ["unit", "sqrt_d"])
+def test_per_layer_sentence_reads_the_chart_it_describes(lang, x_scale):
+    """The sentence under the per-layer chart gives the chart's own layer-L / layer-1 ratios
+    (the old text claimed every pre-LN layer shrinks like 1/√L, which the chart contradicts)."""
+    at = run_page("depth_gradients", lang=lang, D="64", seeds="1", L="6", x=x_scale)
+    assert_clean(at)
+    r = depth.run(depth.Config(L=6, D=64, seeds=1, x_scale=x_scale))
+    lines = [decode(tr["y"]) for tr in figures(at)[0]["data"] if tr.get("mode")]
+    post, pre = lines
+    assert r.last_over_first["pre"] == pytest.approx(pre[-1] / pre[0], rel=1e-5)
+    assert r.last_over_first["post"] == pytest.approx(post[-1] / post[0], rel=1e-5)
+    text = " ".join(m.value for m in at.markdown)
+    assert f"{r.last_over_first['pre']:.2f}" in text and f"{r.last_over_first['post']:.2f}" in text
+    assert "Xiong" in " ".join(c.value for c in at.caption)
+    every_layer = "every layer's gradient shrinks" if lang == "en" else "すべての層の勾配"
+    assert every_layer not in text
+
+
+def test_seeds_capped_at_the_widest_setting_says_so():
+    at = run_page("depth_gradients", D="512", seeds="5", L="1")
+    assert_clean(at)
+    assert any("1 seed" in i.value for i in at.info)

@@ -1,4 +1,4 @@
-"""Gradient norms by depth at initialisation: the Xiong et al. (2020) trend, at a small size."""
+"""Gradient norms by depth at initialisation: the Xiong et al. (2020) trends, at a small size."""
 
 import numpy as np
 import pytest
@@ -9,21 +9,53 @@ from attnviz.block import TransformerStack
 from attnviz.lessons import depth_gradients as depth
 
 
+def means(table, by: str, value: str = "W_2") -> dict:
+    stats = depth.spread(table, by, value)
+    return {n: part.set_index(by)["mean"] for n, part in stats.groupby("norm")}
+
+
 @pytest.fixture(scope="module")
 def trend():
-    stats = depth.spread(depth.last_layer_trend(64, 2, depths=(2, 12)), "L", "W_2")
-    return {n: part.set_index("L")["mean"] for n, part in stats.groupby("norm")}
+    return means(depth.last_layer_trend(64, 2), "L")
 
 
-def test_pre_ln_last_layer_gradient_shrinks_with_depth(trend):
-    ratio = trend["pre"][12] / trend["pre"][2]
-    assert ratio < 0.75
-    assert ratio > 0.5 * np.sqrt(2 / 12)  # about 1/√L, not a collapse
+def test_pre_ln_last_layer_gradient_shrinks_like_one_over_sqrt_L(trend):
+    ratio = trend["pre"][24] / trend["pre"][3]
+    assert 0.6 * np.sqrt(3 / 24) < ratio < 1.4 * np.sqrt(3 / 24)
 
 
 def test_post_ln_last_layer_gradient_does_not_shrink(trend):
-    assert trend["post"][12] / trend["post"][2] > 0.95
-    assert trend["post"][12] > 2 * trend["pre"][12]
+    assert trend["post"][24] / trend["post"][3] > 0.95
+    assert trend["post"][24] > 2 * trend["pre"][24]
+
+
+@pytest.mark.parametrize("norm", depth.NORMS)
+def test_one_pass_for_every_depth_equals_separate_stacks(norm):
+    """The trend's shortcut (one forward, one small gradient per depth) against a full
+    backward through a separately built stack of each depth, with PyTorch's own LayerNorm."""
+    depths = (1, 3, 5)
+    fast = depth.last_layer_gradients(32, 0, depths)[norm]
+    for L, got in zip(depths, fast, strict=True):
+        stack, X, r = depth._stack(L, 32, 0, "unit")
+        for block in stack.blocks:
+            block.norm = norm
+        x = X
+        for block in stack.blocks:
+            x, _ = block(x)
+        out = torch.nn.functional.layer_norm(x, (32,)) if norm == "pre" else x
+        (out @ r).mean().backward()
+        assert got == pytest.approx(stack.blocks[-1].ffn.W_2.grad.norm().item(), rel=1e-5)
+
+
+def test_per_layer_shapes_depend_on_the_input_scale():
+    """Unit inputs: pre-LN's gradient falls from layer 1 to L (the Jacobians of the blocks
+    above add up); inputs √D larger: every layer gets the same (Xiong et al., Fig. 3)."""
+    unit = depth.run(depth.Config(L=8, D=64, seeds=2, x_scale="unit"))
+    big = depth.run(depth.Config(L=8, D=64, seeds=2, x_scale="sqrt_d"))
+    assert unit.last_over_first["pre"] < 0.6
+    assert 0.85 < big.last_over_first["pre"] < 1.15
+    pre = means(unit.table, "layer")["pre"]
+    assert unit.last_over_first["pre"] == pytest.approx(pre[8] / pre[1])
 
 
 def test_per_layer_run_tables_and_progress():
@@ -31,7 +63,7 @@ def test_per_layer_run_tables_and_progress():
     r = depth.run(depth.Config(L=3, D=16, seeds=2), seen.append)
     assert sorted(r.table.columns) == sorted(["norm", "seed", "layer", *depth.PARAMS])
     assert len(r.table) == 2 * 2 * 3 and (r.table[list(depth.PARAMS)] > 0).all().all()
-    assert seen == pytest.approx([0.25, 0.5, 0.75, 1.0])
+    assert seen == pytest.approx([0.5, 1.0])
     for p in depth.PARAMS:
         s = r.spread[p]
         assert list(s.columns) == ["norm", "layer", "mean", "std"] and len(s) == 2 * 3
@@ -55,25 +87,29 @@ def test_trend_reference_is_one_over_sqrt_L_through_pre_ln_and_ratios_follow_the
     assert t.ratios["post"] == pytest.approx(post[hi] / post[lo])
     assert t.ratios["ref"] == pytest.approx(np.sqrt(lo / hi))
     assert t.formulas == [formulas.GRAD_SCALE]
+    assert "W_2^{(L)}" in formulas.GRAD_SCALE and "W_2^{(\\ell)}" not in formulas.GRAD_SCALE
 
 
-def test_config_checks_and_its_trend_leaves_L_out():
+def test_config_checks_caps_seeds_and_its_trend_leaves_L_out():
     cfg = depth.Config(L=4, D=64, seeds=2)
     assert cfg.trend == depth.TrendConfig(D=64, seeds=2) == depth.Config(L=9, D=64, seeds=2).trend
-    for bad in ({"L": 25}, {"D": 4}, {"seeds": 0}, {"seeds": 11}):
+    assert depth.Config(L=24, D=512, seeds=5).seeds_used == 1
+    assert depth.Config(L=24, D=128, seeds=5).seeds_used == 5
+    for bad in ({"L": 25}, {"D": 4}, {"seeds": 0}, {"seeds": 11}, {"x_scale": "big"}):
         with pytest.raises(ValueError):
             depth.Config(**bad)
 
 
-def test_xavier_variance():
+def test_xavier_uniform_bounds():
     stack = TransformerStack(1, 64, 4, 256, device="cpu")
-    depth.xavier_(stack, torch.Generator().manual_seed(0))
-    f = stack.blocks[0].ffn
+    depth.xavier_(stack)
+    f, a = stack.blocks[0].ffn, stack.blocks[0].attn
     assert f.W_1.std().item() == pytest.approx(np.sqrt(2 / (64 + 256)), rel=0.05)
-    assert stack.blocks[0].attn.W_Q.std().item() == pytest.approx(1 / 8, rel=0.05)
+    assert a.W_Q.std().item() == pytest.approx(np.sqrt(2 / (64 + 64)), rel=0.05)
+    assert f.W_1.abs().max().item() <= np.sqrt(6 / (64 + 256))
     assert f.b_1.abs().max().item() == 0
 
 
 def test_rejects_out_of_range_depth():
     with pytest.raises(ValueError, match="layers"):
-        depth.layer_gradients("pre", 25, 64, 0)
+        depth.layer_gradients(25, 64, 0)
