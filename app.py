@@ -38,7 +38,8 @@ if ui.presenting():
 
 PAGES = {
     "": [
-        st.Page("pages/start/home.py", title=ui.tr("app.nav_home"), url_path="home", default=True)
+        st.Page("pages/start/home.py", title=ui.tr("app.nav_home"), url_path="home", default=True),
+        st.Page("pages/start/tour.py", title=ui.tr("app.nav_tour"), url_path="tour"),
     ],
     ui.tr("app.nav_group_basics"): [
         st.Page("pages/attention/scoring.py", title=ui.tr("scoring.nav"), url_path="scoring"),

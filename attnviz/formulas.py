@@ -35,6 +35,13 @@ def score(name: str, *, per_head: bool = False) -> str:
     }[name]
 
 
+WEIGHTED_SUM = (  # S1: the weights of any score r, and the vector they read
+    r"\begin{aligned}a_i &= \frac{\exp r(\mathbf{z}_i, \mathbf{q})}"
+    r"{\sum_{j=1}^{N} \exp r(\mathbf{z}_j, \mathbf{q})} \\ \tilde{\mathbf{q}}"
+    r" &= \sum_{i=1}^{N} a_i \mathbf{z}_i\end{aligned}"
+)
+
+
 def single_query(name: str) -> str:
     """S1/S8: one query's weights over the sources and the vector it reads, for any score."""
     if name == "scaled_dot":  # S8's matrix form: sources stacked as the rows of X
@@ -44,11 +51,32 @@ def single_query(name: str) -> str:
             r" \mathbf{z}_N]^\top \\ \tilde{\mathbf{q}}^\top"
             r" &= \sum_{i=1}^{N} a_i \mathbf{z}_i^\top\end{aligned}"
         )
-    return (
-        r"\begin{aligned}a_i &= \frac{\exp r(\mathbf{z}_i, \mathbf{q})}"
-        r"{\sum_{j=1}^{N} \exp r(\mathbf{z}_j, \mathbf{q})} \\ \tilde{\mathbf{q}}"
-        r" &= \sum_{i=1}^{N} a_i \mathbf{z}_i\end{aligned}"
+    return WEIGHTED_SUM
+
+
+def many_queries(name: str) -> list[str]:
+    """S9, S11: M queries at once, Q = [q_1, …, q_M]ᵀ, each row's softmax on its own.
+
+    For the scaled dot product these are the chapter's Q̃ = softmax(Q Xᵀ / √D) X and the
+    operator 𝒜_D(Q, K, V) with Q̃ = 𝒜_D(Q, X, X); for any other score r the same rows
+    a_m = softmax_i r(z_i, q_m), read as Q̃ = A X.
+    """
+    stacked = (
+        r"Q = [\mathbf{q}_1, \dots, \mathbf{q}_M]^\top \in \mathbb{R}^{M \times D},\quad"
+        r" X = [\mathbf{z}_1, \dots, \mathbf{z}_N]^\top \in \mathbb{R}^{N \times D}"
     )
+    if name == "scaled_dot":
+        return [
+            stacked,
+            r"\tilde{Q} = \mathrm{softmax}\!\left(\frac{Q X^\top}{\sqrt{D}}\right) X",
+            r"\mathcal{A}_D(Q, K, V) \equiv \mathrm{softmax}\!\left(\frac{Q K^\top}"
+            r"{\sqrt{D}}\right) V,\qquad \tilde{Q} = \mathcal{A}_D(Q, X, X)",
+        ]
+    return [
+        stacked,
+        r"A_{mi} = \frac{\exp r(\mathbf{z}_i, \mathbf{q}_m)}{\sum_{j=1}^{N}"
+        r" \exp r(\mathbf{z}_j, \mathbf{q}_m)},\qquad \tilde{Q} = A X",
+    ]
 
 
 def head_scores(name: str) -> str:
@@ -119,7 +147,8 @@ def pipeline(score_name: str, *, pe_kind: str, pe_mode: str, causal: bool) -> li
 def block(norm: str, activation: str = "relu") -> str:
     """S13 (post-LN), S14 (pre-LN) or the no-LN contrast, with the FFN's activation."""
     act = ACTIVATIONS[activation]
-    ffn = rf"\mathrm{{FFN}}(H) = {act}(H W_1 + \mathbf{{1}} b_1^\top) W_2 + \mathbf{{1}} b_2^\top"
+    # Y: the FFN's input, one row per token (H is the number of heads)
+    ffn = rf"\mathrm{{FFN}}(Y) = {act}(Y W_1 + \mathbf{{1}} b_1^\top) W_2 + \mathbf{{1}} b_2^\top"
     body = {
         "post": r"Q' &= \mathrm{LN}(X + A^M(X)) \\ \mathrm{out} &= \mathrm{LN}(Q' +"
         r" \mathrm{FFN}(Q'))",
@@ -141,14 +170,41 @@ GRAD_SCALE = (
     r" \text{post-LN: }\ \Big\|\frac{\partial \mathcal{L}}{\partial W_2^{(L)}}"
     r"\Big\| &= O(1)\end{aligned}"
 )
-RACE = (
-    r"\begin{aligned}X_0 &= E_{\mathrm{tok}}[x] + E_{\mathrm{pos}} \\ \hat y &="
-    r" \mathrm{softmax}(X_L W_{\mathrm{out}}) \\"
-    r" \eta_t &= \eta \min(1, t / T_{\mathrm{warm}})\end{aligned}"
-)
-SINUSOIDAL = (
-    r"\begin{aligned}(\mathbf{p}_i)_{2k} &= \sin\!\big(i / 10000^{2k/D}\big) \\"
-    r" (\mathbf{p}_i)_{2k+1} &= \cos\!\big(i / 10000^{2k/D}\big)\end{aligned}"
+
+
+def race(warm_steps: int | None) -> str:
+    """The training race's two models and rate: post-LN reads X_L out directly, pre-LN
+    through its final LN; η_t grows over ``warm_steps`` steps, or is η throughout (None)."""
+    rate = (
+        rf"\eta_t &= \eta \min(1, t / T_{{\mathrm{{warm}}}}),\ T_{{\mathrm{{warm}}}} = {warm_steps}"
+        if warm_steps
+        else r"\eta_t &= \eta"
+    )
+    return (
+        r"\begin{aligned}X_0 &= E_{\mathrm{tok}}[x] + E_{\mathrm{pos}} \\"
+        r" \hat y_{\text{post-LN}} &= \mathrm{softmax}(X_L W_{\mathrm{out}}) \\"
+        r" \hat y_{\text{pre-LN}} &= \mathrm{softmax}(\mathrm{LN}(X_L)\, W_{\mathrm{out}}) \\"
+        rf" {rate}\end{{aligned}}"
+    )
+
+
+def pattern_score(task: str) -> str:
+    """The share of each head's weight on the keys the task reads (1-based positions)."""
+    keys = {
+        "copy": r"T(i) = \{i\}",
+        "reverse": r"T(i) = \{n + 1 - i\}",
+        "sort": r"T(i) = \{j : \mathrm{rank}(x_j) = i\}",
+    }[task]
+    return (
+        r"\begin{aligned}\mathrm{score}^{(l,h)} &= \frac{1}{n} \sum_{i=1}^{n}"
+        rf" \sum_{{j \in T(i)}} a^{{(l,h)}}_{{ij}} \\ {keys.replace('=', '&=', 1)}\end{{aligned}}"
+    )
+
+
+SINUSOIDAL = (  # 1-based: p_1 is position 0 of the usual 0-based table, component 1 a sine
+    r"\begin{aligned}(\mathbf{p}_i)_{2k-1} &= \sin\!\big((i - 1)\,\omega_k\big) \\"
+    r" (\mathbf{p}_i)_{2k} &= \cos\!\big((i - 1)\,\omega_k\big) \\"
+    r" \omega_k &= 10000^{-2(k-1)/D},\ k = 1, \dots, D/2\end{aligned}"
 )
 
 
@@ -168,6 +224,26 @@ def position_similarity(cosine: bool = False) -> str:
             r"{\lVert \mathbf{p}_i \rVert\, \lVert \mathbf{p}_j \rVert}"
         )
     return r"S_{ij} = \mathbf{p}_i^\top \mathbf{p}_j"
+
+
+def position_score(mode: str) -> str:
+    """What one head scores when positions enter its input: s_ij for x_i + p_i or [x_i; p_i].
+
+    With positions added the score has four terms, and p_iᵀ p_j (the similarity map) is
+    the last of them only when W^Q W^Kᵀ = I. Concatenated, the head's width is D + D.
+    """
+    if mode == "add":
+        return (
+            r"\begin{aligned}s_{ij} &= \frac{(\mathbf{x}_i + \mathbf{p}_i)^\top W^Q (W^K)^\top"
+            r" (\mathbf{x}_j + \mathbf{p}_j)}{\sqrt{D}} \\ &= \frac{1}{\sqrt{D}}\big("
+            r"\mathbf{x}_i^\top W \mathbf{x}_j + \mathbf{x}_i^\top W \mathbf{p}_j"
+            r" + \mathbf{p}_i^\top W \mathbf{x}_j + \mathbf{p}_i^\top W \mathbf{p}_j\big),"
+            r"\quad W = W^Q (W^K)^\top\end{aligned}"
+        )
+    return (
+        r"s_{ij} = \frac{[\mathbf{x}_i; \mathbf{p}_i]^\top W^Q (W^K)^\top"
+        r" [\mathbf{x}_j; \mathbf{p}_j]}{\sqrt{D + D}}"
+    )
 
 
 def equivariance(pe_kind: str, pe_mode: str) -> list[str]:
@@ -220,19 +296,25 @@ def _sum_of_products(pairs: list[tuple[float, float]], shown: int = 3) -> str:
     return " + ".join(parts)
 
 
-def weight_steps(steps) -> list[str]:
+def weight_steps(steps, *, start: int = 0, bias: bool = True) -> list[str]:
     """S2–S12 for one weight a_ij with its numbers, from ``attnviz.stepthrough.WeightSteps``.
 
-    Lines: the projections, the score's own sum of terms, the mask, the softmax, the head
-    row and the output row. Indices are 0-based, as the token labels number them.
+    Five lines: the projections, the score's own sum of terms, the softmax (or the mask
+    that zeroes it), the head row and the output row. Tokens and heads are numbered from
+    ``start`` (1 as the chapter and the token labels count; the engine's indices are 0-based).
+    ``bias`` False leaves out b^Q, b^K, b^V, b^O (projections without biases, as the chapter's).
     """
-    i, j, h = steps.i, steps.j, steps.h
+    i, j, h = steps.i + start, steps.j + start, steps.h + start
     s = rf"s_{{{i},{j}}}"
-    key = rf"\mathbf{{k}}_{{{j}}} = \mathbf{{x}}_{{{j}}} W_{{{h}}}^K + \mathbf{{b}}_{{{h}}}^K,\ "
+
+    def b(name: str) -> str:
+        return rf" + \mathbf{{b}}_{{{h}}}^{name}" if bias else ""
+
+    key = rf"\mathbf{{k}}_{{{j}}} = \mathbf{{x}}_{{{j}}} W_{{{h}}}^K{b('K')},\ "
     lines = [
-        rf"\mathbf{{q}}_{{{i}}} = \mathbf{{x}}_{{{i}}} W_{{{h}}}^Q + \mathbf{{b}}_{{{h}}}^Q,\ "
+        rf"\mathbf{{q}}_{{{i}}} = \mathbf{{x}}_{{{i}}} W_{{{h}}}^Q{b('Q')},\ "
         + (key if steps.uses_key else "")
-        + rf"\mathbf{{v}}_{{{j}}} = \mathbf{{x}}_{{{j}}} W_{{{h}}}^V + \mathbf{{b}}_{{{h}}}^V"
+        + rf"\mathbf{{v}}_{{{j}}} = \mathbf{{x}}_{{{j}}} W_{{{h}}}^V{b('V')}"
     ]
     total = _num(steps.term_sum) if steps.term_sum >= 0 else rf"({_num(steps.term_sum)})"
     if steps.score in ("dot", "scaled_dot"):
@@ -277,7 +359,7 @@ def weight_steps(steps) -> list[str]:
         rf"\mathrm{{head}}_{{{h},{i}}} = \sum_{{l}} a_{{{i},l}}\, \mathbf{{v}}_l"
         rf" = {_num(steps.a_ij)}\, \mathbf{{v}}_{{{j}}} + \dots",
         rf"\mathbf{{out}}_{{{i}}} = \sum_{{h'}} \mathrm{{head}}_{{h',{i}}} W_{{h'}}^O"
-        r" + \mathbf{b}^O",
+        + (r" + \mathbf{b}^O" if bias else ""),
     ]
     return lines
 
@@ -287,10 +369,55 @@ QK_CENTRING = (
     r" - \mathbf{q}_i^\top \bar{\mathbf{k}},\qquad (\mathbf{q}_i - \bar{\mathbf{q}})^\top"
     r" \mathbf{k}_j = \mathbf{q}_i^\top \mathbf{k}_j - \bar{\mathbf{q}}^\top \mathbf{k}_j"
 )
-SINK_SHARE = (
+SINK_SHARE = (  # P: punctuation, R: every other token (named in words beside the formula)
     r"\mathrm{share}^{(l,h)}_c = \frac{1}{N} \sum_{i=1}^{N} \sum_{j \in c} a^{(l,h)}_{ij},"
-    r"\quad c \in \{[\mathrm{CLS}], [\mathrm{SEP}], \text{punctuation}, \text{rest}\}"
+    r"\quad c \in \{[\mathrm{CLS}], [\mathrm{SEP}], \mathcal{P}, \mathcal{R}\}"
 )
 HIDE_RENORMALISE = (
     r"\tilde a_{ij} = \frac{a_{ij}}{\sum_{l \in \mathrm{kept}} a_{il}},\quad j \in \mathrm{kept}"
 )
+SINK_MOVED = (  # Kobayashi et al. 2020: a weight moves a_ij v_j W_h^O, not a_ij alone
+    r"\mathrm{moved}^{(l,h)}_c = \frac{1}{N} \sum_{i=1}^{N} \frac{\sum_{j \in c}"
+    r" a^{(l,h)}_{ij} \lVert \mathbf{v}_j W^O_h \rVert}{\sum_{j} a^{(l,h)}_{ij}"
+    r" \lVert \mathbf{v}_j W^O_h \rVert}"
+)
+
+
+def heads_combined(how: str) -> str:
+    """One map from the H heads of layer l: their mean (rows still sum to 1) or elementwise max."""
+    return {
+        "mean": r"\bar a^{(l)}_{ij} = \frac{1}{H} \sum_{h=1}^{H} a^{(l,h)}_{ij}",
+        "max": r"\hat a^{(l)}_{ij} = \max_{h = 1, \dots, H} a^{(l,h)}_{ij}",
+    }[how]
+
+
+def renormalised(steps, kept_sum: float, value: float, *, start: int = 0) -> str:
+    """The map's cell once hidden tokens are left out: ã_ij = a_ij / Σ_{l ∈ kept} a_il."""
+    i, j = steps.i + start, steps.j + start
+    return (
+        rf"\tilde a_{{{i},{j}}} = \frac{{a_{{{i},{j}}}}}{{\sum_{{l \in \mathrm{{kept}}}}"
+        rf" a_{{{i},l}}}} = \frac{{{_num(steps.a_ij)}}}{{{_num(kept_sum)}}} = {_num(value)}"
+    )
+
+
+def qk_space(score_name: str, centre: str) -> list[str]:
+    """The points of a head's query–key picture: what is centred, and the shared 2D axes."""
+    query = r"\mathbf{q}_i"
+    lines = []
+    if score_name == "bilinear":  # the score reads W_h q_i against k_j: draw W_h q_i
+        query = r"\mathbf{q}'_i"
+        lines.append(
+            r"\mathbf{q}'_i = W_h \mathbf{q}_i,\quad s_{ij} = \frac{\mathbf{q}'^\top_i"
+            r" \mathbf{k}_j}{\sqrt{D'}}"
+        )
+    q_mean = r" - \bar{\mathbf{q}}" if centre == "each" else ""
+    k_mean = r" - \bar{\mathbf{k}}" if centre != "none" else ""
+    lines += [
+        rf"\tilde{{\mathbf{{q}}}}_i = {query}{q_mean},\quad \tilde{{\mathbf{{k}}}}_j ="
+        rf" \mathbf{{k}}_j{k_mean},\quad [\tilde Q; \tilde K] = U \Sigma P^\top",
+        r"(x, y) = \tilde{\mathbf{q}}_i P_{:,1:2},\ \tilde{\mathbf{k}}_j P_{:,1:2},"
+        r"\quad \rho_a = \sigma_a^2 \Big/ \sum_b \sigma_b^2",
+    ]
+    if centre != "none":
+        lines.append(QK_CENTRING)
+    return lines

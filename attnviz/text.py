@@ -125,13 +125,19 @@ def random_tokens(N: int, D: int, seed: int, dtype: torch.dtype = torch.float32)
 
 
 def token_labels(
-    tokens: Sequence[str], positions: Sequence[int] | None = None, *, escape: bool = True
+    tokens: Sequence[str],
+    positions: Sequence[int] | None = None,
+    *,
+    start: int = 1,
+    escape: bool = True,
 ) -> list[str]:
     """Labels ``"i:token"`` numbered by position, for axes, hover text and CSV headers.
 
+    ``positions`` are the engine's 0-based indices (default 0 … N−1); a label shows
+    ``position + start``, so by default tokens are numbered x_1 … x_N as in the chapter.
     ``escape`` HTML-escapes the token (Plotly renders some tags in labels); CSV files
     want the token as typed.
     """
     positions = range(len(tokens)) if positions is None else positions
     quote = html.escape if escape else str
-    return [f"{i}:{quote(tok)}" for i, tok in zip(positions, tokens, strict=True)]
+    return [f"{i + start}:{quote(tok)}" for i, tok in zip(positions, tokens, strict=True)]

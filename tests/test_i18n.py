@@ -63,3 +63,240 @@ def test_option_names_are_translated(names, prefix):
     for name in names:
         for lang in LANGS:
             assert t(prefix + name, lang)
+
+
+# --- The chapter's words in the Japanese UI (issue 11, §2) -----------------------------
+# Each page's strings live in attnviz/i18n/strings/<topic>.toml, the topic named as the page.
+
+PAGES = (
+    "home",
+    "tour",
+    "scoring",
+    "multihead",
+    "saturation",
+    "equivariance",
+    "block_anatomy",
+    "depth",
+    "training",
+    "positional",
+    "real_model",
+)
+TEXT_PAGES = ("scoring", "multihead", "equivariance", "block_anatomy", "positional", "real_model")
+# Pages whose strings another engineer is rewriting now: a missing term or a stray word is
+# reported (xfail, with the list) instead of failing. The lead empties this set.
+PENDING: set[str] = set()
+
+# The glossary (GLOSSARY.md): each chapter term, in Japanese, and the pages that must use it.
+GLOSSARY = {
+    "注意": PAGES,
+    "注意の重み": ("scoring", "multihead", "equivariance", "real_model"),
+    "ソース": ("scoring",),
+    "ターゲット": ("scoring", "multihead"),
+    "関連性": ("scoring",),
+    "内積注意": ("scoring", "multihead", "saturation"),
+    "スケーリング": ("scoring", "saturation"),
+    "分散": ("saturation",),
+    "飽和": ("saturation",),
+    "勾配": ("saturation",),
+    "学習可能なパラメータ": ("scoring",),
+    "加法的注意": ("scoring",),
+    "順伝播型ネットワーク": ("scoring", "block_anatomy"),
+    "置換": ("equivariance",),
+    "同変": ("equivariance",),
+    "トークン": TEXT_PAGES,
+    "内部表現ベクトル": ("block_anatomy", "real_model"),
+    "マルチヘッド注意": ("multihead", "real_model"),
+    "射影": ("multihead",),
+    "連結": ("multihead", "positional"),
+    "ブロック": ("block_anatomy",),
+    "積み重ね": ("block_anatomy",),
+    "残差接続": ("block_anatomy", "depth", "training"),
+    "レイヤー正規化": ("block_anatomy", "depth", "training", "multihead"),
+    "位置ごとの順伝播型ネットワーク": ("block_anatomy",),
+    "post-LN 形式": ("block_anatomy", "depth", "training"),
+    "pre-LN 形式": ("block_anatomy", "depth", "training"),
+    "集合的な演算": ("equivariance", "positional"),
+    "位置情報": ("equivariance", "positional"),
+    "位置符号化": ("positional", "equivariance", "multihead"),
+    "加算": ("positional", "equivariance", "multihead"),
+}
+# Words the Japanese UI no longer uses: one word per idea, the chapter's. (Permute is 置換
+# or 入れ替える; 並べ替え is kept for the training race's sort task.)
+NOT_THE_CHAPTER_S = {
+    "アテンション": "注意",
+    "位置エンコーディング": "位置符号化",
+    "迂回路": "残差接続",
+    "ソフトマックス": "softmax",
+    "Post-LN": "post-LN",
+    "Pre-LN": "pre-LN",
+    "クエリ": "query",
+    "キー": "key",
+    "問いかける": "query",
+    "問い合わせる": "query",
+    "読む側": "query",
+    "並べ替え": "置換 / 入れ替える",
+    "袋": "集合",
+    "トークンにすること": "トークンをどう変えるか",
+    "偶然の水準": "当て推量と同じ",
+    "について動く": "一緒に動く",
+}
+# Latin words allowed in Japanese strings: the chapter's own (it writes these in English),
+# symbols and function names of the formulas, software, file formats, model names and units.
+LATIN_ALLOWED = {
+    *("query", "key", "value", "softmax", "self-attention", "Transformer"),
+    *("post-LN", "pre-LN", "LayerNorm", "LN", "MLP", "ReLU", "GELU", "FFN"),
+    *("PX", "PAPt", "QK", "Wq", "Var", "max", "log", "exp", "nat", "float32", "NaN"),
+    *("attnviz", "PyTorch", "Python", "CSV", "PNG", "all-MiniLM-L6-v2", "WordPiece"),
+    *("CLS", "SEP", "UNK"),  # the real model's special tokens, as it spells them
+    *("Xavier", "Xiong", "Abnar", "Zuidema", "Kobayashi"),  # authors of cited work
+}
+SAMPLE_INPUTS = {"real_model.default_text"}  # an English sentence for an English model
+
+
+def _strings(topic: str) -> dict[str, str]:
+    return {k: e["ja"] for k, e in catalogue().items() if k.split(".")[0] == topic}
+
+
+def _latin_words(text: str) -> list[str]:
+    """Latin words of a Japanese string, leaving out inline math, {fields}, HTML tags,
+    subscripted symbols (D_ff) and an English name given once in parentheses （LayerNorm）."""
+    text = re.sub(r"\$[^$]*\$|\{[^{}]*\}|<[^>]+>|\b[A-Za-z]+_[A-Za-z0-9]+", " ", text)
+    text = re.sub(r"（[A-Za-z][A-Za-z -]*）", " ", text)
+    words = re.findall(r"[A-Za-z][A-Za-z0-9-]*[A-Za-z0-9]", text)
+    return [w for w in words if sum(c.isalpha() for c in w) >= 2 and w not in LATIN_ALLOWED]
+
+
+def _pending(page: str, problems: list) -> None:
+    if problems and page in PENDING:
+        pytest.xfail(f"{page} (another engineer's strings, pending): {problems}")
+    assert not problems, problems
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_each_glossary_term_appears_on_the_pages_the_glossary_names(page):
+    text = " ".join(_strings(page).values())
+    assert text, f"no strings for {page}"
+    _pending(page, [term for term, pages in GLOSSARY.items() if page in pages and term not in text])
+
+
+@pytest.mark.parametrize("page", [*PAGES, "app", "names", "errors", "steps"])
+def test_japanese_strings_use_the_chapter_s_word_for_each_idea(page):
+    found = [
+        f"{key}: {word} → {better}"
+        for key, text in _strings(page).items()
+        for word, better in NOT_THE_CHAPTER_S.items()
+        if word in text
+    ]
+    _pending(page, found)
+
+
+@pytest.mark.parametrize("page", [*PAGES, "app", "names", "errors", "steps"])
+def test_no_english_words_in_japanese_strings(page):
+    found = [
+        f"{key}: {word}"
+        for key, text in _strings(page).items()
+        if key not in SAMPLE_INPUTS
+        for word in _latin_words(text)
+    ]
+    _pending(page, found)
+
+
+def test_the_latin_word_check_catches_what_it_is_for():
+    assert _latin_words("ステップ（step）の式（formula）") == []  # a name given in parentheses
+    assert _latin_words("softmax(scores) (row-wise) の出力") == ["scores", "row-wise"]
+    assert _latin_words("凡例 (slope 0.998)") == ["slope"]
+    assert _latin_words("`query_only` は位置で決まる") == []  # a code name is a symbol here
+    assert _latin_words("block output (post-LN)") == ["block", "output"]
+    assert _latin_words("W_1 と D_ff、{name} と $W^Q$") == []
+
+
+@pytest.mark.parametrize(
+    "page", ["scoring", "saturation", "equivariance", "block_anatomy", "positional", "tour"]
+)
+def test_japanese_prose_has_no_line_breaks_inside_a_paragraph(page):
+    """Markdown shows a single line break as a space, stray between Japanese sentences."""
+    broken = [k for k, text in _strings(page).items() if re.search(r"(?<!\n)\n(?!\n)", text)]
+    assert not broken, broken
+
+
+def _bad_configs() -> list[tuple[type, dict]]:
+    """One bad value for each field the law and block pages pass to their lessons."""
+    from attnviz.lessons import block_anatomy, equivariance, positional, saturation, scoring
+
+    text = dict(text="a b", query="a")
+    cases = [
+        (scoring.Config, text | {field: value})
+        for field, value in (
+            ("source", "x"),
+            ("score", "x"),
+            ("D", 0),
+            ("mlp_hidden", 0),
+            ("seed", -1),
+            ("shuffle_seed", -1),
+            ("query", ""),
+        )
+    ]
+    cases += [
+        (scoring.Config, dict(source="random", N=0)),
+        (scoring.Config, dict(source="random", M=99)),
+    ]
+    cases += [(saturation.Config, {f: v}) for f, v in (("N", 0), ("rows", 0), ("seed", -1))]
+    cases += [
+        (equivariance.Config, dict(text="a b") | {f: v})
+        for f, v in (
+            ("perm", "x"),
+            ("perm_seed", -1),
+            ("i", 99),
+            ("j", 99),
+            ("D", 0),
+            ("H", 0),
+            ("pe", "x"),
+            ("pe_mode", "x"),
+            ("norm", "x"),
+            ("seed", -1),
+            ("text", ""),
+        )
+    ]
+    cases += [
+        (block_anatomy.Config, dict(text="a b") | {f: v})
+        for f, v in (
+            ("norm", "x"),
+            ("D", 0),
+            ("H", 0),
+            ("ff", 0),
+            ("seed", -1),
+            ("H", 3),
+        )
+    ]
+    cases += [
+        (positional.Config, {f: v})
+        for f, v in (
+            ("kind", "x"),
+            ("N", 0),
+            ("D", 0),
+            ("seed", -1),
+            ("d_pos", 0),
+        )
+    ]
+    return [*cases, (positional.SameWord, dict(text="a a", mode="x"))]
+
+
+SYMBOL_NAMES = {"N", "M", "D", "H", "i", "j"}  # parameters the pages name by their symbol
+
+
+@pytest.mark.parametrize(("cls", "fields"), _bad_configs())
+def test_every_engine_error_on_these_pages_is_translated_by_key_and_name(cls, fields):
+    """ui.explain turns an InputError into errors.<key> with names.param_<name>: both exist,
+    so the Japanese message holds no English parameter name."""
+    from attnviz.errors import InputError
+
+    with pytest.raises(InputError) as err:
+        cls(**fields)
+    assert f"errors.{err.value.key}" in catalogue()
+    name = err.value.fields.get("name")
+    assert name is None or name in SYMBOL_NAMES or f"names.param_{name}" in catalogue(), name
+    # the allowed choices and the value given are the engine's names, as typed in Python
+    shown = dict(err.value.fields, choices="", value="")
+    if name is not None and name not in SYMBOL_NAMES:
+        shown["name"] = t(f"names.param_{name}", "ja")
+    assert not _latin_words(t(f"errors.{err.value.key}", "ja", **shown))

@@ -84,13 +84,20 @@ def stream_norms(
 
 
 def ln_token(
-    before: np.ndarray, after: np.ndarray, names: tuple[str, str], *, height: int = 360
+    before: np.ndarray,
+    after: np.ndarray,
+    names: tuple[str, str],
+    *,
+    x_title: str = "",
+    height: int = 360,
 ) -> go.Figure:
-    """One token's D features before LN and after normalisation (before γ, β)."""
+    """One token's D features (numbered 1 … D) before LN and after normalisation (before γ, β)."""
     fig = make_subplots(rows=1, cols=2, subplot_titles=names)
     for col, values in ((1, before), (2, after)):
         values = np.asarray(values, np.float32)
-        fig.add_trace(go.Bar(y=values, showlegend=False), row=1, col=col)
+        features = np.arange(1, len(values) + 1)
+        fig.add_trace(go.Bar(x=features, y=values, showlegend=False), row=1, col=col)
+        fig.update_xaxes(title=x_title, row=1, col=col)
         for y, dash in (
             (values.mean(), "solid"),
             (values.mean() + values.std(), "dot"),

@@ -72,9 +72,13 @@ def difference_map(
     *,
     title: str = "",
     x_title: str = "",
+    dim_name: str = "dim",
     height: int = 420,
 ) -> go.Figure:
-    """f(PX) − P f(X) as an (N, W) heat map on a symmetric diverging scale."""
+    """f(PX) − P f(X) as an (N, W) heat map on a symmetric diverging scale.
+
+    Rows are the tokens of PX, columns the output dimensions 1 … W (``dim_name`` on hover).
+    """
     diff = np.asarray(diff, dtype=np.float32)
     lim = float(max(np.abs(diff).max(), 1e-12))
     labels = token_labels(perm_tokens)
@@ -84,8 +88,10 @@ def difference_map(
             zmin=-lim,
             zmax=lim,
             colorscale=DIVERGING,
+            x=np.arange(1, diff.shape[1] + 1),
             y=np.arange(len(labels)),
-            hovertemplate=("%{y}, dim %{x}<br>%{z:.3e}<extra></extra>"),
+            customdata=np.repeat(np.array(labels, dtype=object)[:, None], diff.shape[1], 1),
+            hovertemplate=f"%{{customdata}}, {dim_name} %{{x}}<br>%{{z:.3e}}<extra></extra>",
         )
     )
     show = len(labels) <= TICK_LABELS_MAX_N
@@ -103,12 +109,18 @@ def difference_map(
 def permutation_matrix(
     perm: np.ndarray, tokens: list[str], *, title: str = "", height: int = 400
 ) -> go.Figure:
-    """P = I[perm] as a 0/1 map: row i (new slot) has its 1 in column perm[i] (old slot)."""
+    """P = I[perm] as a 0/1 map: row i (new slot) has its 1 in column perm[i] (old slot).
+
+    Rows and columns are numbered 1 … N, as the page numbers the tokens.
+    """
     N = len(perm)
     P = np.eye(N, dtype=np.float32)[perm]  # (N, N)
+    slots = np.arange(1, N + 1)
     fig = go.Figure(
         go.Heatmap(
             z=P,
+            x=slots,
+            y=slots,
             zmin=0,
             zmax=1,
             colorscale="Greys",
@@ -119,10 +131,9 @@ def permutation_matrix(
     perm_tokens = [tokens[k] for k in perm]
     show = N <= TICK_LABELS_MAX_N // 2
     if show:
-        fig.update_xaxes(tickmode="array", tickvals=np.arange(N), ticktext=token_labels(tokens))
-        fig.update_yaxes(
-            tickmode="array", tickvals=np.arange(N), ticktext=token_labels(perm_tokens)
-        )
-    fig.update_yaxes(autorange="reversed", scaleanchor="x")
+        fig.update_xaxes(tickmode="array", tickvals=slots, ticktext=token_labels(tokens))
+        fig.update_yaxes(tickmode="array", tickvals=slots, ticktext=token_labels(perm_tokens))
+    fig.update_xaxes(zeroline=False, showgrid=False)  # slots start at 1: no line at 0
+    fig.update_yaxes(autorange="reversed", scaleanchor="x", zeroline=False, showgrid=False)
     fig.update_layout(title=title, height=height, margin=dict(l=90, r=10, t=50, b=90))
     return fig

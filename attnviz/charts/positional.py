@@ -18,11 +18,16 @@ def matrix(
     colorscale: str = "RdBu_r",
     height: int = 380,
 ) -> go.Figure:
-    """A plain matrix heat map (rows top to bottom), e.g. positions × dimensions."""
+    """A plain matrix heat map (rows top to bottom), e.g. positions × dimensions.
+
+    Rows and columns are numbered from 1, as the chapter numbers positions and components.
+    """
     z = np.asarray(z, dtype=np.float32)
     fig = go.Figure(
         go.Heatmap(
             z=z,
+            x=np.arange(1, z.shape[1] + 1),
+            y=np.arange(1, z.shape[0] + 1),
             zmid=zmid,
             colorscale=colorscale,
             hovertemplate="%{y}, %{x}: %{z:.3f}<extra></extra>",

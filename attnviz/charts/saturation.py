@@ -60,9 +60,13 @@ def variance_curve(
     *,
     title: str = "",
     y_title: str = "",
+    slope_name: str = "slope",
     height: int = 360,
 ) -> go.Figure:
-    """Var of the logits against D on log-log axes, with the identity line Var = D."""
+    """Var of the logits against D on log-log axes, with the identity line Var = D.
+
+    Each curve's legend entry ends with ``(slope_name <fitted slope>)``.
+    """
     fig = go.Figure()
     for scaled, name, colour in ((False, names[0], RAW), (True, names[1], SCALED)):
         part = curves[curves["scaled"] == scaled]
@@ -70,7 +74,7 @@ def variance_curve(
             x=part["D"].to_numpy(np.float32),
             y=part["variance"].to_numpy(np.float32),
             mode="lines+markers",
-            name=f"{name}  (slope {slope[scaled]:.3f})",
+            name=f"{name}  ({slope_name} {slope[scaled]:.3f})",
             line_color=colour,
         )
     xs = np.array([1, curves["D"].max()], dtype=np.float32)
@@ -138,8 +142,8 @@ def weight_rows(
     x_title: str = "",
     height: int = 320,
 ) -> go.Figure:
-    """One query's softmax weights over the N keys, unscaled beside scaled."""
-    keys = np.arange(len(raw_weights))
+    """One query's softmax weights over the N keys k_1 … k_N, unscaled beside scaled."""
+    keys = np.arange(1, len(raw_weights) + 1)  # the chapter numbers from 1
     fig = go.Figure()
     for w, name, colour in ((raw_weights, names[0], RAW), (scaled_weights, names[1], SCALED)):
         fig.add_bar(x=keys, y=np.asarray(w, dtype=np.float32), name=name, marker_color=colour)

@@ -1,4 +1,5 @@
-"""Charts of the scoring page: grouped bars comparing two weight vectors by position."""
+"""Charts of the scoring page: bars over the sources, grouped bars by position, and
+labelled matrices (scores × sources, queries × sources, queries × components)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,8 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ..text import token_labels
+from .maps import TICK_LABELS_MAX_N
+from .raster import COLORSCALE
 
 
 def grouped_bars(
@@ -25,7 +28,8 @@ def grouped_bars(
                 name=name,
                 x=x,
                 y=np.asarray(values, dtype=np.float32),
-                hovertemplate=f"{name}<br>%{{x}}: %{{y:.4f}}<extra></extra>",
+                customdata=x_labels,
+                hovertemplate=f"{name}<br>%{{customdata}}: %{{y:.4f}}<extra></extra>",
             )
         )
     fig.update_xaxes(tickmode="array", tickvals=x, ticktext=x_labels, automargin=True)
@@ -42,32 +46,86 @@ def grouped_bars(
 
 
 def position_labels(tokens: list[str], order: np.ndarray | None = None) -> list[str]:
-    """Labels "position:token" for ``tokens`` read in ``order`` (identity if None)."""
+    """Labels "position:token" (positions from 1) for ``tokens`` read in ``order``."""
     order = np.arange(len(tokens)) if order is None else order
     return token_labels([tokens[i] for i in order])
 
 
 def weights_bar(
-    values: np.ndarray, tokens: list[str], *, title: str = "", y_title: str = "", height: int = 320
+    values: np.ndarray,
+    tokens: list[str],
+    *,
+    title: str = "",
+    y_title: str = "",
+    height: int = 320,
+    numbered: bool = True,
 ) -> go.Figure:
-    """One row of scores or weights as bars over the source tokens."""
+    """One row of scores or weights as bars over the source tokens ("i:token", from 1).
+
+    ``numbered=False`` uses ``tokens`` as the labels themselves (e.g. component numbers).
+    """
     values = np.asarray(values, dtype=np.float32)
+    labels = token_labels(tokens) if numbered else list(tokens)
     fig = go.Figure(
         go.Bar(
             x=np.arange(len(values)),
             y=values,
             hovertemplate="%{customdata}: %{y:.4f}<extra></extra>",
-            customdata=token_labels(tokens),
+            customdata=labels,
         )
     )
     fig.update_xaxes(
-        tickmode="array",
-        tickvals=np.arange(len(values)),
-        ticktext=token_labels(tokens),
-        automargin=True,
+        tickmode="array", tickvals=np.arange(len(values)), ticktext=labels, automargin=True
     )
     fig.update_yaxes(automargin=True)
     fig.update_layout(
         title=title, yaxis_title=y_title, height=height, margin=dict(l=10, r=10, t=50, b=40)
     )
+    return fig
+
+
+def matrix(
+    z: np.ndarray,
+    x_labels: list[str],
+    y_labels: list[str],
+    *,
+    title: str = "",
+    x_title: str = "",
+    y_title: str = "",
+    zmin: float | None = 0.0,
+    zmax: float | None = 1.0,
+    colorscale: str = COLORSCALE,
+    height: int = 300,
+) -> go.Figure:
+    """A small matrix with the labels given on both axes and "row → column: value" on hover.
+
+    Rows run top to bottom. Labels are used as given (escape them for HTML first); an axis
+    longer than TICK_LABELS_MAX_N keeps them for hover only.
+    """
+    z = np.asarray(z, dtype=np.float32)
+    n_y, n_x = z.shape
+    xs, ys = np.arange(n_x), np.arange(n_y)
+    hover = np.array([[f"{y} → {x}" for x in x_labels] for y in y_labels])
+    fig = go.Figure(
+        go.Heatmap(
+            z=z,
+            x=xs,
+            y=ys,
+            zmin=zmin,
+            zmax=zmax,
+            zmid=None if zmin is not None else 0.0,
+            colorscale=colorscale,
+            customdata=hover,
+            hovertemplate="%{customdata}<br>%{z:.4f}<extra></extra>",
+        )
+    )
+    x_ticks = (
+        dict(tickmode="array", tickvals=xs, ticktext=x_labels) if n_x <= TICK_LABELS_MAX_N else {}
+    )
+    y_ticks = (
+        dict(tickmode="array", tickvals=ys, ticktext=y_labels) if n_y <= TICK_LABELS_MAX_N else {}
+    )
+    fig.update_xaxes(title=x_title, automargin=True, **x_ticks)
+    fig.update_yaxes(title=y_title, autorange="reversed", automargin=True, **y_ticks)
+    fig.update_layout(title=title, height=height, margin=dict(l=10, r=10, t=50, b=10))
     return fig

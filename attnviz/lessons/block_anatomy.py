@@ -21,12 +21,13 @@ from ..text import embed, token_labels, tokenize
 from .multihead import nearest_heads
 
 # Steps of the stream, in the order the data flows, per norm: (trace field, label). The
-# labels use the symbols of formulas.block: X in, Q′ (post-LN) or X′ after the first sum.
+# labels use the symbols of formulas.block: X in, Aᴹ the multi-head attention, Q′ (post-LN)
+# or X′ after the first sum.
 STEPS = {
     "post": [
         ("resid_pre", "X"),
-        ("attn_out", "MHA(X)"),
-        ("sum_1", "X + MHA(X)"),
+        ("attn_out", "Aᴹ(X)"),
+        ("sum_1", "X + Aᴹ(X)"),
         ("resid_mid", "Q' = LN₁(·)"),
         ("ffn_hidden", "ReLU(Q'W₁+b₁)"),
         ("ffn_out", "FFN(Q')"),
@@ -36,8 +37,8 @@ STEPS = {
     "pre": [
         ("resid_pre", "X"),
         ("attn_in", "LN₁(X)"),
-        ("attn_out", "MHA(LN₁(X))"),
-        ("resid_mid", "X' = X + MHA"),
+        ("attn_out", "Aᴹ(LN₁(X))"),
+        ("resid_mid", "X' = X + Aᴹ"),
         ("ffn_in", "LN₂(X')"),
         ("ffn_hidden", "ReLU(·W₁+b₁)"),
         ("ffn_out", "FFN(LN₂(X'))"),
@@ -45,8 +46,8 @@ STEPS = {
     ],
     "none": [
         ("resid_pre", "X"),
-        ("attn_out", "MHA(X)"),
-        ("resid_mid", "X' = X + MHA"),
+        ("attn_out", "Aᴹ(X)"),
+        ("resid_mid", "X' = X + Aᴹ"),
         ("ffn_hidden", "ReLU(X'W₁+b₁)"),
         ("ffn_out", "FFN(X')"),
         ("resid_post", "out = X' + FFN"),

@@ -6,7 +6,9 @@ The block's attention weights obey A(PX) = P A(X) Pᵀ and its position-wise par
 max |f(PX) − P f(X)| is float32 rounding (≈ 1e-7). PE ties p_i to the slot i, not
 to the token, so PE(PX) ≠ P PE(X) and the equality breaks.
 
-A permutation is an index array ``perm``: (PX)_i = X_{perm[i]}, P = I[perm].
+A permutation is an index array ``perm`` (0-based, as the engine's arrays): (PX)_i =
+X_{perm[i]}, P = I[perm]. A typed order is the reader's: positions 1 … N, as the page
+numbers the tokens.
 """
 
 from __future__ import annotations
@@ -36,9 +38,9 @@ class Config:
     text: str
     perm: str = "reverse"  # the kind of permutation P, one of PERMUTATIONS
     perm_seed: int = 0  # shuffle: its seed
-    i: int = 0  # swap: positions i ↔ j (past the sentence's end: its last token)
+    i: int = 0  # swap: positions i ↔ j, 0-based (past the sentence's end: its last token)
     j: int = 1
-    order: str = ""  # typed: the old positions in their new order, "2,0,1"
+    order: str = ""  # typed: the old positions 1 … N in their new order, "3,1,2"
     D: int = 32  # width of the word vectors
     H: int = 2  # heads
     pe: str = "none"  # positional encoding kind
@@ -87,9 +89,10 @@ class Config:
 def permutation(
     kind: str, N: int, *, seed: int = 0, i: int = 0, j: int = 1, typed: str = ""
 ) -> np.ndarray:
-    """Indices ``perm`` of P: reverse, a seeded shuffle, swap i ↔ j, or a typed order "2,0,1".
+    """Indices ``perm`` of P: reverse, a seeded shuffle, swap i ↔ j, or a typed order "3,1,2".
 
-    Raises ValueError when a typed order is not a permutation of 0 … N−1.
+    ``i``, ``j`` and the result are 0-based; a typed order lists the positions 1 … N, so
+    "3,1,2" gives perm = [2, 0, 1]. Raises ValueError when it is not a permutation of 1 … N.
     """
     kind = check_choice("permutation", kind, PERMUTATIONS)
     N = check_int("N", N, 1, MAX_TOKENS)
@@ -104,11 +107,11 @@ def permutation(
         perm[[i, j]] = perm[[j, i]]
         return perm
     try:
-        perm = np.array([int(part) for part in typed.replace(" ", "").split(",") if part])
+        perm = np.array([int(part) - 1 for part in typed.replace(" ", "").split(",") if part])
     except ValueError:
-        raise ValueError(f"order must list 0 … {N - 1} separated by commas") from None
+        raise ValueError(f"order must list 1 … {N} separated by commas") from None
     if sorted(perm.tolist()) != list(range(N)):
-        raise ValueError(f"order must list each of 0 … {N - 1} exactly once")
+        raise ValueError(f"order must list each of 1 … {N} exactly once")
     return perm
 
 
@@ -117,7 +120,7 @@ def resolve(cfg: Config, N: int) -> tuple[np.ndarray, tuple[int, int] | None, st
     notice key when a typed order falls back.
 
     Swap positions past the sentence's end mean its last token. A typed order that is not
-    a permutation of 0 … N−1 gives the reverse order with the notice "bad_order"
+    a permutation of 1 … N gives the reverse order with the notice "bad_order"
     ("order_help" while nothing is typed yet).
     """
     if cfg.perm == "swap":

@@ -1,8 +1,11 @@
-"""Positional encodings (S15, S16): the sinusoidal table, similarity between positions, and
-the same word at two positions with and without p_i.
+"""Positional encodings (S15, S16): the table E = [p_1, …, p_N]ᵀ, similarity between
+positions, and the same word at two positions with and without p_i.
 
-P[i, 2k] = sin(i / 10000^{2k/D}),  P[i, 2k+1] = cos(i / 10000^{2k/D});
-similarity S[i, j] = p_iᵀ p_j.  Without p_i a repeated word has identical attention rows (S7).
+E is the chapter's table of p_i (P names a permutation elsewhere). With the engine's
+0-based rows, E[i, 2k] = sin(i / 10000^{2k/D}) and E[i, 2k+1] = cos(i / 10000^{2k/D});
+the page numbers positions and components from 1 (formulas.SINUSOIDAL). Similarity
+S[i, j] = p_iᵀ p_j. Without p_i a repeated word has identical attention rows (S7); with
+them one head scores (x_i + p_i)ᵀ W^Q W^Kᵀ (x_j + p_j) / √D, of which p_iᵀ p_j is one term.
 """
 
 from __future__ import annotations
@@ -58,7 +61,7 @@ class Widths:
 
 @dataclass(frozen=True)
 class Result:
-    P: np.ndarray  # (N, D) p_1 … p_N as rows (the race's (n, D) for its tables)
+    E: np.ndarray  # (N, D) p_1 … p_N as rows (the race's (n, D) for its tables)
     S: np.ndarray  # (N, N) similarity between positions
     widths: Widths
     formulas: list[str]  # LaTeX of the table and similarity shown
@@ -70,12 +73,12 @@ def table(kind: str, N: int, D: int, seed: int) -> np.ndarray:
         return PositionalEncoding(D, kind, seed=seed).table(N).float().numpy().copy()
 
 
-def similarity(P: np.ndarray, cosine: bool = False) -> np.ndarray:
-    """S = P Pᵀ (N, N); with ``cosine`` each row of P is first scaled to unit length."""
-    P = np.asarray(P, dtype=np.float64)
+def similarity(E: np.ndarray, cosine: bool = False) -> np.ndarray:
+    """S = E Eᵀ (N, N); with ``cosine`` each row of E is first scaled to unit length."""
+    E = np.asarray(E, dtype=np.float64)
     if cosine:
-        P = P / np.maximum(np.linalg.norm(P, axis=1, keepdims=True), 1e-12)
-    return (P @ P.T).astype(np.float32)
+        E = E / np.maximum(np.linalg.norm(E, axis=1, keepdims=True), 1e-12)
+    return (E @ E.T).astype(np.float32)
 
 
 def widths(D: int, d_pos: int) -> Widths:
@@ -89,12 +92,12 @@ def widths(D: int, d_pos: int) -> Widths:
 def run(cfg: Config) -> Result:
     """The table of the chosen kind, its similarity matrix, and the widths of both modes."""
     if cfg.kind in RACE_TABLES:
-        P = cfg.race.tables[cfg.kind.removeprefix("race_")]
+        E = cfg.race.tables[cfg.kind.removeprefix("race_")]
     else:
-        P = table(cfg.kind, cfg.N, cfg.D, cfg.seed)
+        E = table(cfg.kind, cfg.N, cfg.D, cfg.seed)
     shown = [formulas.SINUSOIDAL] if cfg.kind == "sinusoidal" else []
     shown.append(formulas.position_similarity(cfg.cosine))
-    return Result(P, similarity(P, cfg.cosine), widths(cfg.D, cfg.d_pos), shown)
+    return Result(E, similarity(E, cfg.cosine), widths(cfg.D, cfg.d_pos), shown)
 
 
 @dataclass(frozen=True)
@@ -111,12 +114,12 @@ class SameWord:
 @dataclass(frozen=True)
 class TwoPositions:
     tokens: list[str]
-    i: int  # first position of the repeated word
-    j: int  # second position
+    i: int  # first position of the repeated word (0-based)
+    j: int  # second position (0-based)
     rows: dict[str, np.ndarray]  # {"none" | "sinusoidal": (2, N) attention rows of i and j}
     diff: dict[str, float]  # largest |row_i − row_j| without and with PE
-    table: pd.DataFrame  # every row, one column "<pe>@<position>", one index entry per key
-    formulas: list[str]  # LaTeX of how p_i enters the head
+    table: pd.DataFrame  # every row, one column "<pe>@<position from 1>", one entry per key
+    formulas: list[str]  # LaTeX of how p_i enters the head and what the head scores
 
 
 def repeated(tokens: list[str]) -> tuple[int, int] | None:
@@ -141,12 +144,13 @@ def same_word(cfg: SameWord) -> TwoPositions | None:
     rows = {}
     for kind in ("none", "sinusoidal"):
         enc = PositionalEncoding(SAME_WORD_D, kind, cfg.mode)
-        mha = MultiHeadAttention(enc.out_dim, 1, seed=cfg.seed, device="cpu")
+        # no biases: the score is exactly formulas.position_score's
+        mha = MultiHeadAttention(enc.out_dim, 1, bias=False, seed=cfg.seed, device="cpu")
         _, trace = mha(enc(X))
         rows[kind] = trace.weights[0, 0, list(pair)].float().numpy()  # (2, N)
     diff = {pe: float(np.abs(r[0] - r[1]).max()) for pe, r in rows.items()}
-    columns = {f"{pe}@{k}": r[n] for pe, r in rows.items() for n, k in enumerate(pair)}
-    shown = [formulas.positions("sinusoidal", cfg.mode)]
+    columns = {f"{pe}@{k + 1}": r[n] for pe, r in rows.items() for n, k in enumerate(pair)}
+    shown = [formulas.positions("sinusoidal", cfg.mode), formulas.position_score(cfg.mode)]
     return TwoPositions(
         tokens, pair[0], pair[1], rows, diff, pd.DataFrame(columns, index=tokens), shown
     )

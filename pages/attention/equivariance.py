@@ -13,6 +13,7 @@ from attnviz.text import token_labels
 
 st.title(ui.tr("equivariance.title"))
 st.markdown(ui.tr("equivariance.intro"))
+st.caption(ui.tr("equivariance.symbols"))
 left, right = st.columns([2, 3] if ui.presenting() else [1, 2])
 with left:
     text = ui.text("text", ui.tr("equivariance.text"), ui.tr("equivariance.default_text"), 400)
@@ -27,10 +28,10 @@ with left:
     fields = dict(text=text, perm=kind)
     if kind == "shuffle":
         fields["perm_seed"] = ui.number("pseed", ui.tr("equivariance.perm_seed"), 0, MAX_SEED, 0)
-    elif kind == "swap":
-        top = equivariance.MAX_TOKENS - 1
-        fields["i"] = ui.number("i", ui.tr("equivariance.i"), 0, top, 0)
-        fields["j"] = ui.number("j", ui.tr("equivariance.j"), 0, top, 1)
+    elif kind == "swap":  # positions 1 … N on the page, 0-based in the lesson
+        top = equivariance.MAX_TOKENS
+        fields["i"] = ui.number("i", ui.tr("equivariance.i"), 1, top, 1) - 1
+        fields["j"] = ui.number("j", ui.tr("equivariance.j"), 1, top, 2) - 1
     elif kind == "typed":
         fields["order"] = ui.text(
             "order", ui.tr("equivariance.order"), "", 400, help=ui.tr("equivariance.order_help")
@@ -59,9 +60,9 @@ with left:
     if r.swapped:
         i, j = r.swapped
         a, b = r.tokens[i], r.tokens[j]
-        perm_notice.caption(ui.tr("equivariance.swapping", a=a, b=b, i=i, j=j))
+        perm_notice.caption(ui.tr("equivariance.swapping", a=a, b=b, i=i + 1, j=j + 1))
     if r.notice == "bad_order":
-        last = len(r.tokens) - 1
+        last = len(r.tokens)
         perm_notice.warning(ui.tr("equivariance.bad_order", order=cfg.order.strip(), last=last))
     elif r.notice:
         perm_notice.info(ui.tr(f"equivariance.{r.notice}"))
@@ -77,14 +78,16 @@ with right:
     b.metric(ui.tr("equivariance.attn_error"), f"{r.attn_error:.2e}")
     verdict = {"identity": st.info, "holds": st.success, "breaks": st.warning}[r.verdict]
     verdict(ui.tr(f"equivariance.{r.verdict}"))
-    h = 0
+    h = 1  # heads h = 1 … H, as the chapter numbers them
     if H > 1:
-        choices = [str(k) for k in range(H)]
-        h = int(ui.select("head", ui.tr("equivariance.head"), choices, "0", radio=True))
+        choices = [str(k) for k in range(1, H + 1)]
+        h = int(ui.select("head", ui.tr("equivariance.head"), choices, "1", radio=True))
     st.caption(ui.tr("equivariance.maps", h=h))
     titles = tuple(ui.tr(f"equivariance.t_{k}") for k in ("A", "A_P", "PAPt"))
     ui.plot(
-        charts.attention_triplet(r.A[h], r.A_P[h], r.PAPt[h], r.tokens, r.perm_tokens, titles),
+        charts.attention_triplet(
+            r.A[h - 1], r.A_P[h - 1], r.PAPt[h - 1], r.tokens, r.perm_tokens, titles
+        ),
         "maps",
         f"maps_head{h}",
     )
@@ -94,6 +97,7 @@ with right:
             r.perm_tokens,
             title=ui.tr("equivariance.diff_title"),
             x_title=ui.tr("equivariance.dim"),
+            dim_name=ui.tr("equivariance.dim_short"),
         ),
         "diff",
         "difference",
@@ -104,10 +108,10 @@ with right:
         "permutation",
     )
     for name, z, rows, cols in (
-        ("A", r.A[h], labels, labels),
-        ("A_P", r.A_P[h], perm_labels, perm_labels),
-        ("PAPt", r.PAPt[h], perm_labels, perm_labels),
-        ("diff", r.diff, perm_labels, range(r.diff.shape[1])),
+        ("A", r.A[h - 1], labels, labels),
+        ("A_P", r.A_P[h - 1], perm_labels, perm_labels),
+        ("PAPt", r.PAPt[h - 1], perm_labels, perm_labels),
+        ("diff", r.diff, perm_labels, range(1, r.diff.shape[1] + 1)),
         ("P", r.P, perm_labels, labels),
     ):
         ui.csv_button(

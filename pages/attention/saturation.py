@@ -10,6 +10,7 @@ from attnviz.limits import MAX_SEED
 
 st.title(ui.tr("saturation.title"))
 st.markdown(ui.tr("saturation.intro"))
+st.caption(ui.tr("saturation.symbols"))
 left, right = st.columns([2, 3] if ui.presenting() else [1, 2])
 with left:
     D = int(ui.choice_slider("D", ui.tr("saturation.D"), [str(d) for d in saturation.DS], "64"))
@@ -66,6 +67,7 @@ ui.plot(
         names,
         title=ui.tr("saturation.var_title"),
         y_title=ui.tr("saturation.variance"),
+        slope_name=ui.tr("saturation.slope"),
     ),
     "variance",
     "variance",
@@ -73,14 +75,19 @@ ui.plot(
 titles = {c: ui.tr(f"saturation.t_{c}") for c in ("max_weight", "entropy", "jacobian", "saturated")}
 ui.plot(charts.softmax_curves(r.curves, D, N, names, titles), "curves", "softmax_curves")
 st.markdown(ui.tr("saturation.reading"))
-ui.csv_button(r.curves.set_index("D"), ui.tr("saturation.csv_curves"), "csv_curves")
+columns = {c: ui.tr(f"saturation.col_{c}") for c in r.curves.columns if c != "D"}
 ui.csv_button(
-    pd.DataFrame(at_D.logits, columns=[f"k{j}" for j in range(N)]).rename_axis("row"),
+    r.curves.set_index("D").rename(columns=columns), ui.tr("saturation.csv_curves"), "csv_curves"
+)
+rows = pd.RangeIndex(1, r.rows + 1, name=ui.tr("saturation.col_row"))  # numbered from 1
+keys = pd.RangeIndex(1, N + 1, name=ui.tr("saturation.col_key"))
+ui.csv_button(
+    pd.DataFrame(at_D.logits, index=rows, columns=[f"k_{j}" for j in keys]),
     ui.tr("saturation.csv_logits", D=D),
     "csv_logits",
 )
 ui.csv_button(
-    pd.DataFrame(dict(zip(names, at_D.example, strict=True))).rename_axis("key"),
+    pd.DataFrame(dict(zip(names, at_D.example, strict=True)), index=keys),
     ui.tr("saturation.csv_row", D=D),
     "csv_row",
 )

@@ -14,6 +14,7 @@ WIDTHS = [str(2**k) for k in range(3, 10)]  # D = 8 … 512
 
 st.title(ui.tr("block_anatomy.title"))
 st.markdown(ui.tr("block_anatomy.intro"))
+st.caption(ui.tr("block_anatomy.symbols"))
 left, right = st.columns([1, 2])
 with left:
     norm = ui.select(
@@ -51,26 +52,27 @@ with right:
     st.caption(ui.tr("block_anatomy.norms_note", sqrtD=cfg.D**0.5))
     ui.csv_button(
         pd.DataFrame(r.norms.T, index=token_labels(r.tokens, escape=False), columns=r.steps),
-        f"block_{norm}_norms",
+        ui.tr("block_anatomy.csv_norms", norm=ui.tr(f"block_anatomy.short_{norm}")),
         "csv_norms",
     )
     st.subheader(ui.tr("block_anatomy.ln_heading"))
     if r.ln_hat is None:
         st.info(ui.tr("block_anatomy.no_ln"))
     else:
-        i = (
-            ui.slider("token", ui.tr("block_anatomy.ln_token"), 0, len(r.tokens) - 1, 0)
-            if len(r.tokens) > 1
-            else 0
-        )
+        n = len(r.tokens)  # tokens x_1 … x_N, numbered from 1 as in the chapter
+        i = ui.slider("token", ui.tr("block_anatomy.ln_token"), 1, n, 1) if n > 1 else 1
         names = (ui.tr("block_anatomy.before"), ui.tr("block_anatomy.after"))
         ui.plot(
             charts.ln_token(
-                r.ln_in[i], r.ln_hat[i], (f"{token_labels(r.tokens)[i]}: {names[0]}", names[1])
+                r.ln_in[i - 1],
+                r.ln_hat[i - 1],
+                (f"{token_labels(r.tokens)[i - 1]}: {names[0]}", names[1]),
+                x_title=ui.tr("block_anatomy.feature"),
             ),
             "ln_token",
             f"ln_token{i}",
         )
         st.caption(ui.tr("block_anatomy.ln_note"))
-        st.dataframe(r.stats, hide_index=True)
-        ui.csv_button(r.stats.set_index("token"), f"block_{norm}_ln_stats", "csv_ln")
+        stats = r.stats.rename(columns=lambda c: ui.tr(f"block_anatomy.col_{c}"))
+        st.dataframe(stats, hide_index=True)
+        ui.csv_button(stats.set_index(stats.columns[0]), ui.tr("block_anatomy.csv_ln"), "csv_ln")

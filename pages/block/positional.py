@@ -1,5 +1,5 @@
-"""Positional encodings (S15, S16): sinusoidal table, p_iᵀp_j, learned, add vs concat, a
-repeated word with and without PE."""
+"""Positional encodings (S15, S16): the table E = [p_1 … p_N]ᵀ, p_iᵀp_j, learned tables,
+added vs concatenated, a repeated word with and without positions."""
 
 import pandas as pd
 import streamlit as st
@@ -9,11 +9,13 @@ from attnviz.charts import positional as charts
 from attnviz.lessons import positional, training_race
 from attnviz.limits import MAX_D, MAX_SEED
 from attnviz.positional import MODES
+from attnviz.text import token_labels
 
 WIDTHS = [str(d) for d in range(2, positional.MAX_POSITIONS + 1, 2)]  # the old slider's stops
 
 st.title(ui.tr("positional.title"))
 st.markdown(ui.tr("positional.intro"))
+st.caption(ui.tr("positional.symbols"))
 race = training_race.learned_positions(st.session_state)
 left, right = st.columns([1, 2])
 with left:
@@ -43,10 +45,11 @@ st.markdown(ui.tr("positional.widths", D=D, d_pos=d_pos, add=r.widths.add, conca
 with left:
     for formula in r.formulas:
         st.latex(formula)
+positions = pd.RangeIndex(1, len(r.E) + 1, name=ui.tr("positional.position"))  # i = 1 … N
 with right:
     ui.plot(
         charts.matrix(
-            r.P,
+            r.E,
             title=ui.tr("positional.matrix"),
             x_title=ui.tr("positional.dimension"),
             y_title=ui.tr("positional.position"),
@@ -54,19 +57,28 @@ with right:
         "pe_matrix",
         f"pe_{kind}",
     )
-    ui.csv_button(pd.DataFrame(r.P), f"pe_{kind}", "csv_pe")
+    dims = pd.RangeIndex(1, r.E.shape[1] + 1, name=ui.tr("positional.dimension"))
+    ui.csv_button(
+        pd.DataFrame(r.E, index=positions, columns=dims), ui.tr("positional.csv_E"), "csv_pe"
+    )
     ui.plot(
         charts.matrix(
             r.S,
-            title=ui.tr("positional.similarity"),
+            title=ui.tr("positional.similarity_cosine" if cosine else "positional.similarity"),
             x_title=ui.tr("positional.position"),
             y_title=ui.tr("positional.position"),
         ),
         "pe_sim",
         f"pe_{kind}_similarity",
     )
-    st.caption(ui.tr("positional.similarity_note"))
-    ui.csv_button(pd.DataFrame(r.S), f"pe_{kind}_similarity", "csv_sim")
+    table = "sinusoidal" if kind == "sinusoidal" else "learned" if kind == "learned" else "race"
+    st.caption(ui.tr(f"positional.note_{table}"))
+    st.caption(ui.tr("positional.note_reads"))
+    ui.csv_button(
+        pd.DataFrame(r.S, index=positions, columns=positions.rename(None)),
+        ui.tr("positional.csv_similarity"),
+        "csv_sim",
+    )
 
 st.subheader(ui.tr("positional.same_word"))
 text = ui.text("text", ui.tr("positional.text"), ui.tr("positional.default_text"), 300)
@@ -85,21 +97,22 @@ if two is None:
     st.stop()
 for formula in two.formulas:
     st.latex(formula)
-word = two.tokens[two.i]
+word, i, j = two.tokens[two.i], two.i + 1, two.j + 1  # positions from 1
 cols = st.columns(2)
 for col, pe in zip(cols, ("none", "sinusoidal"), strict=True):
     label = ui.tr("positional.without" if pe == "none" else "positional.with")
-    rows = {ui.tr("positional.at", k=k): two.rows[pe][n] for n, k in enumerate((two.i, two.j))}
+    rows = {ui.tr("positional.at", k=k): two.rows[pe][n] for n, k in enumerate((i, j))}
     with col:
         ui.plot(
             charts.rows(
                 rows,
                 two.tokens,
                 y_title=ui.tr("positional.weight"),
-                title=ui.tr("positional.rows_title", word=word, i=two.i, j=two.j, pe=label),
+                title=ui.tr("positional.rows_title", word=word, i=i, j=j, pe=label),
             ),
             f"rows_{pe}",
             f"rows_{pe}",
         )
 st.markdown(ui.tr("positional.row_diff", none=two.diff["none"], sin=two.diff["sinusoidal"]))
-ui.csv_button(two.table, "same_word_rows", "csv_rows")
+keys = pd.Index(token_labels(two.tokens, escape=False), name=ui.tr("positional.key"))
+ui.csv_button(two.table.set_axis(keys), ui.tr("positional.csv_rows"), "csv_rows")

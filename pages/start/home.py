@@ -9,6 +9,7 @@ from attnviz.device import describe_device, resolve_device
 st.title(ui.tr("home.heading"))
 st.markdown(ui.tr("home.intro"))
 for key in (
+    "tour",
     "scoring",
     "multihead",
     "saturation",

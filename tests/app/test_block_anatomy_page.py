@@ -71,3 +71,23 @@ def test_every_control_at_its_extremes():
     for D in ("8", "512"):
         at.select_slider(key="D").set_value(D).run()
         assert_clean(at)
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_flow_and_formula_use_the_same_symbols_and_tokens_count_from_1(lang):
+    """Item 1.9: the boxes say Aᴹ, X, Q′ / X′ as formulas.block does; no MHA, no H for the
+    FFN's input (H is the number of heads); the LN table's headers are translated."""
+    at = run_page("block_anatomy", lang=lang, norm="post", text="a b c", token="3")
+    assert_clean(at)
+    boxes = [a["text"] for a in figures(at)[0]["layout"]["annotations"] if a.get("text")]
+    assert "Aᴹ(X)" in boxes and not [b for b in boxes if "MHA" in b]
+    joined = " ".join(latex(at))
+    assert "A^M(X)" in joined and "\\mathrm{FFN}(Y)" in joined and "FFN}(H)" not in joined
+    bars = figures(at)[2]
+    assert decode(bars["data"][0]["x"])[0] == 1  # features d = 1 … D
+    assert bars["layout"]["annotations"][0]["text"].startswith("3:c")  # token 3 of 3
+    headers = list(at.dataframe[0].value.columns)
+    assert headers[0] == ("トークン" if lang == "ja" else "token")
+    if lang == "ja":
+        assert not [h for h in headers if any("a" <= ch <= "z" for ch in h)], headers
+    assert at.dataframe[0].value.iloc[0, 0] == "1:a"

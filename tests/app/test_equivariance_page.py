@@ -48,19 +48,19 @@ def test_controls_rerun_cleanly():
     assert np.abs(diff).max() < 1e-5
     at.selectbox(key="pe").set_value("sinusoidal").run()
     at.radio(key="H").set_value("8").run()
-    at.radio(key="head").set_value("7").run()
+    at.radio(key="head").set_value("8").run()  # heads h = 1 … H
     assert_clean(at)
     assert np.abs(maps_and_diff(at)[3]).max() > 1e-2
     at.selectbox(key="perm").set_value("typed").run()
     assert at.info and not [w for w in at.warning if "“”" in w.value]  # empty: a hint
-    at.text_input(key="order").input("4,3,2,1,0").run()
+    at.text_input(key="order").input("5,4,3,2,1").run()  # positions 1 … N
     assert_clean(at)
-    assert not [w for w in at.warning if "4,3,2,1,0" in w.value]
+    assert not [w for w in at.warning if "5,4,3,2,1" in w.value]
     typed = maps_and_diff(at)
     at.text_input(key="order").input("4,4,x").run()
     assert_clean(at)
     assert [w for w in at.warning if "4,4,x" in w.value]  # translated notice; reverse used
-    np.testing.assert_array_equal(maps_and_diff(at)[3], typed[3])  # 4,3,2,1,0 is the reverse
+    np.testing.assert_array_equal(maps_and_diff(at)[3], typed[3])  # 5,4,3,2,1 is the reverse
 
 
 @pytest.mark.parametrize(
@@ -114,7 +114,7 @@ def test_D_is_a_slider_over_the_widths_kept_by_name():
 
 
 def test_swap_caption_and_cut_notice_come_from_the_run():
-    at = run_page("equivariance", text="a b c", perm="swap", i=0, j=47)
+    at = run_page("equivariance", text="a b c", perm="swap", i=1, j=48)
     assert_clean(at)
     assert any("“c”" in c.value or "「c」" in c.value for c in at.caption)  # j = 47 → last
     _, A_P, PAPt, _ = maps_and_diff(at)
@@ -123,3 +123,35 @@ def test_swap_caption_and_cut_notice_come_from_the_run():
     assert_clean(at)
     assert any("48" in i.value for i in at.info)
     assert decode(figures(at)[0]["data"][0]["z"]).shape == (48, 48)
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_positions_and_heads_are_numbered_from_1(lang):
+    """§2: tokens x_1 … x_N and heads h = 1 … H in every label the reader sees."""
+    at = run_page("equivariance", lang=lang, text="a b c", perm="swap", i=1, j=2, H=2)
+    assert_clean(at)
+    assert at.radio(key="head").options == ["1", "2"]
+    swap = (
+        "位置 1（「a」）と位置 2（「b」）"
+        if lang == "ja"
+        else "position 1 (“a”) with position 2 (“b”)"
+    )
+    assert any(swap in c.value for c in at.caption)
+    assert decode(figures(at)[2]["data"][0]["z"])[0].tolist() == [0, 1, 0]  # slot 1 ← old slot 2
+    triplet = figures(at)[0]
+    assert triplet["layout"]["xaxis"]["ticktext"] == ["1:a", "2:b", "3:c"]
+    assert triplet["layout"]["xaxis2"]["ticktext"] == ["1:b", "2:a", "3:c"]
+    diff = figures(at)[1]["data"][0]
+    assert decode(diff["x"])[0] == 1  # output dimensions 1 … W
+    assert ("次元" if lang == "ja" else "dimension") in diff["hovertemplate"]
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_the_encoding_table_is_E_and_P_the_permutation(lang):
+    """Item 1.7: one symbol per idea, E = [p_1 … p_N]ᵀ for positions, P for the permutation."""
+    at = run_page("equivariance", lang=lang, pe="sinusoidal")
+    assert_clean(at)
+    joined = " ".join(latex(at))
+    assert "PX + E" in joined and "P(X + E)" in joined
+    symbols = [c.value for c in at.caption if "E = [p_1, …, p_N]ᵀ" in c.value]
+    assert symbols and "P" in symbols[0]

@@ -13,3 +13,4 @@ def test_home_lists_every_page_and_the_device(lang):
     assert len(items) == len(PAGES) - 1  # every page but home itself
     assert not at.get("plotly_chart") and not at.latex
     assert any("PyTorch" in c.value for c in at.caption)
+    assert items[0].startswith("- **" + ("本文を順にたどる" if lang == "ja" else "Tour"))

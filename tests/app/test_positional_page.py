@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from attnviz import formulas
 from attnviz.lessons import positional
 from attnviz.positional import sinusoidal
 
@@ -87,3 +88,36 @@ def test_every_control_at_its_extremes():
         at.select_slider(key="D").set_value(D).run()
         assert_clean(at)
         assert decode(figures(at)[0]["data"][0]["z"]).shape == (50, int(D))
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_the_table_is_E_numbered_from_1(lang):
+    """Item 1.7: the positional table is E = [p_1 … p_N]ᵀ (P is the permutation); rows and
+    columns count from 1, as the formula's (p_i)_{2k-1} = sin((i - 1) ω_k) does."""
+    at = run_page("positional", lang=lang, N="5", D="4")
+    assert_clean(at)
+    table = figures(at)[0]
+    assert table["layout"]["title"]["text"].startswith("E")
+    assert decode(table["data"][0]["y"]).tolist() == [1, 2, 3, 4, 5]
+    assert decode(table["data"][0]["x"]).tolist() == [1, 2, 3, 4]
+    assert any("E = [p_1, …, p_N]ᵀ" in c.value for c in at.caption)
+    assert formulas.SINUSOIDAL in latex(at)
+    np.testing.assert_allclose(decode(table["data"][0]["z"])[0], [0, 1, 0, 1], atol=1e-6)  # p_1
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+@pytest.mark.parametrize("kind", ["sinusoidal", "learned"])
+def test_the_similarity_note_says_what_attention_reads(lang, kind):
+    """Item 1.9: attention scores (x_i + p_i)ᵀ W^Q W^Kᵀ (x_j + p_j), not p_iᵀp_j; the |i − j|
+    sentence appears only under the sinusoidal table, where it is true."""
+    at = run_page("positional", lang=lang, kind=kind)
+    assert_clean(at)
+    notes = " ".join(c.value for c in at.caption)
+    assert "(x_i + p_i)ᵀ W^Q W^Kᵀ (x_j + p_j)" in notes
+    assert ("|i − j|" in notes and ("だけで決まり" in notes or "depends only" in notes)) == (
+        kind == "sinusoidal"
+    )
+    assert formulas.position_score("add") in latex(at)
+    S = decode(figures(at)[1]["data"][0]["z"])
+    toeplitz = np.allclose(np.diagonal(S, 1), np.diagonal(S, 1)[0], atol=1e-3)
+    assert toeplitz == (kind == "sinusoidal")  # the note is true of the figure shown

@@ -21,7 +21,8 @@ def test_variance_curve_follows_D_and_scaled_stays_at_one(lang):
     np.testing.assert_array_equal(D, 2.0 ** np.arange(13))
     np.testing.assert_allclose(decode(raw["y"]), D, rtol=0.05)
     np.testing.assert_allclose(decode(scaled["y"]), 1.0, rtol=0.05)
-    assert "slope 0.99" in raw["name"] or "slope 1.0" in raw["name"]
+    slope = "傾き" if lang == "ja" else "slope"  # the legend in the reader's language
+    assert f"{slope} 0.99" in raw["name"] or f"{slope} 1.0" in raw["name"]
     curves = traces(at, 3)
     saturated_raw = decode(curves[6]["y"])  # panel 4, unscaled
     assert (np.diff(saturated_raw) >= -0.01).all() and saturated_raw[-1] > 0.8
@@ -73,3 +74,14 @@ def test_extremes_and_hostile_values_render(params):
     assert_clean(at)
     assert len(figures(at)) == 4
     assert 2 <= at.slider(key="N").value <= 128
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_keys_are_numbered_from_1_and_no_english_in_japanese_legends(lang):
+    at = run_page("saturation", lang=lang, N=4, rows=100)
+    assert_clean(at)
+    row = traces(at, 1)
+    assert decode(row[0]["x"]).tolist() == [1, 2, 3, 4]  # keys k_1 … k_N
+    if lang == "ja":
+        names = [t["name"] for i in range(4) for t in traces(at, i) if t.get("name")]
+        assert not [n for n in names if "slope" in n or "unscaled" in n], names

@@ -1,9 +1,13 @@
-"""The scoring page: both languages; its figures are the engine's scores, weights and shuffle."""
+"""The scoring page: both languages; its figures are the engine's scores, weights, all queries
+at once and the shuffle; its captions say what its figures show."""
 
 import numpy as np
 import pytest
 
+from attnviz import formulas
+from attnviz.i18n import t
 from attnviz.lessons import scoring
+from attnviz.scoring import SCORES
 
 from .helpers import assert_clean, decode, figures, latex, run_page, sweep_controls
 
@@ -24,16 +28,18 @@ def test_renders_and_matches_the_engine(lang, score):
     np.testing.assert_allclose(decode(figs[2]["data"][0]["y"]), r.attended[:32], rtol=1e-6)
     np.testing.assert_allclose(decode(figs[3]["data"][0]["z"]), r.by_score, rtol=1e-6)
     np.testing.assert_allclose(decode(figs[3]["data"][0]["z"]).sum(axis=1), 1.0, atol=1e-5)
+    np.testing.assert_allclose(decode(figs[4]["data"][0]["z"]), r.many, rtol=1e-6)
+    np.testing.assert_allclose(decode(figs[5]["data"][0]["z"]), r.many_attended[:, :32], rtol=1e-6)
     assert [m.value for m in at.metric] == [f"{r.follows:.2e}", f"{r.stays:.2e}"]
 
 
 def test_shuffle_moves_content_weights_but_not_query_only():
     for score, moves in (("scaled_dot", True), ("query_only", False)):
         at = run_page("scoring", score=score, shuffle=3)
-        before, after = (decode(tr["y"]) for tr in figures(at)[4]["data"])
+        before, after = (decode(tr["y"]) for tr in figures(at)[6]["data"])
         assert (np.abs(before - after).max() > 1e-3) == moves
         at.number_input(key="shuffle").set_value(0).run()  # no shuffle: nothing moves
-        before, after = (decode(tr["y"]) for tr in figures(at)[4]["data"])
+        before, after = (decode(tr["y"]) for tr in figures(at)[6]["data"])
         np.testing.assert_array_equal(before, after)
 
 
@@ -53,7 +59,8 @@ def test_formulas_shown_are_those_of_the_config_run(lang, score, present, absent
     assert_clean(at)
     shown = latex(at)
     cfg = scoring.Config(text="a b c", query="b", D=16, score=score, shuffle_seed=1)
-    assert shown == scoring.run(cfg).formulas
+    r = scoring.run(cfg)
+    assert shown == r.formulas + r.many_formulas  # the page's order
     joined = " ".join(shown)
     assert all(p in joined for p in present) and not any(a in joined for a in absent)
 
@@ -85,3 +92,73 @@ def test_random_sources_and_controls_at_their_extremes():
 def test_every_control_reruns_cleanly(lang, source):
     at = run_page("scoring", lang=lang, source=source)
     assert sweep_controls(at) >= 8
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_sqrt_D_caption_is_true_of_the_default_figure(lang):
+    """Item 1.2: at the defaults q is no source; the caption's numbers are the figure's."""
+    at = run_page("scoring", lang=lang)
+    assert_clean(at)
+    assert at.text_input(key="query").value == t("scoring.default_query", lang)
+    tokens = [label.split(":", 1)[1] for label in figures(at)[1]["layout"]["xaxis"]["ticktext"]]
+    query = at.text_input(key="query").value.replace("、", ",").split(",")[0].strip()
+    assert query not in tokens  # the old default, cat / 猫, was one of the sources
+    z = decode(figures(at)[3]["data"][0]["z"])  # rows: the five scores
+    dot, scaled = z[list(SCORES).index("dot")], z[list(SCORES).index("scaled_dot")]
+    share = {
+        tok: (dot[np.array(tokens) == tok].sum(), scaled[np.array(tokens) == tok].sum())
+        for tok in tokens
+    }
+    top_dot, top_scaled = max(v[0] for v in share.values()), max(v[1] for v in share.values())
+    assert top_dot > 0.9 and top_scaled < 0.5
+    caption = t("scoring.sqrt_caption", lang, q=query, dot=top_dot, scaled=top_scaled, root=8.0)
+    assert caption in [c.value for c in at.caption]
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_a_query_that_is_a_source_gets_the_self_match_caption(lang):
+    word = "猫" if lang == "ja" else "cat"
+    at = run_page("scoring", lang=lang, query=word, D=1024)
+    assert_clean(at)
+    r = scoring.run(
+        scoring.Config(text=t("scoring.default_text", lang), query=word, D=1024, shuffle_seed=1)
+    )
+    assert r.self_index is not None and r.top_share["scaled_dot"] > 0.99
+    shares = dict(q=word, dot=r.top_share["dot"], scaled=r.top_share["scaled_dot"], root=32.0)
+    want = t("scoring.self_caption", lang, i=r.self_index + 1, self=r.self_score, **shares)
+    assert want in [c.value for c in at.caption]
+    assert not [
+        c for c in at.caption if "none of the sources" in c.value or "どのソースとも" in c.value
+    ]
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_all_queries_at_once_with_the_chapter_formulas(lang):
+    """Item 1.5: S9 and S11 on the page, beside the M × N map they computed."""
+    at = run_page("scoring", lang=lang)
+    assert_clean(at)
+    shown = latex(at)
+    for line in formulas.many_queries("scaled_dot"):
+        assert line in shown
+    assert any("\\mathcal{A}_D(Q, X, X)" in f for f in shown)
+    A = decode(figures(at)[4]["data"][0]["z"])
+    np.testing.assert_allclose(A.sum(axis=1), 1.0, atol=1e-5)
+    np.testing.assert_allclose(A[0], decode(figures(at)[1]["data"][0]["y"]), atol=1e-6)  # row 1 = q
+    assert len(A) == 3  # pet, cat, bird / ペット、猫、鳥
+    assert figures(at)[4]["layout"]["yaxis"]["ticktext"][0].startswith("1:")
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("ja", ["X = [z_1, …, z_N]ᵀ", "加法的注意", "q と位置 i で決まり、z_i にはよりません"]),
+        ("en", ["X = [z_1, …, z_N]ᵀ", "additive attention", "depend on q and on", "never on z_i"]),
+    ],
+)
+def test_symbols_additive_attention_and_query_only_said_in_the_chapter_s_terms(lang, words):
+    """Item 1.9: X = [z_1 … z_N]ᵀ; the MLP score generalises additive attention; query-only
+    weights depend on q and the position, never on z."""
+    at = run_page("scoring", lang=lang)
+    assert_clean(at)
+    text = "\n".join(c.value for c in at.caption)
+    assert all(w in text for w in words), [w for w in words if w not in text]

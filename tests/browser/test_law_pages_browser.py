@@ -63,3 +63,23 @@ def test_equivariance_page_breaks_with_positions(server, page, lang):
     wait_for_plots(page, 3)
     assert metric(page, 0) > 1e-2
     assert_clean(page)
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_a_tour_link_opens_its_page_in_the_state_it_names(server, page, lang):
+    """S3's link, clicked in the tour, opens the √D page at D = 1024 (a page link navigates
+    inside the session: a D left behind by an earlier visit must not win over the link)."""
+    open_app(page, f"{server}/saturation?lang={lang}&D=4")  # an earlier visit, D = 4
+    wait_for_plots(page, 4)
+    tour = "本文を順にたどる" if lang == "ja" else "Tour of the chapter"
+    page.locator("[data-testid=stSidebarNav]").get_by_text(tour, exact=True).click()
+    page.wait_for_url(re.compile(r"/tour"), timeout=30_000)
+    wait_idle(page)
+    state = "D = 1024、スケーリングなしとありの比較" if lang == "ja" else "D = 1024, unscaled"
+    page.get_by_text(state).first.click()
+    page.wait_for_url(re.compile(r"/saturation\?.*D=1024"), timeout=30_000)
+    wait_idle(page, timeout=90_000)
+    wait_for_plots(page, 4)
+    assert 800 < metric(page, 0) < 1300  # Var(qᵀk) at D = 1024
+    assert_clean(page)

@@ -38,7 +38,7 @@ def test_stream_norms_one_line_per_token_over_the_steps():
     norms = np.arange(12, dtype=np.float64).reshape(4, 3)  # (steps, N)
     steps = ["a", "b", "c", "d"]
     fig = shipped(charts.stream_norms(norms, steps, TOKENS, y_title="len"))
-    assert [t["name"] for t in fig["data"]] == ["0:the", "1:&lt;b&gt;cat&lt;/b&gt;", "2:&amp;"]
+    assert [t["name"] for t in fig["data"]] == ["1:the", "2:&lt;b&gt;cat&lt;/b&gt;", "3:&amp;"]
     for i, trace in enumerate(fig["data"]):
         assert list(trace["x"]) == steps
         np.testing.assert_array_equal(decode(trace["y"]), norms[:, i].astype(np.float32))

@@ -24,10 +24,10 @@ def test_triplet_ships_each_map_on_one_scale_with_escaped_hover():
     for trace, z in zip(fig["data"], (A, A_P, PAPt), strict=True):
         np.testing.assert_array_equal(decode(trace["z"]), z.astype(np.float32))
     assert fig["layout"]["coloraxis"]["cmax"] == float(np.max([A, A_P, PAPt]))
-    assert fig["data"][0]["customdata"][0][1] == "0:&lt;b&gt;x&lt;/b&gt; → 1:y"
-    assert fig["data"][1]["customdata"][1][1] == "1:&lt;b&gt;x&lt;/b&gt; → 1:&lt;b&gt;x&lt;/b&gt;"
-    assert fig["layout"]["xaxis"]["ticktext"] == ["0:&lt;b&gt;x&lt;/b&gt;", "1:y", "2:z"]
-    assert fig["layout"]["xaxis2"]["ticktext"] == ["0:z", "1:&lt;b&gt;x&lt;/b&gt;", "2:y"]
+    assert fig["data"][0]["customdata"][0][1] == "1:&lt;b&gt;x&lt;/b&gt; → 2:y"
+    assert fig["data"][1]["customdata"][1][1] == "2:&lt;b&gt;x&lt;/b&gt; → 2:&lt;b&gt;x&lt;/b&gt;"
+    assert fig["layout"]["xaxis"]["ticktext"] == ["1:&lt;b&gt;x&lt;/b&gt;", "2:y", "3:z"]
+    assert fig["layout"]["xaxis2"]["ticktext"] == ["1:z", "2:&lt;b&gt;x&lt;/b&gt;", "3:y"]
 
 
 def test_difference_map_is_symmetric_about_zero():
@@ -36,7 +36,7 @@ def test_difference_map_is_symmetric_about_zero():
     trace = fig["data"][0]
     np.testing.assert_array_equal(decode(trace["z"]), diff.astype(np.float32))
     assert (trace["zmin"], trace["zmax"]) == (-2.0, 2.0)
-    assert fig["layout"]["yaxis"]["ticktext"][0] == "0:&lt;b&gt;x&lt;/b&gt;"
+    assert fig["layout"]["yaxis"]["ticktext"][0] == "1:&lt;b&gt;x&lt;/b&gt;"
     zero = shipped(charts.difference_map(np.zeros((3, 2)), TOKENS))["data"][0]
     assert zero["zmax"] > 0  # a zero difference still has a valid colour range
 
@@ -45,5 +45,5 @@ def test_permutation_matrix_is_I_of_perm():
     fig = shipped(charts.permutation_matrix(PERM, TOKENS))
     P = decode(fig["data"][0]["z"])
     np.testing.assert_array_equal(P, np.eye(3, dtype=np.float32)[PERM])
-    assert fig["layout"]["xaxis"]["ticktext"] == ["0:&lt;b&gt;x&lt;/b&gt;", "1:y", "2:z"]
-    assert fig["layout"]["yaxis"]["ticktext"] == ["0:z", "1:&lt;b&gt;x&lt;/b&gt;", "2:y"]
+    assert fig["layout"]["xaxis"]["ticktext"] == ["1:&lt;b&gt;x&lt;/b&gt;", "2:y", "3:z"]
+    assert fig["layout"]["yaxis"]["ticktext"] == ["1:z", "2:&lt;b&gt;x&lt;/b&gt;", "3:y"]

@@ -32,5 +32,5 @@ def test_rows_are_grouped_bars_over_escaped_key_tokens():
     assert fig["layout"]["barmode"] == "group"
     assert [t["name"] for t in fig["data"]] == list(values)
     for trace, v in zip(fig["data"], values.values(), strict=True):
-        assert list(trace["x"]) == ["0:the", "1:&lt;i&gt;dog&lt;/i&gt;", "2:the"]
+        assert list(trace["x"]) == ["1:the", "2:&lt;i&gt;dog&lt;/i&gt;", "3:the"]
         np.testing.assert_array_equal(decode(trace["y"]), v.astype(np.float32))

@@ -15,7 +15,7 @@ def test_ln_rows_are_standardised(norm):
     np.testing.assert_allclose(r.stats["var_after"], 1, atol=1e-3)
     assert (np.abs(r.stats["mean_before"]) > 1e-3).any()
     assert r.norms.shape == (len(r.steps), 6)
-    assert list(r.stats["token"])[:2] == ["0:the", "1:cat"]
+    assert list(r.stats["token"])[:2] == ["1:the", "2:cat"]
 
 
 def test_post_ln_output_has_length_sqrt_d_and_none_has_no_ln():

@@ -42,7 +42,7 @@ def test_difference_is_computed_against_an_independent_permutation():
     r = run(perm="shuffle", perm_seed=1, **fields)
     assert tuple(r.perm) == p
     words = TEXT.split()
-    identity = ",".join(map(str, range(N)))
+    identity = ",".join(map(str, range(1, N + 1)))  # typed orders count from 1
     reordered = equivariance.run(
         equivariance.Config(" ".join(words[k] for k in p), perm="typed", order=identity, **fields)
     )
@@ -59,8 +59,8 @@ def test_permutations():
     assert perm("swap", i=1, j=4) == (0, 4, 2, 3, 1, 5, 6, 7, 8, 9)
     assert perm("shuffle", seed=2) == perm("shuffle", seed=2)
     assert sorted(perm("shuffle", seed=2)) == list(range(N))
-    assert perm("typed", typed="9, 8,7,6,5,4,3,2,1,0") == perm()
-    for bad in ("", "1,2", "0,0,1,2,3,4,5,6,7,8", "a,b", "0,1,2,3,4,5,6,7,8,10"):
+    assert perm("typed", typed="10, 9,8,7,6,5,4,3,2,1") == perm()
+    for bad in ("", "1,2", "1,1,2,3,4,5,6,7,8,9", "a,b", "0,1,2,3,4,5,6,7,8,9"):
         with pytest.raises(ValueError, match="order"):
             equivariance.permutation("typed", N, typed=bad)
     with pytest.raises(ValueError, match="permutation"):
@@ -82,7 +82,13 @@ def test_a_typed_order_that_is_no_permutation_falls_back_to_the_reverse(order, n
     r = run(perm="typed", order=order)
     assert r.notice == notice
     assert tuple(r.perm) == perm() and r.verdict == "holds"
-    assert run(perm="typed", order="9, 8,7,6,5,4,3,2,1,0").notice is None
+    assert run(perm="typed", order="10, 9,8,7,6,5,4,3,2,1").notice is None
+
+
+def test_a_typed_order_counts_positions_from_1_as_the_page_numbers_them():
+    assert tuple(equivariance.permutation("typed", 3, typed="3,1,2")) == (2, 0, 1)
+    r = equivariance.run(equivariance.Config("a b c", perm="typed", order="3,1,2"))
+    assert r.notice is None and r.perm_tokens == ["c", "a", "b"]
 
 
 def test_swap_positions_past_the_end_mean_the_last_token():

@@ -2,12 +2,15 @@
 
 import numpy as np
 import pytest
+import torch
 
 from attnviz import formulas
+from attnviz.attention import MultiHeadAttention
 from attnviz.lessons import positional
 from attnviz.lessons.training_race import Config as RaceConfig
 from attnviz.lessons.training_race import LearnedPositions
 from attnviz.positional import sinusoidal
+from attnviz.text import embed, tokenize
 
 
 def test_sinusoidal_similarity_is_toeplitz():
@@ -34,8 +37,8 @@ def test_widths():
 @pytest.mark.parametrize(("kind", "cosine"), [("sinusoidal", False), ("learned", True)])
 def test_run_draws_the_table_of_its_kind_with_its_formulas(kind, cosine):
     r = positional.run(positional.Config(kind=kind, N=12, D=8, seed=3, cosine=cosine, d_pos=5))
-    np.testing.assert_array_equal(r.P, positional.table(kind, 12, 8, 3))
-    np.testing.assert_array_equal(r.S, positional.similarity(r.P, cosine))
+    np.testing.assert_array_equal(r.E, positional.table(kind, 12, 8, 3))
+    np.testing.assert_array_equal(r.S, positional.similarity(r.E, cosine))
     assert (r.widths.add, r.widths.concat) == (8, 13)
     assert (formulas.SINUSOIDAL in r.formulas) == (kind == "sinusoidal")
     assert r.formulas[-1] == formulas.position_similarity(cosine)
@@ -50,7 +53,7 @@ def test_race_tables_only_with_a_race_and_then_its_own():
     race = LearnedPositions(RaceConfig(), tables)
     assert positional.kinds(race)[-2:] == ("race_post", "race_pre")
     r = positional.run(positional.Config(kind="race_pre", race=race))
-    assert r.P is tables["pre"] and r.S.shape == (8, 8)
+    assert r.E is tables["pre"] and r.S.shape == (8, 8)
     assert formulas.SINUSOIDAL not in r.formulas
 
 
@@ -69,12 +72,42 @@ def test_same_word_rows_equal_without_pe_and_differ_with_it(mode):
     assert np.abs(sin[0] - sin[1]).max() > 1e-3
     np.testing.assert_allclose(sin.sum(-1), 1, atol=1e-5)
     assert r.diff["sinusoidal"] == pytest.approx(np.abs(sin[0] - sin[1]).max())
-    assert list(r.table.columns) == ["none@0", "none@3", "sinusoidal@0", "sinusoidal@3"]
-    np.testing.assert_array_equal(r.table["sinusoidal@3"], sin[1])
-    assert r.formulas == [formulas.positions("sinusoidal", mode)]
+    assert list(r.table.columns) == ["none@1", "none@4", "sinusoidal@1", "sinusoidal@4"]
+    np.testing.assert_array_equal(r.table["sinusoidal@4"], sin[1])
+    assert r.formulas == [formulas.positions("sinusoidal", mode), formulas.position_score(mode)]
 
 
 def test_same_word_without_a_repeat_and_bad_mode():
     assert positional.same_word(positional.SameWord("no repeats here")) is None
     with pytest.raises(ValueError):
         positional.SameWord("a a", mode="mix")
+
+
+@pytest.mark.parametrize("mode", ["add", "concat"])
+def test_the_head_scores_x_plus_p_through_WQ_WK_not_p_dot_p(mode):
+    """Oracle: softmax((x_i + p_i)ᵀ W^Q W^Kᵀ (x_j + p_j) / √D') from the head's own weights."""
+    text = "the dog chased the cat"
+    r = positional.same_word(positional.SameWord(text, mode, seed=2))
+    X = embed(tokenize(text), positional.SAME_WORD_D).double()  # (N, D)
+    P = sinusoidal(len(X), positional.SAME_WORD_D)  # (N, D)
+    Y = X + P if mode == "add" else torch.cat([X, P], dim=1)  # (N, D') with D' = D or 2D
+    mha = MultiHeadAttention(Y.shape[1], 1, bias=False, seed=2, device="cpu")
+    W = (mha.W_Q[0] @ mha.W_K[0].T).detach().double()  # (D', D') = W^Q W^Kᵀ
+    s = Y @ W @ Y.T / Y.shape[1] ** 0.5  # (N, N)
+    rows = torch.softmax(s, -1)[[r.i, r.j]].numpy()
+    np.testing.assert_allclose(r.rows["sinusoidal"], rows, atol=1e-5)
+    # p_iᵀp_j alone would give other rows: the similarity map is not what attention reads
+    alone = torch.softmax(P @ P.T / Y.shape[1] ** 0.5, -1)[[r.i, r.j]].numpy()
+    assert np.abs(alone - rows).max() > 1e-2
+    assert "W^Q (W^K)^\\top" in formulas.position_score(mode)
+
+
+def test_sinusoidal_formula_numbers_positions_and_components_from_1():
+    """(p_i)_{2k-1} = sin((i-1) ω_k), (p_i)_{2k} = cos((i-1) ω_k), ω_k = 10000^{-2(k-1)/D}."""
+    N, D = 7, 8
+    E = positional.table("sinusoidal", N, D, 0)
+    i = np.arange(1, N + 1)[:, None]
+    omega = 10000.0 ** (-2 * (np.arange(1, D // 2 + 1) - 1) / D)
+    np.testing.assert_allclose(E[:, 0::2], np.sin((i - 1) * omega), atol=1e-6)  # 2k - 1 = 1, 3 …
+    np.testing.assert_allclose(E[:, 1::2], np.cos((i - 1) * omega), atol=1e-6)  # 2k = 2, 4 …
+    assert "(i - 1)" in formulas.SINUSOIDAL and "_{2k-1}" in formulas.SINUSOIDAL
