@@ -15,6 +15,7 @@ import torch
 
 from .. import formulas
 from ..block import NORMS, TransformerBlock
+from ..device import resolve_device
 from ..errors import InputError
 from ..limits import MAX_D, MAX_D_FF, MAX_H, MAX_SEED, check_choice, check_int
 from ..text import embed, token_labels, tokenize
@@ -109,19 +110,20 @@ def run(cfg: Config) -> Result:
     """Embed the text (N(0, 1) word vectors), run one block, collect every step."""
     tokens = tokenize(cfg.text)
     X = embed(tokens, cfg.D)  # (N, D)
-    block = TransformerBlock(cfg.D, cfg.H, cfg.d_ff, norm=cfg.norm, seed=cfg.seed, device="cpu")
-    _, trace = block(X)
+    device = resolve_device()
+    block = TransformerBlock(cfg.D, cfg.H, cfg.d_ff, norm=cfg.norm, seed=cfg.seed, device=device)
+    _, trace = block(X.to(device))
     steps, shapes, norms = [], [], []
     for field, label in STEPS[cfg.norm]:
         value = getattr(trace, field)[0]  # (N, D) or (N, D_ff)
         steps.append(label)
         shapes.append(" × ".join(map(str, value.shape)))
-        norms.append(value.norm(dim=-1).float().numpy())
+        norms.append(value.norm(dim=-1).float().cpu().numpy())
     ln_in = ln_hat = None
     stats = pd.DataFrame()
     if trace.ln_1_hat is not None:
-        ln_in = (trace.sum_1 if cfg.norm == "post" else trace.resid_pre)[0].float().numpy()
-        ln_hat = trace.ln_1_hat[0].float().numpy()
+        ln_in = (trace.sum_1 if cfg.norm == "post" else trace.resid_pre)[0].float().cpu().numpy()
+        ln_hat = trace.ln_1_hat[0].float().cpu().numpy()
         stats = pd.DataFrame(
             {
                 "token": token_labels(tokens, escape=False),

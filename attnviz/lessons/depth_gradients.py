@@ -31,6 +31,7 @@ import torch
 
 from .. import formulas
 from ..block import TransformerStack
+from ..device import resolve_device
 from ..limits import MAX_D, MAX_LAYERS, check_choice, check_int
 
 NORMS = ("post", "pre")
@@ -116,12 +117,13 @@ def _stack(
     input X and read-out r. Block ℓ depends only on (seed, ℓ), so the first ℓ blocks of a
     deeper stack are the depth-ℓ stack: one pass through 24 blocks serves every depth.
     """
-    stack = TransformerStack(L, D, H, 4 * D, final_norm=True, seed=seed, device="cpu")
+    device = resolve_device()
+    stack = TransformerStack(L, D, H, 4 * D, final_norm=True, seed=seed, device=device)
     xavier_(stack)
-    g = torch.Generator().manual_seed(seed + 12345)
+    g = torch.Generator().manual_seed(seed + 12345)  # drawn on the CPU, then moved
     X = torch.randn(B, N, D, generator=g) * X_SCALES[x_scale](D)  # (B, N, D)
     r = torch.randn(D, generator=g) / math.sqrt(D)  # (D,)
-    return stack, X, r
+    return stack, X.to(device), r.to(device)
 
 
 def _losses(stack: TransformerStack, norm: str, X: torch.Tensor, r: torch.Tensor, depths) -> dict:

@@ -20,6 +20,7 @@ import torch
 
 from .. import formulas
 from ..block import NORMS, TransformerBlock
+from ..device import resolve_device
 from ..errors import InputError
 from ..limits import MAX_D, MAX_H, MAX_SEED, check_choice, check_int
 from ..positional import KINDS, MODES, PositionalEncoding
@@ -174,11 +175,13 @@ def run(cfg: Config) -> Result:
     X = embed(tokens, cfg.D)  # (N, D)
     PX = X[torch.from_numpy(p)]  # (N, D) rows permuted
     enc = PositionalEncoding(cfg.D, cfg.pe, cfg.pe_mode, seed=cfg.seed)
-    block = TransformerBlock(cfg.width, cfg.H, norm=cfg.norm, seed=cfg.seed, device="cpu")
-    out, trace = block(enc(X))  # (N, W)
-    out_P, trace_P = block(enc(PX))  # (N, W)
-    A = trace.attn.weights[0].numpy()  # (H, N, N)
-    A_P = trace_P.attn.weights[0].numpy()  # (H, N, N)
+    device = resolve_device()
+    block = TransformerBlock(cfg.width, cfg.H, norm=cfg.norm, seed=cfg.seed, device=device)
+    out, trace = block(enc(X).to(device))  # (N, W)
+    out_P, trace_P = block(enc(PX).to(device))  # (N, W)
+    out, out_P = out.cpu(), out_P.cpu()
+    A = trace.attn.weights[0].cpu().numpy()  # (H, N, N)
+    A_P = trace_P.attn.weights[0].cpu().numpy()  # (H, N, N)
     PAPt = A[:, p][:, :, p]  # (P A Pᵀ)_{ij} = A_{perm[i], perm[j]}
     diff = (out_P - out[torch.from_numpy(p)]).numpy()  # (N, W)
     error = float(np.abs(diff).max())

@@ -145,6 +145,7 @@ def same_word(cfg: SameWord) -> TwoPositions | None:
     for kind in ("none", "sinusoidal"):
         enc = PositionalEncoding(SAME_WORD_D, kind, cfg.mode)
         # no biases: the score is exactly formulas.position_score's
+        # one head over a short sentence: on the CPU, where it costs less than a transfer
         mha = MultiHeadAttention(enc.out_dim, 1, bias=False, seed=cfg.seed, device="cpu")
         _, trace = mha(enc(X))
         rows[kind] = trace.weights[0, 0, list(pair)].float().numpy()  # (2, N)

@@ -119,6 +119,9 @@ def draw_logits(N: int, rows: int, seed: int) -> np.ndarray:
     rows = check_int("samples", rows, 1, MAX_ROWS)
     seed = check_int("seed", seed, 0, MAX_SEED)
     S = rows_allowed(N, rows)
+    # On the CPU on purpose: every number comes from one seeded CPU generator (the same on
+    # every machine), and each draw is used by a single multiply-add, so moving the draws
+    # to a GPU would cost more than the arithmetic it saves.
     g = torch.Generator().manual_seed(seed)
     total = torch.zeros(S, N, dtype=torch.float64)  # running Σ_{d<D} q_d k_jd
     out = np.empty((len(DS), S, N), dtype=np.float32)

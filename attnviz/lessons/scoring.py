@@ -138,6 +138,7 @@ def run(cfg: Config) -> Result:
     N, q = len(tokens), Q[0]  # q: the first query, (D,)
     g = torch.Generator().manual_seed(cfg.shuffle_seed)
     perm = torch.randperm(N, generator=g) if cfg.shuffle_seed else torch.arange(N)  # (N,)
+    # one query against N ≤ 512 sources per score: on the CPU, cheaper than moving it
     r = {name: make_score(name, cfg.D, seed=cfg.seed, hidden=cfg.mlp_hidden) for name in SCORES}
     by_score = torch.stack([torch.softmax(f(X, q[None])[0], -1) for f in r.values()])  # (S, N)
     scores = r[cfg.score](X, q[None])[0]  # (N,) r(z_i, q)
