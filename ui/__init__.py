@@ -16,6 +16,7 @@ from .frame import (
     presenting,
     reopen_link,
     share_link,
+    stop,
     tr,
     warm_up,
 )
@@ -40,6 +41,7 @@ __all__ = [
     "select",
     "share_link",
     "slider",
+    "stop",
     "text",
     "toggle",
     "tr",

@@ -21,7 +21,7 @@ from typing import TypeVar
 
 import streamlit as st
 
-from .frame import error_box, tr
+from .frame import error_box, stop, tr
 
 C = TypeVar("C")
 R = TypeVar("R")
@@ -39,7 +39,7 @@ def config(cls: Callable[..., C], **fields: object) -> C:
         return cls(**fields)
     except ValueError as err:
         error_box(err)
-        st.stop()
+        stop()
 
 
 def _cache(run: Callable[[C], R], max_entries: int) -> Callable[[C], R]:
@@ -84,7 +84,7 @@ def compute(run: Callable[[C], R], cfg: C, *, max_entries: int = 64) -> R:
             return cached(cfg)
     except ValueError as err:
         error_box(err)
-        st.stop()
+        stop()
 
 
 _progressed: dict[Callable, OrderedDict] = {}  # run → {cfg: result}, least recently used first
@@ -110,18 +110,19 @@ def compute_with_progress(
     result is shared, not copied as ``st.cache_data`` does: pages only read it.
     """
     try:
+        slot = st.empty()  # the bar's place, drawn on a hit too: both runs draw the same page
         with single_flight((run, cfg)):
             with _progressed_lock:
                 results = _progressed.setdefault(run, OrderedDict())
                 if cfg in results:
                     results.move_to_end(cfg)
                     return results[cfg]
-            bar = st.progress(0.0, label(0.0))
+            bar = slot.progress(0.0, label(0.0))
             try:
                 with _heavy:
                     value = run(cfg, lambda f: bar.progress(f, label(f)))
             finally:
-                bar.empty()
+                slot.empty()
             with _progressed_lock:
                 results[cfg] = value
                 while len(results) > max_entries:
@@ -129,4 +130,4 @@ def compute_with_progress(
             return value
     except ValueError as err:
         error_box(err)
-        st.stop()
+        stop()

@@ -8,13 +8,13 @@ from urllib.parse import urlencode, urlsplit
 
 import plotly.graph_objects as go
 import streamlit as st
-import streamlit.components.v1 as components
 
 from attnviz.errors import InputError
 from attnviz.i18n import LANGS, catalogue, t
 
 BOUND = "_url_keys"  # session key: {widget key: default} of this run, for the URL
 NOTES = "_url_notes"  # session key: container for notices about URL values
+LINKED = "_url_linked"  # session key: this run has written its URL and share link
 
 
 @st.cache_resource
@@ -52,6 +52,14 @@ def begin_page() -> None:
     """Start a run (from app.py): forget the last run's URL keys; make room for URL notices."""
     st.session_state[BOUND] = {}
     st.session_state[NOTES] = st.container()
+    st.session_state[LINKED] = False
+
+
+def stop() -> None:
+    """End this run here, after writing the controls read so far into the URL and the share
+    link (Streamlit drops whatever a run draws after ``st.stop()``, app.py's link included)."""
+    share_link()
+    st.stop()
 
 
 def note(message: str) -> None:
@@ -61,7 +69,10 @@ def note(message: str) -> None:
 
 def share_link() -> None:
     """Write every control that differs from its default into the URL (language always),
-    and show that link in a box with a copy button."""
+    and show that link in a box with a copy button (once per run)."""
+    if st.session_state.get(LINKED):
+        return
+    st.session_state[LINKED] = True
     bound = st.session_state.get(BOUND, {})
     params = {
         k: st.session_state[k]
@@ -101,10 +112,12 @@ def reopen_link() -> None:
     much; clients that run no script (AppTest, the load test's client) get the page.
     """
     path = urlsplit(st.context.url or "").path or "/"
-    target = json.dumps(f"{path}?{urlencode(st.query_params.to_dict())}")
+    # the link is data from the URL: as a JSON string with "<" escaped, it cannot end the
+    # script element it sits in
+    target = json.dumps(f"{path}?{urlencode(st.query_params.to_dict())}").replace("<", "\\u003c")
     st.html("<style>[data-testid=stDialog] {display: none !important;}</style>")
-    components.html(
+    st.iframe(
         "<script>const here = window.parent;"
         f" here.history.replaceState(null, '', {target}); here.location.reload();</script>",
-        height=0,
+        height=1,
     )

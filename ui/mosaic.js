@@ -1,7 +1,9 @@
-// The model view: one mosaic image of every layer × head map, with a button over each
-// cell (hover: its name; click: pick it) and the layer / head labels around it. Plain
-// DOM, no chart library: it draws in a few milliseconds at any sentence length.
-// data: {src, rows, cols, cell, gap, names, rowLabels, colLabels, selected, alt, large}
+// A mosaic of attention maps: one image of every tile (a model's layer × head maps, or
+// one layer's heads in rows), a button over each tile (hover: its name; click: pick it),
+// labels for rows and columns around it, or a title above each tile. Plain DOM, no chart
+// library: it draws in a few milliseconds at any sentence length.
+// data: {src, rows, cols, cell, gap, band, names, rowLabels, colLabels, tileLabels,
+//        selected, alt, large, maxWidth}; names[r * cols + c] (fewer names: fewer tiles)
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -12,9 +14,12 @@ function el(tag, className, text) {
 
 export default function ({ data, parentElement, setTriggerValue }) {
   const { src, rows, cols, cell, gap, names, rowLabels, colLabels, selected, alt, large } = data;
+  const band = data.band || 0;
+  const tileLabels = data.tileLabels || [];
   const step = cell + gap;
+  const stepY = band + cell + gap;
   const width = cols * step - gap;
-  const height = rows * step - gap;
+  const height = rows * stepY - gap;
   const pct = (px, total) => `${(100 * px) / total}%`;
 
   const top = el("div", "col-labels");
@@ -26,7 +31,7 @@ export default function ({ data, parentElement, setTriggerValue }) {
   const side = el("div", "row-labels");
   rowLabels.forEach((label, r) => {
     const span = el("span", "label", label);
-    span.style.top = pct(r * step + cell / 2, height);
+    span.style.top = pct(band + r * stepY + cell / 2, height);
     side.append(span);
   });
   const image = el("div", "image");
@@ -37,18 +42,29 @@ export default function ({ data, parentElement, setTriggerValue }) {
   image.append(img);
   for (let r = 0; r < rows; r++) {
     for (let c = 0; c < cols; c++) {
+      const name = names[r * cols + c];
+      if (name === undefined) continue; // the last row of a layer's heads may be short
       const button = el("button", "cell");
       Object.assign(button.style, {
         left: pct(c * step, width),
-        top: pct(r * step, height),
+        top: pct(band + r * stepY, height),
         width: pct(cell, width),
         height: pct(cell, height),
       });
-      button.title = names[r * cols + c];
-      button.setAttribute("aria-label", names[r * cols + c]);
+      button.title = name;
+      button.setAttribute("aria-label", name);
       if (selected && selected[0] === r && selected[1] === c) button.classList.add("selected");
       button.onclick = () => setTriggerValue("pick", [r, c]);
       image.append(button);
+      const title = tileLabels[r * cols + c];
+      if (title) {
+        const span = el("span", "tile-label", title);
+        Object.assign(span.style, {
+          left: pct(c * step + cell / 2, width),
+          top: pct(r * stepY + band / 2, height),
+        });
+        image.append(span);
+      }
     }
   }
   // Replace only our own element: the parent also holds the component's <style>.
@@ -58,5 +74,6 @@ export default function ({ data, parentElement, setTriggerValue }) {
     parentElement.append(root);
   }
   root.classList.toggle("large", Boolean(large));
+  root.style.maxWidth = data.maxWidth ? `${data.maxWidth}px` : "";
   root.replaceChildren(el("div"), top, side, image);
 }

@@ -1,9 +1,15 @@
-"""The model view in the app: a :class:`attnviz.charts.Mosaic` drawn as plain HTML.
+"""Picking by clicking: a tile of a mosaic of maps, or a cell of a Plotly heat map.
 
-A Plotly figure of the same image costs ~30 ms of fixed drawing time per view plus its
-click targets (bench/bench_model_view.py); an ``st.components.v2`` component that shows
-the PNG under a grid of buttons draws in a few milliseconds and still gives hover names,
-click-to-pick and a PNG download.
+The mosaic (a :class:`attnviz.charts.Mosaic`: a model's layer × head maps, or one layer's
+heads) is plain HTML from an ``st.components.v2`` component: the PNG under a grid of
+buttons draws in a few milliseconds, where a Plotly figure of the same image costs ~30 ms
+of fixed drawing time plus its click targets (bench/bench_model_view.py), and still gives
+hover names and click-to-pick. A heat map's cells are picked through Plotly's own point
+selection on the invisible click targets of ``attnviz.charts.multihead.pickable``.
+
+Both report a pick through a callback that runs before the next run; inside an
+``st.fragment`` that run is the fragment's alone, so :func:`keep_in_url` writes its
+controls into the URL (app.py's share link does so only after a whole page's run).
 """
 
 from __future__ import annotations
@@ -11,10 +17,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+import plotly.graph_objects as go
 import streamlit as st
 
 from attnviz.charts import Mosaic
 from attnviz.charts.raster import png_uri
+
+from .frame import BOUND, presenting
 
 HERE = Path(__file__).parent
 COMPONENT = st.components.v2.component(
@@ -34,26 +43,35 @@ def data(
     selected: tuple[int, int] | None,
     alt: str,
     large: bool = False,
+    tile_labels: list[str] | None = None,
+    max_width: int | None = None,
 ) -> dict:
-    """What the component draws: the PNG as a data URI and the cell geometry in pixels;
-    ``large`` labels for presentation mode."""
+    """What the component draws: the PNG as a data URI and the tile geometry in pixels.
+
+    ``names`` (hover, one per tile, row by row; fewer names than rows × cols leave the
+    last tiles out), ``tile_labels`` titles drawn in the band above each tile, ``large``
+    labels for presentation mode, ``max_width`` the widest the picture grows (CSS px).
+    """
     return {
         "src": png_uri(png),
         "rows": m.rows,
         "cols": m.cols,
         "cell": m.cell,
         "gap": m.gap,
+        "band": m.band,
         "names": names,
         "rowLabels": row_labels,
         "colLabels": col_labels,
+        "tileLabels": tile_labels or [],
         "selected": list(selected) if selected else None,
         "alt": alt,
         "large": large,
+        "maxWidth": max_width,
     }
 
 
 def mosaic(payload: dict, key: str, on_pick: Callable[[tuple[int, int]], None]) -> None:
-    """Draw the mosaic; a click on cell (row, col) calls ``on_pick((row, col))`` before
+    """Draw the mosaic; a click on tile (row, col) calls ``on_pick((row, col))`` before
     the next run."""
 
     def picked() -> None:
@@ -62,3 +80,39 @@ def mosaic(payload: dict, key: str, on_pick: Callable[[tuple[int, int]], None]) 
             on_pick(tuple(value))
 
     COMPONENT(key=key, data=payload, on_pick_change=picked)
+
+
+def cell_map(
+    fig: go.Figure, key: str, name: str, on_pick: Callable[[tuple[int, int]], None]
+) -> None:
+    """A heat map whose click on cell (row y, column x) calls ``on_pick((y, x))`` before the
+    next run (the figure needs ``pickable``'s targets); PNG in the toolbar, as ``ui.plot``."""
+
+    def picked() -> None:
+        points = st.session_state[key].selection.points
+        if points:
+            on_pick((int(points[0]["y"]), int(points[0]["x"])))
+
+    if presenting():
+        fig.update_layout(font_size=20)
+    config = {
+        "displaylogo": False,
+        "toImageButtonOptions": {"format": "png", "filename": name, "scale": 2},
+    }
+    st.plotly_chart(
+        fig, key=key, config=config, theme=None, on_select=picked, selection_mode="points"
+    )
+
+
+def keep_in_url() -> None:
+    """Write the page's controls into the URL after a fragment's own run: the same rule as
+    app.py's share link (every control off its default, the language always)."""
+    bound = st.session_state.get(BOUND, {})
+    params = {
+        k: st.session_state[k]
+        for k, default in bound.items()
+        if k in st.session_state and (k == "lang" or st.session_state[k] != default)
+    }
+    params = {k: str(v).lower() if isinstance(v, bool) else str(v) for k, v in params.items()}
+    if params != st.query_params.to_dict():
+        st.query_params.from_dict(params)

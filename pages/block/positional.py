@@ -94,7 +94,7 @@ same = ui.config(positional.SameWord, text=text, mode=mode, seed=seed)
 two = ui.compute(positional.same_word, same)
 if two is None:
     st.info(ui.tr("positional.no_repeat"))
-    st.stop()
+    ui.stop()
 for formula in two.formulas:
     st.latex(formula)
 word, i, j = two.tokens[two.i], two.i + 1, two.j + 1  # positions from 1

@@ -1,0 +1,132 @@
+"""One weight followed through its formula, and a head's query–key picture, drawn alike on
+the multi-head page and the real-model page (each page computes them with its lesson).
+
+Each chart sits beside the formula line that holds its numbers; every chart has its PNG
+in the toolbar and a CSV button. Strings are ``steps.*``; indices shown count from 1.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import streamlit as st
+
+from attnviz.charts import multihead as charts
+from attnviz.lessons.multihead import qk_table, step_tables
+from attnviz.qkspace import CENTRES
+from attnviz.stepthrough import WeightSteps
+
+from .export import csv_button, plot
+from .frame import tr
+from .widgets import choice_slider, select
+
+TOP_K = [str(k) for k in (1, 2, 3, 5, 8, 12, 16)]
+
+
+def follow(
+    steps: WeightSteps,
+    lines: list[str],
+    tokens: Sequence[str],
+    *,
+    key: str,
+    where: str,
+    extra: str | None = None,
+) -> None:
+    """The five lines of ``formulas.weight_steps`` (``lines``), each over the chart of its
+    numbers, under a title naming the head (``where``): the projections, the score over its
+    terms, the softmax over the row, the head and output rows over the values mixed;
+    ``extra`` (the map's own cell, when it differs from a_ij) under the softmax."""
+    tables = step_tables(steps, list(tokens))
+    st.subheader(tr("steps.title", i=steps.i + 1, j=steps.j + 1, where=where))
+    st.caption(tr("steps.intro"))
+    st.markdown(tr("steps.projections"))
+    st.latex(lines[0])
+    x_title = tr("steps.terms_x_mlp" if steps.score == "mlp" else "steps.terms_x")
+    panels = [
+        (
+            [lines[1]],
+            charts.terms_chart(
+                steps,
+                title=tr(f"steps.terms_{'dot' if steps.score == 'scaled_dot' else steps.score}"),
+                x_title=x_title,
+                y_title=tr("steps.terms_y"),
+            ),
+            "terms",
+        ),
+        (
+            [lines[2]] + ([extra] if extra else []),
+            charts.row_chart(
+                steps,
+                tokens,
+                title=tr("steps.row_title"),
+                score_title=tr("steps.row_score"),
+                weight_title=tr("steps.row_weight"),
+                key_title=tr("steps.row_key"),
+            ),
+            "row",
+        ),
+        (
+            lines[3:5],
+            charts.values_chart(
+                steps,
+                title=tr("steps.values_title"),
+                v_name=tr("steps.values_v"),
+                mixed_name=tr("steps.values_mixed"),
+                head_name=tr("steps.values_head"),
+                x_title=tr("steps.terms_x"),
+            ),
+            "values",
+        ),
+    ]
+    for formulas, fig, name in panels:
+        for formula in formulas:
+            st.latex(formula)
+        if name == "row" and not steps.m_row.all():
+            st.caption(tr("steps.row_masked"))
+        plot(fig, f"{key}_{name}", f"{key}_{name}")
+        csv_button(tables[name], f"{key}_{name}", f"{key}_{name}_csv")
+
+
+def qk_controls(key: str) -> tuple[int, str]:
+    """The top-k and centring controls of a query–key picture, kept in the URL."""
+    left, right = st.columns(2)
+    k = int(choice_slider(f"{key}_k", tr("steps.qk_top_k"), TOP_K, "5", where=left))
+    centre = select(
+        f"{key}_centre",
+        tr("steps.qk_centre"),
+        CENTRES,
+        "each",
+        labels="steps.qk_centre_",
+        where=right,
+    )
+    return k, centre
+
+
+def qk_view(qk, *, key: str, sentence_names: Sequence[str] | None = None) -> None:
+    """A lesson's ``QK`` result (space, tokens, formulas, score): the picture under its
+    formulas, the share of variance kept, the centring caption, its points as CSV."""
+    space, tokens, formulas = qk.space, qk.tokens, qk.formulas
+    a, b = space.explained
+    fig = charts.qk_chart(
+        space,
+        tokens,
+        query_name=tr("steps.qk_query"),
+        key_name=tr("steps.qk_key"),
+        x_title=tr("steps.qk_axis", a=1, share=a),
+        y_title=tr("steps.qk_axis", a=2, share=b),
+        colour_title=tr("steps.qk_colour"),
+        sentence_names=sentence_names,
+    )
+    for formula in formulas:
+        st.latex(formula)
+    plot(fig, key, key)
+    d = space.axes.shape[0]
+    kept = dict(share=a + b, a=a, b=b, kept=space.inner_products_kept, d=d)
+    st.caption(tr("steps.qk_kept", **kept))
+    st.caption(tr(f"steps.qk_centring_{space.centre}"))
+    if qk.score == "bilinear":
+        st.caption(tr("steps.qk_bilinear"))
+    if not space.inner_product:
+        st.caption(tr("steps.qk_mlp"))
+    st.caption(tr("steps.qk_explain"))
+    csv_button(lambda: qk_table(space, list(tokens)), key, f"{key}_csv")
