@@ -37,18 +37,21 @@ from tests.browser import conftest as server  # noqa: E402
 from tests.load.classroom import app_pages, classroom, scenario  # noqa: E402
 
 
-def start_server(port: int, live: bool, opts: list[str]) -> tuple[subprocess.Popen, str, Path]:
-    """``streamlit run app.py`` on loopback, from a snapshot of HEAD (``git archive``) so
-    that edits made in the working tree during the run cannot change what is measured;
-    from the working tree itself with ``live``. The server log goes to server.log there."""
+def snapshot(live: bool) -> Path:
+    """A snapshot of HEAD (``git archive``) to serve, so that edits made in the working
+    tree during the run cannot change what is measured; the working tree with ``live``."""
     if live:
-        where = ROOT
-    else:
-        where = Path(tempfile.mkdtemp(prefix="attnviz-bench-"))
-        tar = subprocess.run(
-            ["git", "archive", "HEAD"], cwd=ROOT, capture_output=True, check=True
-        ).stdout
-        subprocess.run(["tar", "-x", "-C", str(where)], input=tar, check=True)
+        return ROOT
+    where = Path(tempfile.mkdtemp(prefix="attnviz-bench-"))
+    tar = subprocess.run(["git", "archive", "HEAD"], cwd=ROOT, capture_output=True, check=True)
+    subprocess.run(["tar", "-x", "-C", str(where)], input=tar.stdout, check=True)
+    return where
+
+
+def start_server(port: int, live: bool, opts: list[str]) -> tuple[subprocess.Popen, str, Path]:
+    """``streamlit run app.py`` on loopback, from ``snapshot(live)``. The server log goes
+    to server.log there."""
+    where = snapshot(live)
     log = open(where / "server.log", "w")  # noqa: SIM115
     proc, url = server.start_server(
         port=port, cwd=where, options=tuple(f"--{o}" for o in opts), log=log
@@ -56,9 +59,9 @@ def start_server(port: int, live: bool, opts: list[str]) -> tuple[subprocess.Pop
     return proc, url, where
 
 
-def server_errors(where: Path) -> list[str]:
+def server_errors(where: Path, log: str = "server.log") -> list[str]:
     """The distinct exception lines of the server log (colour codes removed)."""
-    text = re.sub(r"\x1b\[[0-9;]*m", "", (where / "server.log").read_text(errors="replace"))
+    text = re.sub(r"\x1b\[[0-9;]*m", "", (where / log).read_text(errors="replace"))
     lines = re.findall(r"^\s*(?:❱.*|\w*(?:Error|Exception): .*)$", text, re.M)
     return list(dict.fromkeys(x.strip() for x in lines))
 

@@ -10,12 +10,17 @@ interaction (send → last message of the run); drawing in a browser comes on to
 Each run yields a ``View``: the widgets on the page, the exceptions shown, and a
 fingerprint of every element the run drew (two sessions in the same state must see the
 same fingerprint; a leak between sessions changes it).
+
+Like a browser, a session keeps the cookies it is given (a load balancer's stickiness
+cookie) and sends them with every request, and it can reconnect its websocket to the
+server-side session it had (``open(resume=True)``), as the browser does after a blip.
 """
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
+import http.cookiejar
 import json
 import time
 import urllib.request
@@ -36,10 +41,19 @@ class View:
     widgets: dict = field(default_factory=dict)  # widget id -> (kind, proto)
     exceptions: list = field(default_factory=list)  # exception messages shown
     fingerprint: str = ""
+    # What the page shows, as a fingerprint: the same without the controls' own messages,
+    # which differ in how a value came (sent by the browser, or set from the URL) but not
+    # in what is shown (each control counts by its id; the values are in the URL as the
+    # run leaves it, and in the share link), and without placeholders left empty.
+    content: str = ""
     final: dict = field(default_factory=dict)  # delta path -> what the page shows there
+    controls: dict = field(default_factory=dict)  # delta path -> id of the widget there
+    blanks: set = field(default_factory=set)  # delta paths of elements left empty
     status: int | None = None
     seconds: float = 0.0
     nbytes: int = 0
+    query: str | None = None  # the query string the run wrote into the URL, if any
+    session_id: str = ""  # the server's id of the session that ran it
 
 
 class Session:
@@ -50,18 +64,44 @@ class Session:
         self.locale = locale
         self.states: dict[str, tuple[str, object]] = {}  # widget id -> (field, value)
         self.ws = None
+        self.jar = http.cookiejar.CookieJar()
+        self.session_id = ""  # the server's id of this session (from its last run)
 
-    async def open(self) -> None:
+    async def open(self, resume: bool = False) -> None:
+        """Load the page and open the stream. With ``resume``, ask the server for the
+        session this client had (the browser's reconnect); a server that does not know
+        it starts a new one."""
         host = self.url.split("://", 1)[1]
-        await asyncio.to_thread(_get, f"{self.url}/")  # the page itself (index.html)
+        await asyncio.to_thread(self.get, "/")  # the page itself (index.html)
+        protocols = ["streamlit"]
+        if resume and self.session_id:
+            xsrf = self.cookie("_streamlit_xsrf") or "-"  # 2nd entry: XSRF token, 3rd: id
+            protocols += [xsrf, self.session_id]
+        cookies = self._cookie_header("/_stcore/stream")
         self.ws = await websockets.connect(
             f"ws://{host}/_stcore/stream",
-            subprotocols=["streamlit"],
+            subprotocols=protocols,
             origin=self.url,
+            additional_headers={"Cookie": cookies} if cookies else None,
             max_size=None,
             open_timeout=30,
             ping_interval=None,
         )
+
+    def get(self, path: str) -> bytes:
+        """GET ``path`` of the app with this session's cookies (kept as a browser does)."""
+        opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
+        with opener.open(f"{self.url}{path}", timeout=30) as r:
+            return r.read()
+
+    def cookie(self, name: str) -> str | None:
+        """The value of the cookie ``name`` this session holds, if any."""
+        return next((c.value for c in self.jar if c.name == name), None)
+
+    def _cookie_header(self, path: str) -> str:
+        req = urllib.request.Request(f"{self.url}{path}")
+        self.jar.add_cookie_header(req)
+        return req.get_header("Cookie", "")
 
     async def close(self) -> None:
         if self.ws is not None:
@@ -96,7 +136,10 @@ class Session:
                 if kind == "delta":
                     _read_delta(fwd, view)
                 elif kind == "page_info_changed":
-                    digest.update(b"q" + fwd.page_info_changed.query_string.encode())
+                    view.query = fwd.page_info_changed.query_string
+                    digest.update(b"q" + view.query.encode())
+                elif kind == "new_session":
+                    view.session_id = self.session_id = fwd.new_session.initialize.session_id
                 elif kind == "script_finished":
                     view.status = fwd.script_finished
                     if view.status != ForwardMsg.FINISHED_EARLY_FOR_RERUN:
@@ -104,7 +147,11 @@ class Session:
         view.seconds = time.perf_counter() - t0
         for path in sorted(view.final):  # the page as it stands when the run ends
             digest.update(repr(path).encode() + b"|" + view.final[path])
+        content = hashlib.sha256(b"q" + (view.query or "").encode())  # the URL in the end
+        for place, shown in _as_shown(view):
+            content.update(repr(place).encode() + b"|" + shown)
         view.fingerprint = digest.hexdigest()[:16]
+        view.content = content.hexdigest()[:16]
         # Like the browser, keep only the values of widgets this run drew.
         self.states = {k: v for k, v in self.states.items() if k in view.widgets}
         return view
@@ -112,6 +159,23 @@ class Session:
     def set(self, wid: str, kind: str, value: object) -> None:
         """Give widget ``wid`` a new value (sent with the next run, as the browser does)."""
         self.states[wid] = (kind, value)
+
+
+def _as_shown(view: View) -> list[tuple[tuple, bytes]]:
+    """(place, element) for what the page shows. An element left empty (a placeholder
+    that its run did not fill) shows nothing: it is dropped, and the elements after it
+    in its container move up one place, as they do on the screen."""
+    kept = [p for p in view.final if p not in view.blanks]
+    children: dict[tuple, set] = {}
+    for p in kept:
+        for i in range(len(p)):
+            children.setdefault(p[:i], set()).add(p[i])
+    rank = {parent: {j: n for n, j in enumerate(sorted(js))} for parent, js in children.items()}
+    shown = []
+    for p in kept:
+        place = tuple(rank[p[:i]][p[i]] for i in range(len(p)))
+        shown.append((place, view.controls[p].encode() if p in view.controls else view.final[p]))
+    return sorted(shown)
 
 
 def _read_delta(fwd: ForwardMsg, view: View) -> None:
@@ -123,11 +187,16 @@ def _read_delta(fwd: ForwardMsg, view: View) -> None:
     if which == "new_element":
         el = delta.new_element
         etype = el.WhichOneof("type")
+        view.controls.pop(path, None)
+        view.blanks.discard(path)
+        if etype == "empty":
+            view.blanks.add(path)
         if etype == "exception":
             view.exceptions.append(f"{el.exception.type}: {el.exception.message}")
         if etype in WIDGETS:
             proto = getattr(el, etype)
             view.widgets[proto.id] = (etype, proto)
+            view.controls[path] = proto.id
         if etype == "download_button" and el.download_button.deferred_file_id:
             # Data made on click: its file id is a fresh uuid on every run.
             el.download_button.deferred_file_id = ""
@@ -138,12 +207,9 @@ def _read_delta(fwd: ForwardMsg, view: View) -> None:
             el.plotly_chart.spec = json.dumps(spec, sort_keys=True)
         view.final[path] = el.SerializeToString(deterministic=True)
     elif which == "add_block":
+        view.controls.pop(path, None)
+        view.blanks.discard(path)
         view.final[path] = b"b" + delta.add_block.SerializeToString(deterministic=True)
-
-
-def _get(url: str) -> None:
-    with urllib.request.urlopen(url, timeout=30) as r:
-        r.read()
 
 
 def next_value(kind: str, proto, rng, max_frac: float = 0.25):
