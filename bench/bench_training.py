@@ -6,16 +6,26 @@ depth page's widths, and as the reference measured in the same run one plain PyT
 training step of the same pre-LN model (nn.TransformerEncoderLayer, norm_first=True), so
 the figures can be read as ratios. Targets on 2 CPU cores: race ≤ 30 s.
 
-    python -m bench.bench_training
+Recording: the race's wall time with and without its frames (the probe's maps), same
+run, alternated, at the defaults and at L = 12, 600 steps (target: within 10 %), and the
+bytes a session keeps for the largest race (L = 12, H = 2, 600 steps; target < 20 MB).
+``claims`` instead prints the pattern scores behind the page's explanation.
+
+    python -m bench.bench_training [claims]
 """
 
+import pickle
+import statistics
+import sys
 import time
 
+import numpy as np
 import torch
 from torch import nn
 
 from attnviz.lessons import depth_gradients as depth
 from attnviz.lessons import training_race as training
+from bench.bench_race_memory import record_bytes
 
 
 def reference_steps_per_second(cfg: training.Config, steps: int = 30) -> float:
@@ -41,8 +51,99 @@ def reference_steps_per_second(cfg: training.Config, steps: int = 30) -> float:
     return steps / (time.perf_counter() - t0)
 
 
+def race_seconds(cfg: training.Config, record: bool) -> tuple[float, float, list]:
+    """Wall time of one race as the page runs it, with or without recording its frames, and
+    the part of it spent recording (the probe's forward passes and their storage)."""
+    frames = training.Frames(cfg) if record else None
+    inner, spent = training._weights, [0.0]
+
+    def timed(*args):
+        t0 = time.perf_counter()
+        try:
+            return inner(*args)
+        finally:
+            spent[0] += time.perf_counter() - t0
+
+    training._weights = timed
+    try:
+        t0 = time.perf_counter()
+        records = list(training.race(cfg, {}, frames))
+        seconds = time.perf_counter() - t0
+    finally:
+        training._weights = inner
+    return seconds, spent[0], records
+
+
+def recording_overhead(cfg: training.Config, pairs: int) -> None:
+    """Alternate races without and with recording; print the medians and their ratio, and
+    the share of the recorded races' time spent recording (robust to a changing load)."""
+    times: dict[bool, list[float]] = {False: [], True: []}
+    shares, losses = [], {}
+    for i in range(pairs):
+        for record in (False, True) if i % 2 == 0 else (True, False):
+            seconds, spent, records = race_seconds(cfg, record)
+            times[record].append(seconds)
+            shares += [spent / seconds] if record else []
+            losses[record] = [r.loss for r in records]
+    off, on = statistics.median(times[False]), statistics.median(times[True])
+    frames = len(training.frame_steps(cfg.steps))
+    print(
+        f"race L={cfg.L}, {cfg.steps} steps, {frames} frames: {off:.2f} s without recording, "
+        f"{on:.2f} s with (median of {pairs}); ratio {on / off:.3f}; recording's share of "
+        f"the recorded races' time {statistics.median(shares):.1%} (so without it "
+        f"{1 / (1 - statistics.median(shares)):.3f}x faster); "
+        f"same losses: {losses[False] == losses[True]}"
+    )
+
+
+def session_bytes(cfg: training.Config) -> None:
+    """What the page keeps in session state for one finished race: records and frames."""
+    frames = training.Frames(cfg)
+    records = list(training.race(cfg, {}, frames))
+    kept = frames.nbytes + sum(record_bytes(r) for r in records)
+    state = dict(cfg=cfg, records=records, frames=frames, done=True)
+    print(
+        f"session state, L={cfg.L}, H={cfg.H}, {cfg.steps} steps: {kept / 1e6:.2f} MB "
+        f"(frames' arrays {frames.nbytes / 1e6:.2f} MB: {frames.count} frames of uint8 maps; "
+        f"{len(records)} step records); pickled {len(pickle.dumps(state)) / 1e6:.2f} MB"
+    )
+
+
+def claims() -> None:
+    """Pattern scores at the end of races: the numbers behind the page's explanation."""
+    settings = [
+        ("reverse", 1, 1e-2, 40, False),
+        ("reverse", 2, 3e-3, 300, False),
+        ("reverse", 6, 1e-2, 200, False),
+        ("reverse", 6, 1e-2, 200, True),
+        ("copy", 1, 1e-2, 60, False),
+        ("copy", 2, 3e-3, 300, False),
+        ("copy", 6, 1e-2, 200, False),
+        ("sort", 2, 1e-2, 200, False),
+        ("sort", 2, 3e-3, 300, False),
+    ]
+    for task, L, lr, steps, warmup in settings:
+        for seed in (0, 1, 2):
+            cfg = training.Config(task=task, L=L, lr=lr, steps=steps, warmup=warmup, seed=seed)
+            r = training.run(cfg)
+            s, last = r.frames.scores, r.frames.count - 1
+            line = f"{task:7s} L={L} lr={lr:g} {steps} steps warmup={warmup!s:5s} seed={seed}"
+            for norm, (loss, acc) in training.summary(r.records).items():
+                first = np.round(s[norm][[0, last], 0].astype(float), 2).tolist()  # layer 1
+                later = np.round(s[norm][last, 1:].max(-1).astype(float), 2).tolist()
+                line += f"\n   {norm}: loss {loss:.3f} acc {acc:.2f} layer 1 {first[0]} -> "
+                line += f"{first[1]}, later layers' best {later}"
+            print(line, flush=True)
+
+
 def main() -> None:
     torch.set_num_threads(training.THREADS)
+    if sys.argv[1:] == ["claims"]:
+        claims()
+        return
+    recording_overhead(training.Config(steps=200), pairs=8)
+    recording_overhead(training.Config(L=12, steps=600), pairs=2)
+    session_bytes(training.Config(L=12, H=2, steps=600))
     cfg = training.Config(steps=200)
     t0 = time.perf_counter()
     records = training.run(cfg).records
@@ -63,8 +164,8 @@ def main() -> None:
     )
     for D in (128, 512):
         t0 = time.perf_counter()
-        for norm in depth.NORMS:
-            g = depth.layer_gradients(norm, 24, D, 0)["W_2"]
+        for norm, grads in depth.layer_gradients(24, D, 0).items():
+            g = grads["W_2"]
             print(f"  D={D} {norm}-LN W_2 grad norm, layer 1 / 24: {g[0]:.3f} / {g[-1]:.3f}")
         print(f"depth-24 gradients, post + pre, D={D}: {time.perf_counter() - t0:.2f} s")
     t0 = time.perf_counter()

@@ -8,12 +8,19 @@ position, to its copy, its reverse or its sorted version. The model reads
 and minimises the mean cross-entropy over positions with Adam. The learning rate is
 lr · min(1, t / T_warm) with warm-up (T_warm = a quarter of the steps) and lr without.
 Both models start from the same seed and see the same batches.
+
+While they learn, a race records both models' attention weights a^{(l,h)} on one fixed
+probe sequence (``Frames``, uint8 maps), and each head's pattern score: the mean share
+of a row's weight on the key that holds what the output needs, (1/n) Σ_i Σ_{j ∈ T(i)} a_ij
+with T(i) = {i} (copy), {n + 1 − i} (reverse) or the keys of rank i (sort), 1-based.
 """
 
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Iterator, Mapping, MutableMapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
@@ -24,6 +31,7 @@ from torch.nn import functional as F
 
 from .. import formulas
 from ..block import TransformerStack
+from ..device import resolve_device
 from ..limits import MAX_LAYERS, MAX_SEED, check_choice, check_float, check_int
 from ..positional import PositionalEncoding
 
@@ -32,7 +40,12 @@ NORMS = ("post", "pre")
 MAX_RACE_LAYERS = min(12, MAX_LAYERS)  # keeps one race within about a minute on 2 cores
 MAX_RACE_STEPS = 600
 LR_RANGE = (1e-4, 3e-2)
-THREADS = 2  # fixed so that a seed gives the same numbers on every machine
+MAX_SEQ, MAX_VOCAB = 32, 100  # the n and V a race accepts (the page keeps 8 and 10)
+MAX_FRAMES = 61  # recorded frames per race, initialisation included
+# One intra-op thread per race: the same numbers as two, about as fast on an idle 2-core
+# machine, and 8–60× faster than two when other work shares the cores (measured), as the
+# races of a classroom on one server do.
+THREADS = 1
 SECONDS_PER_LAYER_STEP = 0.005  # one step of one block, both models, on 2 cores
 
 
@@ -56,11 +69,18 @@ class Config:
         check_float("learning rate", self.lr, *LR_RANGE)
         check_int("steps", self.steps, 10, MAX_RACE_STEPS)
         check_int("seed", self.seed, 0, MAX_SEED)
+        check_int("n", self.n, 2, MAX_SEQ)
+        check_int("vocab", self.vocab, 2, MAX_VOCAB)
 
     @property
     def seconds(self) -> int:
         """About how long the race takes, in whole seconds (at least 1)."""
         return max(1, round(self.steps * self.L * SECONDS_PER_LAYER_STEP))
+
+    @property
+    def warm_steps(self) -> int | None:
+        """T_warm, the steps over which the rate grows to lr (None without warm-up)."""
+        return max(1, self.steps // 4) if self.warmup else None
 
 
 def learning_rate(log10: float) -> float:
@@ -69,10 +89,14 @@ def learning_rate(log10: float) -> float:
 
 
 class SeqModel(nn.Module):
-    """Embedding + learned positions + ``TransformerStack`` + linear read-out."""
+    """Embedding + learned positions + ``TransformerStack`` + linear read-out.
 
-    def __init__(self, cfg: Config, norm: str) -> None:
+    Parameters are drawn on the CPU from the seed, then moved to ``device``.
+    """
+
+    def __init__(self, cfg: Config, norm: str, device: str | torch.device = "auto") -> None:
         super().__init__()
+        device = resolve_device(device)
         g = torch.Generator().manual_seed(cfg.seed)
         self.E = nn.Parameter(torch.randn(cfg.vocab, cfg.D, generator=g))  # (V, D)
         self.pe = PositionalEncoding(cfg.D, "learned", "add", n_max=cfg.n, seed=cfg.seed + 1)
@@ -84,13 +108,24 @@ class SeqModel(nn.Module):
             norm=norm,
             final_norm=norm == "pre",
             seed=cfg.seed + 2,
-            device="cpu",
+            device=device,
         )
         self.W_out = nn.Parameter(torch.randn(cfg.D, cfg.vocab, generator=g) / math.sqrt(cfg.D))
+        self.to(device)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         h, _ = self.stack(self.pe(self.E[x]))  # (B, n, D)
         return h @ self.W_out  # (B, n, V)
+
+    @torch.no_grad()
+    def weights(self, x: torch.Tensor) -> np.ndarray:
+        """Every layer's and head's attention weights on one sequence x (n,), float32.
+
+        Shape:
+            x (n,) -> (L, H, n, n) on the CPU, [layer, head, query_pos, key_pos]
+        """
+        _, traces = self.stack(self.pe(self.E[x[None]]))  # x[None]: (1, n)
+        return torch.stack([t.attn.weights[0] for t in traces]).float().cpu().numpy()
 
 
 def make_batch(task: str, cfg: Config, g: torch.Generator) -> tuple[torch.Tensor, torch.Tensor]:
@@ -110,25 +145,177 @@ class StepRecord:
     acc: dict[str, float]  # token accuracy on this step's batch
 
 
-def race(cfg: Config, models: dict[str, SeqModel] | None = None) -> Iterator[StepRecord]:
+PROBE_SEED = 0  # the probe sequence is the same for every race and seed
+
+
+def probe(cfg: Config) -> np.ndarray:
+    """The fixed sequence whose attention maps a race records: n distinct digits if V ≥ n.
+
+    Shape:
+        returns (n,) int64 tokens
+    """
+    g = torch.Generator().manual_seed(PROBE_SEED)
+    if cfg.n <= cfg.vocab:
+        return torch.randperm(cfg.vocab, generator=g)[: cfg.n].numpy()
+    return torch.randint(0, cfg.vocab, (cfg.n,), generator=g).numpy()
+
+
+def pattern(task: str, x: np.ndarray) -> np.ndarray:
+    """T[i, j]: key j holds the token that output i needs (copy: j = i, reverse:
+    j = n + 1 − i, sort: x_j is the i-th smallest, so ties give a row several keys).
+
+    Shape:
+        x (n,) -> (n, n) bool, [query_pos, key_pos]
+    """
+    n = len(x)
+    if task == "copy":
+        return np.eye(n, dtype=bool)
+    if task == "reverse":
+        return np.eye(n, dtype=bool)[::-1].copy()
+    return np.sort(x)[:, None] == np.asarray(x)[None, :]
+
+
+def pattern_scores(weights: np.ndarray, target: np.ndarray) -> np.ndarray:
+    """Each map's mean share of a row's weight on the target keys, (1/n) Σ_i Σ_{j∈T(i)} a_ij.
+
+    Uniform rows score ``chance(target)``; a head that attends only to T scores 1.
+
+    Shape:
+        weights (..., n, n), target (n, n) -> (...)
+    """
+    return (np.asarray(weights, np.float32) * target).sum(-1).mean(-1)
+
+
+def chance(target: np.ndarray) -> float:
+    """The score of uniform rows: the mean share of keys in T(i), 1/n with distinct digits."""
+    return float(target.mean())
+
+
+def frame_steps(steps: int) -> np.ndarray:
+    """The steps after which a race records its frames: 0 (initialisation) to ``steps``.
+
+    Spaced quadratically, so that they are dense early where the maps change fastest, and
+    at most one step in four records (the race's wall time stays within a few per cent).
+    """
+    count = min(MAX_FRAMES, steps // 4 + 1)
+    return np.unique(np.round(steps * np.linspace(0.0, 1.0, count) ** 2).astype(np.int64))
+
+
+class Frames:
+    """Both models' attention on the probe sequence, recorded once and replayed.
+
+    ``maps[norm][f]`` holds frame f's weights (L, H, n, n) as uint8, a ≈ value / 255
+    (``decode``); ``scores[norm][f]`` each head's pattern score (L, H) from the float32
+    weights; ``alive[norm][f]`` is False once that model has diverged (its maps are 0, its
+    scores NaN). Arrays are allocated for every frame of ``steps`` up front; the first
+    ``count`` hold data (fewer after a stop).
+    """
+
+    def __init__(self, cfg: Config, steps: np.ndarray | None = None) -> None:
+        self.cfg = cfg
+        self.probe = probe(cfg)  # (n,)
+        self.target = pattern(cfg.task, self.probe)  # (n, n) bool
+        self.steps = frame_steps(cfg.steps) if steps is None else np.asarray(steps, np.int64)
+        F, shape = len(self.steps), (cfg.L, cfg.H, cfg.n, cfg.n)
+        self.maps = {k: np.zeros((F, *shape), np.uint8) for k in NORMS}
+        self.scores = {k: np.full((F, cfg.L, cfg.H), np.nan, np.float32) for k in NORMS}
+        self.alive = {k: np.zeros(F, bool) for k in NORMS}
+        self.count = 0
+
+    def add(self, weights: Mapping[str, np.ndarray | None]) -> None:
+        """Record the next frame: each norm's float weights (L, H, n, n), None if diverged."""
+        f = self.count
+        for norm, w in weights.items():
+            if w is not None and np.isfinite(w).all():
+                self.maps[norm][f] = np.rint(w * 255)
+                self.scores[norm][f] = pattern_scores(w, self.target)
+                self.alive[norm][f] = True
+        self.count = f + 1
+
+    def decode(self, f: int, norm: str) -> np.ndarray:
+        """Frame f's weights of ``norm`` as float32 (L, H, n, n), within 1/510 of the recorded."""
+        return self.maps[norm][f].astype(np.float32) / 255
+
+    def best(self, f: int, norm: str) -> tuple[int, int, float] | None:
+        """Frame f's highest-scoring head of ``norm``: (layer, head) from 1, and its score;
+        None once that model has diverged."""
+        if not self.alive[norm][f]:
+            return None
+        s = self.scores[norm][f]  # (L, H)
+        layer, head = np.unravel_index(np.argmax(s), s.shape)
+        return int(layer) + 1, int(head) + 1, float(s[layer, head])
+
+    @property
+    def chance(self) -> float:
+        return chance(self.target)
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes held by the arrays (what a session keeps for this race's frames)."""
+        arrays = [*self.maps.values(), *self.scores.values(), *self.alive.values()]
+        return sum(a.nbytes for a in arrays) + self.steps.nbytes + self.probe.nbytes
+
+
+def _weights(models: Mapping[str, SeqModel], alive: Mapping[str, bool], x: torch.Tensor) -> dict:
+    out: dict[str, np.ndarray | None] = {}
+    for norm, model in models.items():
+        try:
+            out[norm] = model.weights(x) if alive[norm] else None
+        except ValueError:  # the engine rejects non-finite activations
+            out[norm] = None
+    return out
+
+
+_threads_lock = threading.Lock()
+_racing = [0, 0]  # races running in this process; the thread count to restore after the last
+
+
+@contextmanager
+def _race_threads() -> Iterator[None]:
+    """THREADS intra-op threads for this thread; the process's count returns after the last
+    concurrent race (restoring each race's own earlier count could leave the server at 1)."""
+    with _threads_lock:
+        if not _racing[0]:
+            _racing[1] = torch.get_num_threads()
+        _racing[0] += 1
+        torch.set_num_threads(THREADS)
+    try:
+        yield
+    finally:
+        with _threads_lock:
+            _racing[0] -= 1
+            if not _racing[0]:
+                torch.set_num_threads(_racing[1])
+
+
+def race(
+    cfg: Config,
+    models: dict[str, SeqModel] | None = None,
+    frames: Frames | None = None,
+    device: str | torch.device = "auto",
+) -> Iterator[StepRecord]:
     """Train post-LN and pre-LN in lockstep, yielding one record per step.
 
-    Pass ``models`` to read their learned positional encodings afterwards.
+    Pass ``models`` to read their learned positional encodings afterwards, and ``frames``
+    (``Frames(cfg)``) to record the probe's maps after the steps in ``frames.steps``.
     A model whose loss turns non-finite is frozen and reports NaN from then on.
     """
-    previous = torch.get_num_threads()
-    torch.set_num_threads(THREADS)
-    try:
+    device = resolve_device(device)
+    with _race_threads():
         models = models if models is not None else {}
         for norm in NORMS:
-            models[norm] = SeqModel(cfg, norm)
+            models[norm] = SeqModel(cfg, norm, device)
         opts = {k: torch.optim.Adam(m.parameters(), lr=cfg.lr) for k, m in models.items()}
         alive = dict.fromkeys(NORMS, True)
         g = torch.Generator().manual_seed(cfg.seed + 3)
-        warm = max(1, cfg.steps // 4)
+        x_probe = torch.from_numpy(probe(cfg)).to(device)
+        record = set(frames.steps.tolist()) if frames is not None else set()
+        if 0 in record:
+            frames.add(_weights(models, alive, x_probe))
         for t in range(1, cfg.steps + 1):
-            x, y = make_batch(cfg.task, cfg, g)
-            rate = cfg.lr * min(1.0, t / warm) if cfg.warmup else cfg.lr
+            x, y = make_batch(cfg.task, cfg, g)  # drawn on the CPU: the same batches anywhere
+            x, y = x.to(device), y.to(device)
+            rate = cfg.lr * min(1.0, t / cfg.warm_steps) if cfg.warmup else cfg.lr
             loss, acc = {}, {}
             for norm, model in models.items():
                 loss[norm], acc[norm] = math.nan, math.nan
@@ -150,9 +337,23 @@ def race(cfg: Config, models: dict[str, SeqModel] | None = None) -> Iterator[Ste
                 opts[norm].step()
                 loss[norm] = value.item()
                 acc[norm] = (logits.argmax(-1) == y).float().mean().item()
+            if t in record:
+                frames.add(_weights(models, alive, x_probe))
             yield StepRecord(t, loss, acc)
-    finally:
-        torch.set_num_threads(previous)
+
+
+def initial(cfg: Config) -> Frames:
+    """Both models' maps at initialisation, the one frame shown before a race is run.
+
+    Computed on the CPU on any host: one 8-token forward pass of two small models takes a
+    few milliseconds there, less than moving their parameters to a GPU.
+    """
+    with _race_threads():
+        frames = Frames(cfg, steps=[0])
+        x = torch.from_numpy(frames.probe)
+        models = {norm: SeqModel(cfg, norm, "cpu") for norm in NORMS}
+        frames.add(_weights(models, dict.fromkeys(NORMS, True), x))
+    return frames
 
 
 @dataclass(frozen=True, eq=False)
@@ -165,7 +366,7 @@ class LearnedPositions:
 
 def positions(cfg: Config, models: dict[str, SeqModel]) -> LearnedPositions:
     """The learned positional encodings of each model, as float32 arrays."""
-    tables = {k: m.pe.W_pos.detach().float().numpy().copy() for k, m in models.items()}
+    tables = {k: m.pe.W_pos.detach().float().cpu().numpy().copy() for k, m in models.items()}
     return LearnedPositions(cfg, tables)
 
 
@@ -183,21 +384,25 @@ def learned_positions(state: Mapping) -> LearnedPositions | None:
     return state.get(POSITIONS_KEY)
 
 
-FORMULAS = [formulas.RACE]  # LaTeX of the race's model, read-out and learning-rate schedule
+def race_formulas(cfg: Config) -> list[str]:
+    """LaTeX of the race as ``cfg`` runs it: model, read-outs, rate schedule; pattern score."""
+    return [formulas.race(cfg.warm_steps), formulas.pattern_score(cfg.task)]
 
 
 @dataclass(frozen=True)
 class Result:
     records: list[StepRecord]
     positions: LearnedPositions
+    frames: Frames
     formulas: list[str]  # LaTeX of what was computed
 
 
 def run(cfg: Config) -> Result:
-    """The whole race: every step's records and each model's learned W_pos (n, D)."""
+    """The whole race: every step's records, the recorded frames and each model's W_pos."""
     models: dict[str, SeqModel] = {}
-    records = list(race(cfg, models))
-    return Result(records, positions(cfg, models), list(FORMULAS))
+    frames = Frames(cfg)
+    records = list(race(cfg, models, frames))
+    return Result(records, positions(cfg, models), frames, race_formulas(cfg))
 
 
 def history(records: list[StepRecord]) -> pd.DataFrame:
@@ -206,6 +411,19 @@ def history(records: list[StepRecord]) -> pd.DataFrame:
         [(r.step, n, r.loss[n], r.acc[n]) for r in records for n in NORMS],
         columns=["step", "norm", "loss", "accuracy"],
     )
+
+
+def score_table(frames: Frames) -> pd.DataFrame:
+    """A row per recorded frame, norm, layer and head (1-based): step, norm, layer, head, score."""
+    n = frames.count
+    rows = [
+        (int(frames.steps[f]), norm, layer + 1, head + 1, float(s[f, layer, head]))
+        for norm, s in frames.scores.items()
+        for f in range(n)
+        for layer in range(frames.cfg.L)
+        for head in range(frames.cfg.H)
+    ]
+    return pd.DataFrame(rows, columns=["step", "norm", "layer", "head", "score"])
 
 
 def summary(records: list[StepRecord], last: int = 20) -> dict[str, tuple[float, float]]:

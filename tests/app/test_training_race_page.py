@@ -1,38 +1,100 @@
-"""Training race page: starts on a click, draws both models' curves, keeps the result."""
+"""Training race page: maps before the race, live race on a click, curves kept, and the step
+slider replaying recorded frames without computing anything."""
 
 import numpy as np
 import pytest
 
+from attnviz import block
+from attnviz.charts import training_race as charts
 from attnviz.lessons import training_race
 
 from .helpers import assert_clean, decode, figures, latex, run_page, sweep_controls
 
 
+def shown_maps(at) -> dict[str, np.ndarray]:
+    """The maps figure's tiles back as (L, H, n, n) per model, post-LN left, pre-LN right."""
+    fig = next(f for f in figures(at) if f["data"][0]["type"] == "heatmap")
+    cfg = training_race.Config()
+    n, H = cfg.n, cfg.H
+    out = {}
+    for part, (norm, trace) in enumerate(zip(training_race.NORMS, fig["data"], strict=True)):
+        z = decode(trace["z"])
+        L = (z.shape[0] + charts.GAP) // (n + charts.GAP)
+        tiles = np.empty((L, H, n, n), np.float32)
+        for layer in range(L):
+            for head in range(H):
+                r, c = charts.tile_origin(layer, head, part, n, H)
+                tiles[layer, head] = z[r : r + n, c : c + n]
+        out[norm] = tiles
+    return out
+
+
 @pytest.mark.parametrize("lang", ["ja", "en"])
-def test_race_runs_and_result_stays(lang):
+def test_maps_before_the_race_then_a_race_replayed_by_the_step_slider(lang, monkeypatch):
     at = run_page("training_race", lang=lang, L="1", steps="20", task="copy", lr="-2.5")
     assert_clean(at)
-    assert not figures(at)
-    assert latex(at) == training_race.FORMULAS
+    cfg = training_race.Config(task="copy", L=1, lr=training_race.learning_rate(-2.5), steps=20)
+    assert latex(at) == training_race.race_formulas(cfg)
+    assert len(figures(at)) == 1  # the maps at initialisation, no curves yet
+    first = training_race.initial(cfg)
+    for norm, tiles in shown_maps(at).items():
+        np.testing.assert_array_equal(tiles, first.decode(0, norm))
+    assert abs(tiles.mean() - 1 / cfg.n) < 1e-2  # rows of weights: each averages 1/n
+
     at.button(key="race_start").click().run()
     assert_clean(at)
-    fig = figures(at)[-1]
-    losses = [decode(tr["y"]) for tr in fig["data"] if tr["xaxis"] == "x"]
-    cfg = training_race.Config(task="copy", L=1, lr=training_race.learning_rate(-2.5), steps=20)
+    curves = figures(at)[0]
+    losses = [decode(tr["y"]) for tr in curves["data"] if tr["mode"] == "lines"]
     r = training_race.run(cfg)
     np.testing.assert_allclose(losses[0], [rec.loss["post"] for rec in r.records], rtol=1e-4)
-    assert latex(at) == r.formulas
     kept = training_race.learned_positions(at.session_state)
     assert kept.cfg == cfg and kept.tables["post"].shape == (cfg.n, cfg.D)
     np.testing.assert_allclose(kept.tables["pre"], r.positions.tables["pre"], atol=1e-6)
-    at.run()  # a rerun without a click keeps the curves
+
+    calls = []  # every forward pass of any model from here on
+    original = block.TransformerStack.forward
+    monkeypatch.setattr(
+        block.TransformerStack, "forward", lambda *a, **k: calls.append(1) or original(*a, **k)
+    )
+    state = at.session_state["race"]
+    frames = state["frames"]
+    assert frames.count == len(r.frames.steps) and frames.steps[-1] == cfg.steps
+    slider = at.select_slider(key="race_frame")
+    assert [int(v) for v in slider.options] == frames.steps.tolist()
+    for f in (0, 2, frames.count - 1, 1):
+        at.select_slider(key="race_frame").set_value(int(frames.steps[f])).run()
+        assert_clean(at)
+        for norm, tiles in shown_maps(at).items():
+            np.testing.assert_array_equal(tiles, frames.decode(f, norm))
+            np.testing.assert_array_equal(frames.maps[norm][f], r.frames.maps[norm][f])
+        line = next(m.value for m in at.markdown if f"{frames.chance:.3f}" in m.value)
+        for norm in training_race.NORMS:  # the best head named under the maps is that frame's
+            layer, head, score = frames.best(f, norm)
+            assert f"{layer}" in line and f"{head}" in line and f"{score:.2f}" in line
+        marked = [tr for tr in figures(at)[0]["data"] if tr["mode"] == "markers"]
+        if f:  # the curves' dots sit on the loss and accuracy after that step
+            assert decode(marked[0]["x"]).tolist() == [frames.steps[f]]
+    assert not calls
+    at.run()  # a rerun without a click keeps the curves and computes nothing
     assert_clean(at)
-    assert figures(at)
-    at.switch_page("pages/block/positional.py").run()  # the PE page now offers the learned tables
+    assert len(figures(at)) == 3 and not calls
+    training_race.initial(cfg)  # the counter does see a computation
+    assert calls
+
+    at.switch_page("pages/block/positional.py").run()  # the PE page offers the learned tables
     at.selectbox(key="kind").set_value("race_pre").run()
     assert_clean(at)
     shown = decode(figures(at)[0]["data"][0]["z"])
     np.testing.assert_allclose(shown, kept.tables["pre"], atol=1e-6)
+
+
+def test_other_settings_keep_the_old_race_with_a_warning():
+    at = run_page("training_race", L="1", steps="20", task="reverse")
+    at.button(key="race_start").click().run()
+    at.radio(key="task").set_value("sort").run()
+    assert_clean(at)
+    assert any("other settings" in w.value for w in at.warning)
+    assert "anti-diagonal" in " ".join(c.value for c in at.caption)  # still the reverse race
 
 
 def test_extremes():

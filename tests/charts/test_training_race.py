@@ -36,3 +36,92 @@ def test_loss_left_accuracy_right_one_legend_entry_per_norm():
     assert fig["layout"]["yaxis2"]["range"] == [0, 1.02]
     assert [fig["layout"][x]["title"]["text"] for x in ("xaxis", "xaxis2")] == ["t", "t"]
     assert [a["text"] for a in fig["layout"]["annotations"]] == ["L", "A"]
+
+
+def test_the_marked_step_gets_a_line_and_a_dot_on_each_curve():
+    steps = np.arange(1, 6)
+    history = pd.concat(
+        pd.DataFrame({"step": steps, "norm": n, "loss": 2.0 / steps + k, "accuracy": 0.1 * steps})
+        for k, n in enumerate(("post", "pre"))
+    )
+    names = {"post": "Post-LN", "pre": "Pre-LN"}
+    fig = charts.race(history, names=names, titles=("L", "A"), x_title="t", mark=3)
+    fig = json.loads(fig.to_json())
+    dots = [t for t in fig["data"] if t["mode"] == "markers"]
+    assert [(t["name"], t["xaxis"]) for t in dots] == [
+        ("Post-LN", "x"),
+        ("Pre-LN", "x"),
+        ("Post-LN", "x2"),
+        ("Pre-LN", "x2"),
+    ]
+    np.testing.assert_allclose([decode(t["y"])[0] for t in dots], [2 / 3, 2 / 3 + 1, 0.3, 0.3])
+    assert all(decode(t["x"]).tolist() == [3] for t in dots)
+    assert [s["x0"] for s in fig["layout"]["shapes"]] == [3, 3]
+    unmarked = json.loads(
+        charts.race(history, names=names, titles=("L", "A"), x_title="t").to_json()
+    )
+    assert "shapes" not in unmarked["layout"] and len(unmarked["data"]) == 4
+
+
+def test_maps_put_every_head_on_its_tile_and_leave_a_diverged_model_empty():
+    L, H, n = 3, 2, 4
+    rng = np.random.default_rng(1)
+    post = rng.dirichlet(np.ones(n), size=(L, H, n)).astype(np.float32)
+    tokens = [f"{i + 1}:{d}" for i, d in enumerate((7, 1, 5, 0))]
+    fig = charts.maps(
+        {"post": post, "pre": None},
+        tokens,
+        names={"post": "post-LN", "pre": "pre-LN"},
+        layer_label="layer",
+        head_label="head",
+        dead_text="diverged",
+        marks={0.25: "1/n"},
+    )
+    data = json.loads(fig.to_json())["data"]
+    assert [t["name"] for t in data] == ["post-LN", "pre-LN"]
+    z_post, z_pre = decode(data[0]["z"]), decode(data[1]["z"])
+    assert np.isnan(z_pre).all()
+    filled = np.zeros(z_post.shape, bool)
+    for layer in range(L):
+        for head in range(H):
+            r, c = charts.tile_origin(layer, head, 0, n, H)
+            np.testing.assert_array_equal(z_post[r : r + n, c : c + n], post[layer, head])
+            filled[r : r + n, c : c + n] = True
+            r, c = charts.tile_origin(layer, head, 1, n, H)
+            label = data[1]["customdata"][r + 2][c + 3]  # pre-LN's half keeps its hover text
+            assert label == f"layer {layer + 1}, head {head + 1}<br>3:5 → 4:0"
+    assert np.isnan(z_post[~filled]).all()  # gaps between the tiles, and the other half
+    notes = [a["text"] for a in fig.layout.annotations]
+    assert "diverged" in notes and "<b>post-LN</b>" in notes and "<b>pre-LN</b>" in notes
+    assert data[0]["colorbar"]["ticktext"] == ["0", "1/n", "1"]
+
+
+def test_scores_one_line_per_layer_and_head_in_each_model_with_the_chance_level():
+    F, L, H = 5, 2, 2
+    steps = np.array([0, 1, 3, 6, 10])
+    rng = np.random.default_rng(2)
+    scores = {k: rng.random((F, L, H)).astype(np.float32) for k in ("post", "pre")}
+    fig = charts.scores(
+        steps,
+        scores,
+        names={"post": "post-LN", "pre": "pre-LN"},
+        x_title="t",
+        y_title="s",
+        layer_label="layer",
+        head_label="head",
+        chance=(0.125, "uniform"),
+        mark=3,
+    )
+    data = json.loads(fig.to_json())["data"]
+    assert len(data) == 2 * L * H
+    for i, trace in enumerate(data):
+        norm, (layer, head) = ("post", "pre")[i // (L * H)], divmod(i % (L * H), H)
+        assert trace["name"] == f"layer {layer + 1}, head {head + 1}"
+        np.testing.assert_array_equal(decode(trace["x"]), steps)
+        np.testing.assert_array_equal(decode(trace["y"]), scores[norm][:, layer, head])
+        assert trace["showlegend"] == (norm == "post")
+    widths = {t["line"]["width"] for t in data[:H]}  # layer 1 is drawn thick
+    assert widths == {3} and data[H]["line"]["width"] < 3
+    shapes = fig.layout.shapes
+    assert sorted(s.y0 for s in shapes if s.type == "line" and s.y0 == s.y1) == [0.125, 0.125]
+    assert [s.x0 for s in shapes if s.x0 == s.x1] == [3, 3]
