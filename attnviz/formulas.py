@@ -132,7 +132,7 @@ def pipeline(score_name: str, *, pe_kind: str, pe_mode: str, causal: bool) -> li
     if pe is not None:
         rows.append(("X + E" if pe_mode == "add" else "[X; E]", pe.split(",")[1].strip()))
     rows += [
-        (r"W_h^Q, W_h^K, W_h^V", r"\in \mathbb{R}^{D \times D'}\ \text{(each of } H\text{ heads)}"),
+        (r"W_h^Q, W_h^K, W_h^V", r"\in \mathbb{R}^{D \times D'},\ h = 1, \dots, H"),
         (r"W^O", r"\in \mathbb{R}^{D'H \times D}"),
         ("Q_h, K_h, V_h", r"X W_h^Q,\ X W_h^K,\ X W_h^V"),
         ("S_h", head_scores(score_name)),

@@ -6,6 +6,9 @@ in the same run; prints each p50 and the ratio to the trivial app.
 Also measured, as floors: the trivial app plus one bare 32 × 32 or 256 × 256 Plotly heat
 map (bench/one_heatmap_app.py), i.e. the least any page that redraws such a chart costs.
 Targets against those floors: ≤ 2× at (32, 8), ≤ 1.5× at (256, 12).
+Then two changes that rerun only the page's fragment (the maps and what hangs on them), at
+(32, 8): the slider of the enlarged head, against the same floors, and a click on a cell of
+the enlarged head map until the step-through of that weight is drawn, against the trivial app.
 
     python3 -m bench.bench_ui
 """
@@ -22,6 +25,7 @@ from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, IDLE, start_server
 
 CHANGES = 12
 H_SLIDER = 1  # on the multi-head page: D (a select slider) comes first, then H
+HEAD_SLIDER = 4  # then D' (auto off), the W^Q, W^K scale, and the fragment's enlarged head
 READ = """(sel) => { const el = document.querySelector(sel); if (!el) return "";
   return el.data ? JSON.stringify(el.data.map(t => [t.z, t.source])) : el.innerText; }"""
 CHANGED = f"""([sel, before]) => document.querySelector('{IDLE}') && ({READ})(sel) !== before"""
@@ -47,10 +51,46 @@ def p50_of_changes(page, url: str, watch: str, slider: int = 0) -> float:
     return statistics.median(times)
 
 
+STEPS_DRAWN = """([sel, t]) => document.querySelector(sel) &&
+  Array.from(document.querySelectorAll('annotation')).some(a => a.textContent.startsWith(t))"""
+
+
+def p50_of_clicks(page, url: str, n: int) -> float:
+    """Median ms from a click on cell (i, j) of the enlarged head map (``n`` tokens) until
+    the page is idle with the formula of s_ij drawn."""
+    page.goto(url)
+    page.wait_for_selector(IDLE, timeout=120_000)
+    area = page.locator(".js-plotly-plot").first.locator(".nsewdrag")
+    area.wait_for(timeout=120_000)
+    area.scroll_into_view_if_needed()
+    page.wait_for_timeout(1000)
+    times = []
+    for c in range(CHANGES):
+        i, j = 2 + (5 * c) % (n - 2), 1 + (3 * c + 7) % (n - 1)  # a new cell every time
+        box = area.bounding_box()
+        x, y = box["x"] + (j - 0.5) / n * box["width"], box["y"] + (i - 0.5) / n * box["height"]
+        t0 = time.perf_counter()
+        page.mouse.click(x, y)
+        page.wait_for_function(
+            STEPS_DRAWN, arg=[IDLE, f"s_{{{i},{j}}}"], polling="raf", timeout=60_000
+        )
+        times.append((time.perf_counter() - t0) * 1e3)
+        page.wait_for_timeout(300)
+    return statistics.median(times)
+
+
 def main() -> None:
     words = [f"w{i}" for i in range(256)]
     cases = {
-        "(N, H) = (32, 8)": {"text": " ".join(words[:32]), "D": "64", "H": "8"},
+        # D' fixed, so that every H the slider reaches is valid as chosen (with D' = D / H,
+        # H = 7 would be moved back to 8 and nothing would change)
+        "(N, H) = (32, 8)": {
+            "text": " ".join(words[:32]),
+            "D": "64",
+            "H": "8",
+            "auto": "false",
+            "d_head": "8",
+        },
         "(N, H) = (256, 12)": {
             "text": " ".join(words),
             "D": "384",
@@ -79,6 +119,18 @@ def main() -> None:
                     f"multi-head page {name}: p50 {ms:7.0f} ms  ratio {ms / trivial:5.2f}"
                     f"  vs one {n}² heat map {ms / floors[n]:5.2f}"
                 )
+            params = {"lang": "en", **cases["(N, H) = (32, 8)"]}
+            url = f"{app_url}/multihead?{urlencode(params | {'head': '4'})}"  # room either side
+            ms = p50_of_changes(page, url, ".js-plotly-plot", slider=HEAD_SLIDER)
+            print(
+                f"enlarged head slider (a fragment) (32, 8): p50 {ms:7.0f} ms"
+                f"  ratio {ms / trivial:5.2f}  vs one 32² heat map {ms / floors[32]:5.2f}"
+            )
+            ms = p50_of_clicks(page, f"{app_url}/multihead?{urlencode(params)}", 32)
+            print(
+                f"click a cell → steps drawn (32, 8): p50 {ms:7.0f} ms  ratio {ms / trivial:5.2f}"
+                f"  vs one 32² heat map {ms / floors[32]:5.2f}"
+            )
             browser.close()
     finally:
         for proc in (app, ref, heat):

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import plotly.graph_objects as go
 
-from .raster import colour, png_bytes, png_uri, pool
+from .raster import COLORSCALE, colour, png_bytes, png_uri, pool
 
 CELL_MAX_PX = 96  # larger maps are max-pooled to at most this many pixels per side
 LINE_LEVELS = 8  # opacity steps in the lines view (one trace per step)
@@ -24,21 +24,33 @@ LINE_MIN_WEIGHT = 0.02  # lighter weights draw no line
 
 @dataclass(frozen=True)
 class Mosaic:
-    """Every head's map of every layer as one RGB image (rows = layers, columns = heads).
+    """Maps as tiles of one RGB image: every layer (rows) × head (columns) of a model, or
+    the H heads of one layer in rows of ``cols``.
 
-    Cell (l, h) is ``rgb[l * step : l * step + cell, h * step : h * step + cell]``; white
-    gaps of ``gap`` pixels separate the cells.
+    Cell (r, c) is ``rgb[y : y + cell, c * step : c * step + cell]`` with
+    ``y = band + r * step_y``; white gaps of ``gap`` pixels separate the cells, and a white
+    band of ``band`` pixels above each row leaves room for the tiles' titles.
     """
 
-    rgb: np.ndarray  # (rows · step − gap, cols · step − gap, 3) uint8
+    rgb: np.ndarray  # (rows · step_y − gap, cols · step − gap, 3) uint8
     rows: int
     cols: int
     cell: int
     gap: int
+    band: int = 0
 
     @property
     def step(self) -> int:
         return self.cell + self.gap
+
+    @property
+    def step_y(self) -> int:
+        return self.band + self.cell + self.gap
+
+    def tile(self, r: int, c: int) -> np.ndarray:
+        """(cell, cell, 3) the pixels of tile (r, c)."""
+        y, x = self.band + r * self.step_y, c * self.step
+        return self.rgb[y : y + self.cell, x : x + self.cell]
 
     def png(self) -> bytes:
         return png_bytes(self.rgb, compress_level=3)  # cached per text by the app
@@ -189,4 +201,76 @@ def lines_view(
         margin=dict(l=10, r=10, t=40, b=10),
         plot_bgcolor="white",
     )
+    return fig
+
+
+def sink_grid(
+    shares: np.ndarray,
+    titles: list[str],
+    *,
+    layer_label: str = "layer {l}",
+    head_label: str = "head {h}",
+    value_name: str = "share",
+    height: int = 330,
+) -> go.Figure:
+    """One layer × head grid per category, side by side on one colour scale from 0 to 1:
+    ``shares`` (C, L, H), e.g. ``sinks.SinkShares.shares``; layers and heads from 1."""
+    shares = np.asarray(shares, dtype=np.float32)
+    C, L, H = shares.shape
+    heads = [head_label.format(h=b + 1) for b in range(H)]
+    layers = [layer_label.format(l=a + 1) for a in range(L)]
+    hover = np.array([[f"{la}, {he}" for he in heads] for la in layers], dtype=object)
+    fig = go.Figure()
+    width, gap = 1 / C, 0.03
+    for c in range(C):
+        axis = "" if c == 0 else str(c + 1)
+        fig.add_trace(
+            go.Heatmap(
+                z=shares[c],
+                x=np.arange(H, dtype=np.int32),
+                y=np.arange(L, dtype=np.int32),
+                zmin=0.0,
+                zmax=1.0,
+                colorscale=COLORSCALE,
+                showscale=c == C - 1,
+                colorbar=dict(title=value_name),
+                customdata=hover,
+                hovertemplate=f"{titles[c]}<br>%{{customdata}}<br>{value_name} %{{z:.3f}}"
+                "<extra></extra>",
+                xaxis=f"x{axis}",
+                yaxis=f"y{axis}",
+            )
+        )
+        domain = [c * width + (gap if c else 0), (c + 1) * width - gap]
+        fig.update_layout(
+            {
+                f"xaxis{axis}": dict(
+                    domain=domain,
+                    anchor=f"y{axis}",
+                    tickmode="array",
+                    tickvals=np.arange(H)[::2],
+                    ticktext=heads[::2],
+                ),
+                f"yaxis{axis}": dict(
+                    anchor=f"x{axis}",
+                    autorange="reversed",
+                    tickmode="array",
+                    tickvals=np.arange(L),
+                    ticktext=layers,
+                    showticklabels=c == 0,
+                    automargin=True,
+                ),
+            }
+        )
+        fig.add_annotation(
+            text=titles[c],
+            x=(domain[0] + domain[1]) / 2,
+            y=1.0,
+            xref="paper",
+            yref="paper",
+            yanchor="bottom",
+            showarrow=False,
+            font_size=13,
+        )
+    fig.update_layout(height=height, margin=dict(l=10, r=10, t=30, b=10))
     return fig

@@ -1,4 +1,6 @@
-"""Reading a real model's attention: one head, heads combined, special tokens hidden, rollout.
+"""Reading a real model's attention: one head, heads combined, special tokens hidden, rollout;
+one weight followed through its formula, a head's query–key space (one sentence or pooled
+over several), and where the heads park weight ([CLS], [SEP], punctuation).
 
 The model is all-MiniLM-L6-v2 run by attnviz's own blocks (``attnviz.pretrained``); its
 number of layers L and heads H come from the model's own config. Attention rollout
@@ -8,28 +10,43 @@ number of layers L and heads H come from the model's own config. Attention rollo
     R_1 = Ã_1,   R_l = Ã_l R_{l-1}             how much token j feeds token i after l layers
 
 Adding I accounts for the residual connection around attention; rows of R_l still sum to 1.
+Hiding [CLS] and [SEP] drops their rows and columns and rescales each row to 1
+(``attnviz.sinks.hide_and_renormalise``).
 """
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
+import pandas as pd
+import torch
 
-from .. import formulas
+from .. import formulas, sinks
 from ..charts.real_model import Mosaic, mosaic
 from ..errors import InputError
 from ..limits import MAX_TEXT_CHARS, check_choice, check_int
 from ..pretrained import Encoding, PretrainedEncoder, load_pretrained
+from ..qkspace import CENTRES, QKSpace, qk_space, qk_space_pooled
+from ..stepthrough import WeightSteps, step_through
 from ..text import token_labels
+from .multihead import MAX_TOP_K
 
 MODEL = "all-MiniLM-L6-v2"
 VIEWS = ("model", "head", "rollout")  # every head of every layer, one layer, rollout
 COMBINE = ("mean", "max")
-SPECIAL = ("[CLS]", "[SEP]")
+HIDDEN = ("cls", "sep")  # the categories of sinks.CATEGORIES that "hide special" leaves out
 CSV_ALL_MAX_N = 64  # the every-layer-and-head table is offered up to this many tokens
 TEXTS_CACHED = 32  # encodings and mosaics kept per process, one per text
+MAX_POOLED_LINES = 8  # sentences pooled with the main one in the query–key picture
+MAX_POOLED_TOKENS = 512  # their WordPiece tokens together, [CLS] and [SEP] included
+POOLED = (  # sentences pooled by default: English input, the same in both languages
+    "The cat sat on the mat.",
+    "Attention is all you need, they said.",
+    "She gave him the book because he asked for it.",
+)
 
 
 def model() -> PretrainedEncoder:
@@ -43,6 +60,26 @@ def size(name: str = MODEL) -> tuple[int, int]:
     return net.L, net.H
 
 
+def check_text(text: object) -> None:
+    """The rules a typed sentence meets: a string, within the length cap, not blank."""
+    if not isinstance(text, str):
+        raise ValueError(f"text must be a string, got {type(text).__name__}")
+    if len(text) > MAX_TEXT_CHARS:
+        raise InputError(
+            f"text must be at most {MAX_TEXT_CHARS} characters, got {len(text)}",
+            "text_long",
+            hi=MAX_TEXT_CHARS,
+            value=len(text),
+        )
+    if not text.strip():
+        raise InputError("text must contain at least 1 token", "no_tokens", hi=model().max_tokens)
+
+
+def has_japanese(text: str) -> bool:
+    """True when the text holds kana or kanji, which this English WordPiece model never saw."""
+    return any(unicodedata.name(ch, "").startswith(("CJK", "HIRAGANA", "KATAKANA")) for ch in text)
+
+
 @dataclass(frozen=True)
 class Config:
     text: str
@@ -50,21 +87,10 @@ class Config:
     layer: int = 2  # in [0, L − 1]
     head: int = 0  # in [0, H − 1]; the "model" view outlines it, the "head" view draws it
     combine: str | None = None  # "head" view only: None = one head, else mean / max over heads
-    hide_special: bool = False  # leave [CLS] and [SEP] out of the map
+    hide_special: bool = False  # leave [CLS] and [SEP] out of the map, rows rescaled to 1
 
     def __post_init__(self) -> None:
-        if not isinstance(self.text, str):
-            raise ValueError(f"text must be a string, got {type(self.text).__name__}")
-        if len(self.text) > MAX_TEXT_CHARS:
-            raise InputError(
-                f"text must be at most {MAX_TEXT_CHARS} characters, got {len(self.text)}",
-                "text_long",
-                hi=MAX_TEXT_CHARS,
-                value=len(self.text),
-            )
-        if not self.text.strip():
-            hi = model().max_tokens
-            raise InputError("text must contain at least 1 token", "no_tokens", hi=hi)
+        check_text(self.text)
         check_choice("view", self.view, VIEWS)
         if self.combine is not None:
             check_choice("combine", self.combine, COMBINE)
@@ -72,20 +98,53 @@ class Config:
         check_int("layer", self.layer, 0, L - 1)
         check_int("head", self.head, 0, H - 1)
 
+    @property
+    def one_head(self) -> bool:
+        """The map drawn is head ``head`` of layer ``layer`` (not combined, not rollout)."""
+        return self.view == "model" or (self.view == "head" and not self.combine)
+
+
+@dataclass(frozen=True)
+class Sinks:
+    """Where each head's weight goes, per category of sinks.CATEGORIES."""
+
+    shares: np.ndarray  # (4, L, H) mean share of the rows' weight on each category, as shown
+    raw: np.ndarray  # (4, L, H) the same of the model's own maps (nothing hidden)
+    moved: np.ndarray  # (4, L, H) its share of what the rows mix in, weighted by ‖v_j W_h^O‖
+    sink: str  # the category among [CLS], [SEP], punctuation with the most weight (raw maps)
+    formulas: list[str]
+
+    @property
+    def weight(self) -> float:
+        """The mean share of weight on the sink, over every row of every head (raw maps)."""
+        return float(self.raw[sinks.CATEGORIES.index(self.sink)].mean())
+
+    @property
+    def carried(self) -> float:
+        """The mean share of what the rows mix in that comes from the sink."""
+        return float(self.moved[sinks.CATEGORIES.index(self.sink)].mean())
+
+    @property
+    def idle(self) -> bool:
+        """The sink takes weight but carries less than half of it: a place to park weight."""
+        return self.carried < self.weight / 2
+
 
 @dataclass(frozen=True)
 class Result:
     tokens: list[str]  # all N WordPiece tokens, [CLS] … [SEP]
     truncated: bool  # the text had more than the model's 512 tokens and was cut
+    japanese: bool  # the text holds Japanese, which the model reads as the tokens above
     keep: np.ndarray  # (N_keep,) positions of the tokens shown
     shown_tokens: list[str]  # the tokens at ``keep``
-    labels: list[str]  # "i:token" of the tokens shown, for CSV headers
+    labels: list[str]  # "i:token" of the tokens shown (from 1), for CSV headers
     shown: np.ndarray  # (N_keep, N_keep) the map drawn, rows = queries, float32
     zmax: float  # top of the colour scale: 1, or the largest weight left when [CLS]/[SEP] hide
     attentions: np.ndarray | None  # (L, H, N, N) for the all-heads CSV; None over CSV_ALL_MAX_N
     mosaic: Mosaic | None  # "model" view: every head of every layer as one picture
     png: bytes | None  # that picture as PNG
     formulas: list[str]  # LaTeX of what was computed
+    sinks: Sinks  # where every head's weight goes, as shown (special tokens hidden or not)
 
 
 def combine_heads(weights: np.ndarray, how: str = "mean") -> np.ndarray:
@@ -95,12 +154,6 @@ def combine_heads(weights: np.ndarray, how: str = "mean") -> np.ndarray:
     if weights.ndim != 3 or weights.shape[0] == 0:
         raise ValueError(f"weights must have shape (k, N, N) with k ≥ 1, got {weights.shape}")
     return weights.mean(0) if how == "mean" else weights.max(0)
-
-
-def keep_positions(tokens: list[str], hide_special: bool) -> np.ndarray:
-    """Indices of the tokens to show: all, or all but [CLS] and [SEP] (never none)."""
-    keep = [i for i, tok in enumerate(tokens) if not (hide_special and tok in SPECIAL)]
-    return np.asarray(keep or range(len(tokens)), dtype=np.int64)
 
 
 def rollout(attentions: np.ndarray) -> np.ndarray:
@@ -120,14 +173,26 @@ def rollout(attentions: np.ndarray) -> np.ndarray:
 
 
 @lru_cache(maxsize=TEXTS_CACHED)
-def encode(text: str) -> tuple[Encoding, np.ndarray]:
-    """The text through the model (cut at its 512 tokens) and its rollout (L, N, N), once
-    per text: picking another layer or head reuses them. The arrays are read-only."""
-    enc = model().encode(text, truncate=True)
+@torch.inference_mode()
+def encode(text: str) -> tuple[Encoding, np.ndarray, np.ndarray]:
+    """The text through the model (cut at its 512 tokens) as ``PretrainedEncoder.encode``
+    gives it, its rollout (L, N, N) and what each layer's attention read (L, N, D), from one
+    forward pass, once per text: picking another layer or head reuses them. Read-only."""
+    net = model()
+    tokens, ids, cut = net.tokenize(text, truncate=True)
+    hidden, traces = net(torch.tensor(ids))
+    enc = Encoding(
+        tokens=tokens,
+        ids=np.asarray(ids, dtype=np.int64),
+        hidden=hidden.float().cpu().numpy(),
+        attentions=torch.stack([t.attn.weights[0] for t in traces]).float().cpu().numpy(),
+        truncated=cut,
+    )
     rolled = rollout(enc.attentions)
-    for array in (enc.attentions, enc.hidden, enc.ids, rolled):
+    inputs = torch.stack([t.attn_in[0] for t in traces]).float().cpu().numpy()  # post-LN: X_l
+    for array in (enc.attentions, enc.hidden, enc.ids, rolled, inputs):
         array.flags.writeable = False
-    return enc, rolled
+    return enc, rolled, inputs
 
 
 @lru_cache(maxsize=TEXTS_CACHED)
@@ -138,23 +203,44 @@ def model_mosaic(text: str) -> tuple[Mosaic, bytes]:
     return m, m.png()
 
 
+@torch.inference_mode()
+def attention(text: str, layer: int):
+    """(x, module, trace) of one layer's attention on the text, recomputed from its input."""
+    mha = model().stack.blocks[layer].attn
+    x = torch.from_numpy(encode(text)[2][layer].copy()).to(mha.W_Q.device)  # (N, D)
+    return x, mha, mha(x)[1]
+
+
 def run(cfg: Config) -> Result:
     """The map the view shows (one head, heads combined, or rollout after a layer), the
     tokens it keeps, and in the "model" view the picture of every head."""
-    enc, rolled = encode(cfg.text)
-    keep = keep_positions(enc.tokens, cfg.hide_special)
+    enc, rolled, _ = encode(cfg.text)
+
+    def hidden(maps: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(kept positions, maps): all, or without [CLS]/[SEP] and each row rescaled to 1."""
+        if not cfg.hide_special:
+            return np.arange(len(enc.tokens)), maps
+        return sinks.hide_and_renormalise(maps, enc.tokens, HIDDEN)
+
     if cfg.view == "rollout":
-        full = rolled[cfg.layer]  # (N, N)
+        keep, full = hidden(rolled[cfg.layer])
     elif cfg.view == "head" and cfg.combine:
-        full = combine_heads(enc.attentions[cfg.layer], cfg.combine)  # (N, N)
+        keep, heads = hidden(enc.attentions[cfg.layer])  # each head renormalised, then combined
+        full = combine_heads(heads, cfg.combine)
     else:
-        full = enc.attentions[cfg.layer, cfg.head]  # (N, N)
-    shown = full[np.ix_(keep, keep)]  # (N_keep, N_keep), a copy
+        keep, full = hidden(enc.attentions[cfg.layer, cfg.head])
+    shown = np.array(full, dtype=np.float32)  # (N_keep, N_keep), a copy
     shown_tokens = [enc.tokens[i] for i in keep]
     m, png = model_mosaic(cfg.text) if cfg.view == "model" else (None, None)
+    shown_formulas = [formulas.ROLLOUT if cfg.view == "rollout" else formulas.REAL_HEAD]
+    if cfg.view == "head" and cfg.combine:
+        shown_formulas.append(formulas.heads_combined(cfg.combine))
+    if cfg.hide_special:
+        shown_formulas.append(formulas.HIDE_RENORMALISE)
     return Result(
         tokens=enc.tokens,
         truncated=enc.truncated,
+        japanese=has_japanese(cfg.text),
         keep=keep,
         shown_tokens=shown_tokens,
         labels=token_labels(shown_tokens, keep, escape=False),
@@ -163,5 +249,167 @@ def run(cfg: Config) -> Result:
         attentions=enc.attentions if len(enc.tokens) <= CSV_ALL_MAX_N else None,
         mosaic=m,
         png=png,
-        formulas=[formulas.ROLLOUT if cfg.view == "rollout" else formulas.REAL_HEAD],
+        formulas=shown_formulas,
+        sinks=sink_view(cfg.text, cfg.hide_special),
     )
+
+
+def _check_place(text: str, layer: int, head: int, positions: dict[str, int]) -> None:
+    check_text(text)
+    L, H = size()
+    check_int("layer", layer, 0, L - 1)
+    check_int("head", head, 0, H - 1)
+    N = len(encode(text)[0].tokens)
+    for name, value in positions.items():
+        check_int(name, value, 0, N - 1)
+
+
+@dataclass(frozen=True)
+class Pick:
+    """One weight a_ij of head ``head`` in layer ``layer`` (0-based) on the text."""
+
+    text: str
+    layer: int = 0
+    head: int = 0
+    i: int = 0
+    j: int = 0
+    hide_special: bool = False  # the map shows ã_ij, a_ij renormalised without [CLS]/[SEP]
+
+    def __post_init__(self) -> None:
+        _check_place(self.text, self.layer, self.head, {"i": self.i, "j": self.j})
+
+
+@dataclass(frozen=True)
+class Steps:
+    steps: WeightSteps  # every step from x_i to out_i, float64, 0-based indices
+    formulas: list[str]  # the five lines of weight_steps with their numbers, from 1
+    renormalised: str | None  # ã_ij's line when [CLS]/[SEP] are hidden and i, j are shown
+    cell: float  # the value of the map's cell (i, j): a_ij, or ã_ij when hidden
+
+
+def follow(pick: Pick) -> Steps:
+    """a_ij followed from x_i to out_i (biases included), checked against the layer's trace."""
+    x, mha, trace = attention(pick.text, pick.layer)
+    steps = step_through(trace, mha, h=pick.head, i=pick.i, j=pick.j, x=x)
+    lines = formulas.weight_steps(steps, start=1)
+    keep = sinks.kept_positions(encode(pick.text)[0].tokens, HIDDEN)
+    if pick.hide_special and pick.i in keep and pick.j in keep:
+        kept_sum = float(steps.a_row[keep].sum())
+        cell = steps.a_ij / kept_sum if kept_sum > 0 else 0.0
+        return Steps(steps, lines, formulas.renormalised(steps, kept_sum, cell, start=1), cell)
+    return Steps(steps, lines, None, steps.a_ij)
+
+
+def check_pooled(lines: tuple[str, ...]) -> None:
+    """At most ``MAX_POOLED_LINES`` sentences of ``MAX_POOLED_TOKENS`` tokens together."""
+    if len(lines) > MAX_POOLED_LINES:
+        raise InputError(
+            f"at most {MAX_POOLED_LINES} sentences can be pooled, got {len(lines)}",
+            "pooled_lines",
+            hi=MAX_POOLED_LINES,
+            value=len(lines),
+        )
+    for line in lines:
+        check_text(line)
+    tokens = sum(len(model().tokenize(line, truncate=True)[0]) for line in lines)
+    if tokens > MAX_POOLED_TOKENS:
+        raise InputError(
+            f"the pooled sentences may hold at most {MAX_POOLED_TOKENS} tokens, got {tokens}",
+            "pooled_tokens",
+            hi=MAX_POOLED_TOKENS,
+            value=tokens,
+        )
+
+
+@dataclass(frozen=True)
+class Probe:
+    """Head ``head`` of layer ``layer``: its query–key space on the text, or pooled with
+    the sentences ``more``; the top-k keys of ``query`` (a position in the text, 0-based)."""
+
+    text: str
+    layer: int = 0
+    head: int = 0
+    query: int = 0
+    k: int = 5
+    centre: str = "each"
+    more: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        _check_place(self.text, self.layer, self.head, {"query": self.query})
+        check_int("k", self.k, 1, MAX_TOP_K)
+        check_choice("centre", self.centre, CENTRES)
+        check_pooled(self.more)
+
+
+@dataclass(frozen=True)
+class QK:
+    space: QKSpace  # the 2D points (sentences stacked), axes, variance shares, top keys
+    tokens: list[str]  # the token of every stacked row
+    formulas: list[str]
+    score: str  # the head's score function: what the picture's points are
+
+
+def qk(probe: Probe) -> QK:
+    """One PCA of the head's queries and keys: of the text alone, or of the text (sentence 1)
+    and the sentences ``more`` together, with one mean per set over all of them."""
+    texts = (probe.text, *probe.more)
+    parts = [attention(text, probe.layer) for text in texts]
+    mha = parts[0][1]
+    kw = dict(h=probe.head, query=probe.query, k=probe.k, centre=probe.centre)
+    if probe.more:
+        space = qk_space_pooled([trace for _, _, trace in parts], mha, **kw)
+    else:
+        space = qk_space(parts[0][2], mha, **kw)
+    tokens = [tok for text in texts for tok in model().tokenize(text, truncate=True)[0]]
+    lines = formulas.qk_space(mha.score_name, probe.centre)
+    return QK(space, tokens, lines, mha.score_name)
+
+
+@torch.inference_mode()
+def moved_shares(text: str) -> np.ndarray:
+    """(4, L, H): per head, the mean over rows i of Σ_{j∈c} a_ij ‖v_j W_h^O‖ / Σ_j a_ij ‖v_j W_h^O‖
+    (Kobayashi et al. 2020: a weight moves a_ij v_j W_h^O, so a short v_j moves little)."""
+    enc = encode(text)[0]
+    onehot = np.eye(len(sinks.CATEGORIES))[sinks.token_categories(enc.tokens)]  # (N, 4)
+    out = np.empty((len(sinks.CATEGORIES), *enc.attentions.shape[:2]))
+    for layer, block in enumerate(model().stack.blocks):
+        mha = block.attn
+        x = torch.from_numpy(encode(text)[2][layer].copy()).to(mha.W_V.device)  # (N, D)
+        V = torch.einsum("nd,hde->hne", x, mha.W_V) + mha.b_V[:, None]  # (H, N, D')
+        norms = torch.einsum("hne,hef->hnf", V, mha.W_O).norm(dim=-1).double().cpu().numpy()
+        moved = enc.attentions[layer] * norms[:, None, :]  # (H, N, N): a_ij ‖v_j W_h^O‖
+        out[:, layer] = np.moveaxis((moved @ onehot) / moved.sum(-1, keepdims=True), -1, 0).mean(
+            -1
+        )  # (4, H)
+    return out
+
+
+@lru_cache(maxsize=TEXTS_CACHED)
+def sink_view(text: str, hide_special: bool = False) -> Sinks:
+    """The layer × head grids of where the weight goes, of the maps as shown (raw, or with
+    [CLS] and [SEP] hidden and the rows rescaled), and of what that weight moves (raw)."""
+    enc = encode(text)[0]
+    raw = sinks.sink_shares(enc.attentions, enc.tokens).shares
+    shares = raw
+    if hide_special:
+        keep, maps = sinks.hide_and_renormalise(enc.attentions, enc.tokens, HIDDEN)
+        shares = sinks.sink_shares(maps, [enc.tokens[i] for i in keep]).shares
+    sink = sinks.CATEGORIES[int(raw[:3].mean((1, 2)).argmax())]
+    lines = [formulas.SINK_SHARE, formulas.SINK_MOVED]
+    if hide_special:
+        lines.insert(0, formulas.HIDE_RENORMALISE)
+    return Sinks(shares, raw, moved_shares(text), sink, lines)
+
+
+def sink_table(view: Sinks, categories: list[str]) -> pd.DataFrame:
+    """The grids as rows (layer, head, category), layers and heads from 1: the share of
+    weight as shown, and of what it moves (model's own maps)."""
+    L, H = view.shares.shape[1:]
+    rows = [
+        (layer + 1, head + 1, c, view.shares[k, layer, head], view.moved[k, layer, head])
+        for c in categories
+        for k in [sinks.CATEGORIES.index(c)]
+        for layer in range(L)
+        for head in range(H)
+    ]
+    return pd.DataFrame(rows, columns=["layer", "head", "category", "share", "moved"])

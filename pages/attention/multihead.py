@@ -1,4 +1,10 @@
-"""Multi-head self-attention (S9–S12): per-head maps for a typed sentence, and every shape."""
+"""Multi-head self-attention (S9–S12): every head's map, one weight followed through its
+formula, and a head's query–key space.
+
+The controls on the left change the block and rerun the page; everything on the right
+(weights or scores, the head enlarged, the weight followed, the query–key picture) is one
+``st.fragment``: its controls and clicks rerun only it.
+"""
 
 import pandas as pd
 import streamlit as st
@@ -6,16 +12,131 @@ import streamlit as st
 import ui
 from attnviz.block import NORMS
 from attnviz.charts import maps
+from attnviz.charts import multihead as charts
+from attnviz.errors import InputError
 from attnviz.lessons import multihead
 from attnviz.limits import MAX_D_HEAD, MAX_H, MAX_SEED, MAX_TEXT_CHARS
 from attnviz.positional import KINDS, MODES
 from attnviz.scoring import SCORES
 from attnviz.tables import long_table
 from attnviz.text import token_labels
+from ui import mosaic, steps
 
 WIDTHS = ["4", "8", "16", "24", "32", "48", "64", "96", "128", "192", "256", "384", "512"]
 WIDTHS += ["768", "1024"]  # each has divisors among H = 1 … 32
 QK_SCALES = ["0.25", "0.5", "1", "2", "3", "4", "8"]
+
+
+def pick_head(cols: int):
+    """Tile (row, col) → the enlarged head's slider (h from 1)."""
+    return lambda tile: st.session_state.update(head=tile[0] * cols + tile[1] + 1)
+
+
+def pick_cell(cell: tuple[int, int]) -> None:
+    """Map cell (query position, key position) → the sliders i and j (from 1), steps on."""
+    st.session_state["i"], st.session_state["j"] = cell[0] + 1, cell[1] + 1
+    st.session_state["follow"] = True
+
+
+@st.fragment
+def explore(cfg: multihead.Config, r: multihead.Result) -> None:
+    N = len(r.tokens)
+    show = ui.select(
+        "show",
+        ui.tr("multihead.show"),
+        ["weights", "scores"],
+        "weights",
+        labels="multihead.",
+        radio=True,
+    )
+    shown = r.weights if show == "weights" else r.scores
+    # colours span the data, so near-uniform maps still show their structure; 1/N is marked
+    lo, hi = (0.0 if show == "weights" else float(shown.min())), float(shown.max())
+    uniform = {1 / N: "1/N"} if show == "weights" else None
+    h = ui.slider("head", ui.tr("multihead.big_head"), 1, cfg.H, 1) - 1 if cfg.H > 1 else 0
+    st.subheader(ui.tr("multihead.grid"))
+    tiles = charts.head_tiles(shown, zmin=lo, zmax=hi, width_px=760 if ui.presenting() else 520)
+    png = tiles.png()
+    titles = [ui.tr("multihead.head", h=g + 1) for g in range(cfg.H)]
+    names = [
+        ui.tr("multihead.tile_name", h=g + 1, entropy=r.entropy[g], max=r.max_weight[g])
+        for g in range(cfg.H)
+    ]
+    payload = mosaic.data(
+        tiles,
+        png,
+        row_labels=[],
+        col_labels=[],
+        names=names,
+        tile_labels=titles,
+        selected=divmod(h, tiles.cols),
+        alt=ui.tr("multihead.grid"),
+        large=ui.presenting(),
+        max_width=760 if ui.presenting() else 520,
+    )
+    mosaic.mosaic(payload, "grid", pick_head(tiles.cols))
+    st.caption(ui.tr("multihead.grid_caption"))
+    if tiles.cell < N:
+        st.caption(ui.tr("multihead.grid_pooled", N=N))
+    if show == "weights":
+        st.caption(ui.tr("multihead.range", hi=hi, N=N, uniform=1 / N))
+    st.download_button(
+        ui.tr("app.download_png", name="heads"),
+        png,
+        file_name="heads.png",
+        mime="image/png",
+        key="png_grid",
+        on_click="ignore",
+    )
+    st.subheader(ui.tr("multihead.head_title", h=h + 1))
+    map_slot = st.container()
+    left, right = st.columns(2)
+    i = ui.slider("i", ui.tr("multihead.pick_i"), 1, N, 1, where=left) - 1
+    j = ui.slider("j", ui.tr("multihead.pick_j"), 1, N, 1, where=right) - 1
+    with map_slot:
+        fig = maps.heatmap(
+            shown[h],
+            r.tokens,
+            r.tokens,
+            title=titles[h],
+            zmin=lo,
+            zmax=hi,
+            marks=uniform,
+            x_title=ui.tr("multihead.key"),
+            y_title=ui.tr("multihead.query"),
+            height=720 if ui.presenting() else 520,
+        )
+        mosaic.cell_map(charts.pickable(fig, (i, j)), "head_map", f"head{h + 1}", pick_cell)
+        big = N > charts.CLICK_MAX_N
+        st.caption(
+            ui.tr("multihead.map_help_big", n=charts.CLICK_MAX_N)
+            if big
+            else ui.tr("multihead.map_help")
+        )
+    labels = token_labels(r.tokens, escape=False)
+    ui.csv_button(
+        pd.DataFrame(shown[h], index=labels, columns=labels), f"head{h + 1}_{show}", "csv_head"
+    )
+    ui.csv_button(
+        lambda: long_table(shown, labels, show).set_index("head"), f"all_heads_{show}", "csv_all"
+    )
+    # drawn on demand (a click on a cell turns the steps on): the page redraws lean
+    if ui.toggle("follow", ui.tr("steps.show_steps")):
+        s = ui.compute(multihead.follow, multihead.Pick(cfg, h, i, j))
+        steps.follow(s.steps, s.formulas, r.tokens, key="steps", where=titles[h])
+        st.caption(ui.tr(f"steps.cell_{show}", i=i + 1, j=j + 1, value=float(shown[h, i, j])))
+    if ui.toggle("qkview", ui.tr("steps.show_qk")):
+        st.subheader(ui.tr("steps.qk_title", h=h + 1))
+        k, centre = steps.qk_controls("space")
+        try:
+            probe = multihead.Probe(cfg, h, i, k, centre)
+        except InputError:  # query_only: no keys, so no query–key space
+            st.info(ui.tr("steps.qk_no_keys"))
+        else:
+            st.caption(ui.tr("steps.qk_intro"))
+            steps.qk_view(ui.compute(multihead.qk, probe), key="space")
+    mosaic.keep_in_url()
+
 
 st.title(ui.tr("multihead.title"))
 st.markdown(ui.tr("multihead.intro"))
@@ -46,63 +167,19 @@ with left:
         st.warning(ui.tr("multihead.d_head_wide", d_head=r.d_head, width=r.width))
     for formula in r.formulas:
         st.latex(formula)
-
-with right:
-    titles = [ui.tr("multihead.head", h=h) for h in range(cfg.H)]
-    show = ui.select(
-        "show",
-        ui.tr("multihead.show"),
-        ["weights", "scores"],
-        "weights",
-        labels="multihead.",
-        radio=True,
-    )
-    shown = r.weights if show == "weights" else r.scores
-    # colours span the data, so near-uniform maps still show their structure; 1/N is marked
-    lo, hi = (0.0 if show == "weights" else float(shown.min())), float(shown.max())
-    uniform = {1 / len(r.tokens): "1/N"} if show == "weights" else None
-    st.subheader(ui.tr("multihead.grid"))
-    grid = maps.head_grid(
-        shown,
-        r.tokens,
-        titles=titles,
-        zmin=lo,
-        zmax=hi,
-        marks=uniform,
-        width_px=760 if ui.presenting() else 520,  # the plot area beside the colour bar
-    )
-    image = grid.data[0].type == "image"  # large grids: one pre-coloured picture, no hover
-    st.caption(ui.tr("multihead.grid_caption_image" if image else "multihead.grid_caption"))
-    if show == "weights":
-        st.caption(ui.tr("multihead.range", hi=hi, N=len(r.tokens), uniform=1 / len(r.tokens)))
-    ui.plot(grid, "grid", "heads")
     key = "multihead.near_uniform" if r.near_uniform else "multihead.sharper"
     st.markdown(ui.tr(key, lo=r.entropy.min(), hi=r.entropy.max(), qk=cfg.qk_scale))
     sharpness = pd.DataFrame(
         {ui.tr("multihead.col_entropy"): r.entropy, ui.tr("multihead.col_max"): r.max_weight},
-        index=pd.Index(titles, name=ui.tr("multihead.col_head")),
+        index=pd.Index(
+            [ui.tr("multihead.head", h=g + 1) for g in range(cfg.H)],
+            name=ui.tr("multihead.col_head"),
+        ),
     )
-    st.dataframe(sharpness.T)
-    h = ui.slider("head", ui.tr("multihead.big_head"), 0, cfg.H - 1, 0) if cfg.H > 1 else 0
-    fig = maps.heatmap(
-        shown[h],
-        r.tokens,
-        r.tokens,
-        title=titles[h],
-        zmin=lo,
-        zmax=hi,
-        marks=uniform,
-        x_title=ui.tr("multihead.key"),
-        y_title=ui.tr("multihead.query"),
-        height=720 if ui.presenting() else 520,
-    )
-    ui.plot(fig, "head_map", f"head{h}")
-    labels = token_labels(r.tokens, escape=False)
-    ui.csv_button(
-        pd.DataFrame(shown[h], index=labels, columns=labels), f"head{h}_{show}", "csv_head"
-    )
-    ui.csv_button(
-        lambda: long_table(shown, labels, show).set_index("head"), f"all_heads_{show}", "csv_all"
-    )
-    st.subheader(ui.tr("multihead.pipeline"))
-    ui.formula_table(r.pipeline)
+    st.dataframe(sharpness)
+
+with right:
+    explore(cfg, r)
+
+st.subheader(ui.tr("multihead.pipeline"))
+ui.formula_table(r.pipeline)

@@ -1,21 +1,131 @@
-"""A real model (all-MiniLM-L6-v2) run by attnviz's blocks: all heads, one layer, rollout."""
+"""A real model (all-MiniLM-L6-v2) run by attnviz's blocks: all heads, one layer, rollout;
+one weight followed through its formula, a head's query–key space, and attention sinks.
+
+The controls on the left (and a click in the mosaic) rerun the page; the map and what
+hangs on it (the weight followed, the query–key pictures) are one ``st.fragment``.
+"""
 
 import pandas as pd
 import streamlit as st
 
 import ui
+from attnviz import sinks
 from attnviz.charts import heatmap, lines_view
-from attnviz.charts.real_model import LINE_MIN_WEIGHT
+from attnviz.charts import multihead as head_charts
+from attnviz.charts.real_model import LINE_MIN_WEIGHT, sink_grid
 from attnviz.lessons import real_model
 from attnviz.limits import MAX_TEXT_CHARS
 from attnviz.tables import long_table
 from attnviz.text import token_labels
-from ui import mosaic
+from ui import mosaic, steps
 
 
 def pick_head(cell: tuple[int, int]) -> None:
-    """Grid click → layer and head sliders (runs before the next script run)."""
-    st.session_state["layer"], st.session_state["head"] = cell
+    """Grid click → layer and head sliders (from 1; runs before the next script run)."""
+    st.session_state["layer"], st.session_state["head"] = cell[0] + 1, cell[1] + 1
+
+
+def pick_cell(cell: tuple[int, int]) -> None:
+    """Map cell (query position, key position) → the sliders i and j (from 1), steps on."""
+    st.session_state["i"], st.session_state["j"] = cell[0] + 1, cell[1] + 1
+    st.session_state["follow"] = True
+
+
+class TextArea:
+    """``ui.text`` draws with ``where.text_input``: this draws the same URL-kept text as an
+    area of several lines."""
+
+    text_input = staticmethod(st.text_area)
+
+
+def space(cfg: real_model.Config, i: int) -> None:
+    """Head h's query–key picture on the sentence, then pooled with the sentences typed."""
+    layer, head = cfg.layer, cfg.head
+    st.subheader(ui.tr("real_model.qk_title", l=layer + 1, h=head + 1))
+    st.caption(ui.tr("steps.qk_intro"))
+    k, centre = steps.qk_controls("space")
+    q = ui.compute(real_model.qk, real_model.Probe(cfg.text, layer, head, i, k, centre))
+    steps.qk_view(q, key="space")
+    st.subheader(ui.tr("real_model.pool_title", l=layer + 1, h=head + 1))
+    lines = ui.text(
+        "pool",
+        ui.tr(
+            "real_model.pool_text",
+            lines=real_model.MAX_POOLED_LINES,
+            tokens=real_model.MAX_POOLED_TOKENS,
+        ),
+        "\n".join(real_model.POOLED),
+        MAX_TEXT_CHARS,
+        where=TextArea,
+    )
+    more = tuple(line.strip() for line in lines.splitlines() if line.strip())
+    try:
+        probe = real_model.Probe(cfg.text, layer, head, i, k, centre, more)
+    except ValueError as err:  # too many lines or tokens: say so, keep the rest of the page
+        ui.error_box(err)
+        return
+    if more:
+        pooled = ui.compute(real_model.qk, probe)
+        names = [ui.tr("steps.qk_sentence", s=n + 1) for n in range(len(more) + 1)]
+        st.caption(ui.tr("real_model.pool_caption"))
+        steps.qk_view(pooled, key="pooled", sentence_names=names)
+    else:
+        st.caption(ui.tr("real_model.pool_empty"))
+
+
+@st.fragment
+def explore(cfg: real_model.Config, r: real_model.Result, title: str) -> None:
+    N, layer, head = len(r.tokens), cfg.layer, cfg.head
+    map_slot = st.container()
+    left, right = st.columns(2)
+    i = ui.slider("i", ui.tr("real_model.pick_i"), 1, N, 1, where=left) - 1
+    j = ui.slider("j", ui.tr("real_model.pick_j"), 1, N, 1, where=right) - 1
+    with map_slot:
+        if cfg.hide_special:
+            st.caption(ui.tr("real_model.hide_note"))
+        heat = heatmap(
+            r.shown,
+            r.shown_tokens,
+            r.shown_tokens,
+            title=title,
+            zmax=r.zmax,
+            x_title=ui.tr("real_model.key"),
+            y_title=ui.tr("real_model.query"),
+            height=720 if ui.presenting() else 600,
+            x_positions=r.keep,
+            y_positions=r.keep,
+        )
+        heat.update_layout(margin=dict(l=100, t=130), title_y=0.99)
+        picked = (i, j) if cfg.one_head else None
+        mosaic.cell_map(
+            head_charts.pickable(heat, picked), "map", f"{cfg.view}_L{layer + 1}", pick_cell
+        )
+        big = N > head_charts.CLICK_MAX_N
+        help_key = "real_model.map_help_big" if big else "real_model.map_help"
+        st.caption(ui.tr(help_key, n=head_charts.CLICK_MAX_N))
+        ui.csv_button(
+            pd.DataFrame(r.shown, index=r.labels, columns=r.labels),
+            f"{cfg.view}_L{layer + 1}",
+            "csv",
+        )
+    if cfg.view == "head":
+        st.subheader(ui.tr("real_model.lines"))
+        st.caption(ui.tr("real_model.lines_note", w=LINE_MIN_WEIGHT))
+        ui.plot(lines_view(r.shown, r.shown_tokens), "lines", f"lines_L{layer + 1}")
+    if not cfg.one_head:
+        st.info(ui.tr("real_model.steps_one_head"))
+    elif ui.toggle("follow", ui.tr("steps.show_steps")):  # a click on a cell turns it on
+        pick = real_model.Pick(cfg.text, layer, head, i, j, cfg.hide_special)
+        s = ui.compute(real_model.follow, pick)
+        where = ui.tr("real_model.map_title", l=layer + 1, h=head + 1)
+        steps.follow(s.steps, s.formulas, r.tokens, key="steps", where=where, extra=s.renormalised)
+        if cfg.hide_special and s.renormalised is None:
+            st.caption(ui.tr("real_model.steps_hidden"))
+        else:
+            st.caption(ui.tr("steps.cell_weights", i=i + 1, j=j + 1, value=s.cell))
+    if ui.toggle("qkview", ui.tr("steps.show_qk")):
+        space(cfg, i)
+    mosaic.keep_in_url()
 
 
 st.title(ui.tr("real_model.title"))
@@ -35,8 +145,8 @@ with left:
         labels="real_model.view_",
         radio=True,
     )
-    layer = ui.slider("layer", ui.tr("real_model.layer"), 0, L - 1, 2)
-    head = ui.slider("head", ui.tr("real_model.head"), 0, H - 1, 0)
+    layer = ui.slider("layer", ui.tr("real_model.layer"), 1, L, 3) - 1
+    head = ui.slider("head", ui.tr("real_model.head"), 1, H, 1) - 1
     combine = None
     if view == "head" and ui.toggle("all_heads", ui.tr("real_model.all_heads", H=H)):
         combine = ui.select(
@@ -54,15 +164,21 @@ with left:
     st.caption(ui.tr("real_model.tokens", n=len(r.tokens)))
     for formula in r.formulas:
         st.latex(formula)
+    st.caption(ui.tr("real_model.wordpiece"))
+    if r.japanese:
+        st.warning(ui.tr("real_model.japanese"))
+    with st.expander(ui.tr("real_model.token_list", n=len(r.tokens)), expanded=r.japanese):
+        st.code(" · ".join(token_labels(r.tokens, escape=False)), language=None, wrap_lines=True)
 
 if r.truncated:
     st.warning(ui.tr("real_model.truncated"))
 if view == "rollout":
-    title = ui.tr("real_model.rollout", l=layer)
+    title = ui.tr("real_model.rollout", l=layer + 1)
 elif combine:
-    title = ui.tr("real_model.combined_title", l=layer, how=ui.tr(f"real_model.combine_{combine}"))
+    how = ui.tr(f"real_model.combine_{combine}")
+    title = ui.tr("real_model.combined_title", l=layer + 1, how=how)
 else:
-    title = ui.tr("real_model.map_title", l=layer, h=head)
+    title = ui.tr("real_model.map_title", l=layer + 1, h=head + 1)
 
 with right:
     if view == "model":
@@ -72,9 +188,13 @@ with right:
             mosaic.data(
                 r.mosaic,
                 r.png,
-                row_labels=[ui.tr("real_model.layer_label", l=a) for a in range(L)],
-                col_labels=[ui.tr("real_model.head_label", h=b) for b in range(H)],
-                names=[ui.tr("real_model.map_title", l=a, h=b) for a in range(L) for b in range(H)],
+                row_labels=[ui.tr("real_model.layer_label", l=a + 1) for a in range(L)],
+                col_labels=[ui.tr("real_model.head_label", h=b + 1) for b in range(H)],
+                names=[
+                    ui.tr("real_model.map_title", l=a + 1, h=b + 1)
+                    for a in range(L)
+                    for b in range(H)
+                ],
                 selected=(layer, head),
                 alt=ui.tr("real_model.grid"),
                 large=ui.presenting(),
@@ -92,29 +212,7 @@ with right:
         )
     if view == "rollout":
         st.markdown(ui.tr("real_model.rollout_help"))
-    if hide:
-        st.caption(ui.tr("real_model.hide_note"))
-    heat = heatmap(
-        r.shown,
-        r.shown_tokens,
-        r.shown_tokens,
-        title=title,
-        zmax=r.zmax,
-        x_title=ui.tr("real_model.key"),
-        y_title=ui.tr("real_model.query"),
-        height=720 if ui.presenting() else 600,
-        x_positions=r.keep,
-        y_positions=r.keep,
-    )
-    heat.update_layout(margin=dict(l=100, t=130), title_y=0.99)
-    ui.plot(heat, "map", f"{view}_L{layer}")
-    ui.csv_button(
-        pd.DataFrame(r.shown, index=r.labels, columns=r.labels), f"{view}_L{layer}", "csv"
-    )
-    if view == "head":
-        st.subheader(ui.tr("real_model.lines"))
-        st.caption(ui.tr("real_model.lines_note", w=LINE_MIN_WEIGHT))
-        ui.plot(lines_view(r.shown, r.shown_tokens), "lines", f"lines_L{layer}")
+    explore(cfg, r, title)
     if r.attentions is not None:
         labels = token_labels(r.tokens, escape=False)
         ui.csv_button(
@@ -126,3 +224,22 @@ with right:
         )
     else:
         st.caption(ui.tr("real_model.all_csv_big", n=len(r.tokens), hi=real_model.CSV_ALL_MAX_N))
+
+st.subheader(ui.tr("real_model.sinks_title"))
+shown = [c for c in sinks.CATEGORIES if not (hide and c in real_model.HIDDEN)]
+st.markdown(ui.tr("real_model.sinks_intro_hidden" if hide else "real_model.sinks_intro"))
+sink_name = ui.tr(f"real_model.sink_{r.sinks.sink}")
+why = "real_model.sinks_why" if r.sinks.idle else "real_model.sinks_plain"
+st.markdown(ui.tr(why, w=r.sinks.weight, m=r.sinks.carried, sink=sink_name))
+for formula in r.sinks.formulas:
+    st.latex(formula)
+st.caption(ui.tr("real_model.sinks_moved"))
+grid = sink_grid(
+    r.sinks.shares[[sinks.CATEGORIES.index(c) for c in shown]],
+    [ui.tr(f"real_model.sink_{c}") for c in shown],
+    layer_label=ui.tr("real_model.layer_label", l="{l}"),
+    head_label=ui.tr("real_model.head_label", h="{h}"),
+    value_name=ui.tr("real_model.sink_value"),
+)
+ui.plot(grid, "sinks", "sinks")
+ui.csv_button(real_model.sink_table(r.sinks, shown), "sinks", "csv_sinks")

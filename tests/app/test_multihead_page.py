@@ -1,39 +1,90 @@
-"""The multi-head page: runs in both languages, its maps are the engine's softmax rows."""
+"""The multi-head page: runs in both languages; its tiles and map are the engine's softmax
+rows; a picked weight's steps end on the map's cell; the query–key picture is the head's
+own q and k, projected."""
+
+import base64
+import io
+import json
+import re
 
 import numpy as np
 import pytest
+from PIL import Image
 
+from attnviz.charts import multihead as charts
+from attnviz.charts.raster import colour
 from attnviz.lessons import multihead
 from attnviz.text import tokenize
 
+from ..lessons.test_multihead import independent_qk
 from .helpers import assert_clean, decode, figures, latex, run_page, sweep_controls
 
 
+def grid(at) -> dict:
+    """The mosaic component's payload: the PNG of every head and its geometry."""
+    return json.loads(at.get("bidi_component")[0].proto.json)
+
+
+def png(payload: dict) -> np.ndarray:
+    return np.asarray(Image.open(io.BytesIO(base64.b64decode(payload["src"].split(",", 1)[1]))))
+
+
+def heat(at) -> dict:
+    """The enlarged head's heat map trace."""
+    return next(t for f in figures(at) for t in f["data"] if t["type"] == "heatmap")
+
+
+def last_number(line: str) -> float:
+    """The number a formula line ends on, as ``formulas._num`` writes it."""
+    text = line.rsplit("=", 1)[1].strip()
+    m = re.fullmatch(r"(-?[\d.]+)(?: \\times 10\^\{(-?\d+)\})?", text)
+    return float(m[1]) * 10 ** int(m[2] or 0)
+
+
 @pytest.mark.parametrize("lang", ["ja", "en"])
-def test_renders_and_rows_sum_to_one(lang):
+def test_every_tile_is_its_heads_map_and_rows_sum_to_one(lang):
     at = run_page("multihead", lang=lang)
     assert_clean(at)
-    grid = decode(figures(at)[0]["data"][0]["z"])  # every head's map in one canvas, NaN between
-    rows = [
-        run
-        for line in grid
-        for run in np.split(line, np.flatnonzero(np.isnan(line)))
-        if np.isfinite(run).any()
-    ]
-    rows = [run[np.isfinite(run)] for run in rows]
-    N = len(tokenize(at.text_input(key="text").value))
-    assert len(rows) == 8 * N  # default H = 8 heads, one row per query token
-    for row in rows:
-        assert len(row) == N and row.sum() == pytest.approx(1.0, abs=1e-5)
+    text = at.text_input(key="text").value
+    r = multihead.run(multihead.Config(text=text))
+    payload = grid(at)
+    assert len(payload["names"]) == 8 and payload["tileLabels"][2] == (
+        "head 3" if lang == "en" else "ヘッド 3"
+    )
+    image = png(payload)
+    cell, band = payload["cell"], payload["band"]
+    step = cell + payload["gap"]
+    step_y = band + step
+    N = len(tokenize(text))
+    up = cell // N
+    for h in range(8):
+        row, col = divmod(h, payload["cols"])
+        tile = image[
+            band + row * step_y : band + row * step_y + cell, col * step : col * step + cell
+        ]
+        np.testing.assert_array_equal(
+            tile[::up, ::up], colour(r.weights[h], 0.0, float(r.weights.max()))
+        )
+    z = decode(heat(at)["z"])
+    assert z.shape == (N, N)
+    np.testing.assert_allclose(z.sum(1), 1.0, atol=1e-5)
 
 
 def test_hostile_url_values_do_not_break_the_page():
     at = run_page(
-        "multihead", H="0", D="abc", seed="-5", text="<script>alert(1)</script>", score="nope"
+        "multihead",
+        H="0",
+        D="abc",
+        seed="-5",
+        text="<script>alert(1)</script>",
+        score="nope",
+        i="999",
+        head="x",
     )
     assert_clean(at)
     assert at.slider(key="H").value == 1  # clamped to the lower cap
     assert at.selectbox(key="score").value == "scaled_dot"
+    assert at.slider(key="i").value == len(tokenize("<script>alert(1)</script>"))
     assert len(at.warning) >= 3
 
 
@@ -44,16 +95,20 @@ def test_every_control_reruns_cleanly(lang):
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
-def test_large_grid_is_one_picture_and_says_so(lang):
+def test_large_grid_is_pooled_and_says_so(lang):
     text = " ".join(f"w{i}" for i in range(150))
     at = run_page("multihead", lang=lang, text=text, D=384, H=12)
     assert_clean(at)
-    grid, big = figures(at)
-    assert [t["type"] for t in grid["data"]] == ["image"]
+    payload = grid(at)
+    assert len(payload["names"]) == 12 and payload["cell"] < 150
     captions = [c.value for c in at.caption]
-    image_caption = "1 枚の画像" if lang == "ja" else "one picture"
-    assert any(image_caption in c for c in captions)
-    weights = decode(big["data"][0]["z"])  # the enlarged head keeps every value and its hover
+    pooled = "最大値" if lang == "ja" else "largest value of each block"
+    assert any(pooled in c for c in captions)
+    too_small = (
+        f"{charts.CLICK_MAX_N}" if lang == "ja" else f"more than {charts.CLICK_MAX_N} tokens"
+    )
+    assert any(too_small in c for c in captions)
+    weights = decode(heat(at)["z"])  # the enlarged head keeps every value and its hover
     assert weights.shape == (150, 150)
     np.testing.assert_allclose(weights.sum(axis=1), 1.0, atol=1e-5)
 
@@ -69,17 +124,21 @@ def test_large_grid_is_one_picture_and_says_so(lang):
     ],
 )
 def test_formulas_shown_are_those_of_the_config_run(lang, params, present, absent):
-    at = run_page("multihead", lang=lang, text="a b c d", D=16, H=2, **params)
+    on = dict(i=3, j=2, head=2, follow="true", qkview="true")  # the steps and the QK picture
+    at = run_page("multihead", lang=lang, text="a b c d", D=16, H=2, **on, **params)
     assert_clean(at)
     shown = latex(at)
     fields = {"text": "a b c d", "D": 16, "H": 2, "causal": params.get("causal") == "true"}
     fields |= {k: v for k, v in params.items() if k != "causal"}
-    expected = multihead.run(multihead.Config(**fields)).formulas
-    assert shown == expected
-    joined = " ".join(shown)
+    cfg = multihead.Config(**fields)
+    r = multihead.run(cfg)
+    followed = multihead.follow(multihead.Pick(cfg, h=1, i=2, j=1)).formulas
+    space = multihead.qk(multihead.Probe(cfg, h=1, query=2)).formulas
+    assert shown == r.formulas + followed + space
+    joined = " ".join(r.formulas)
     assert all(p in joined for p in present) and not any(a in joined for a in absent)
     table = next(m.value for m in at.markdown if m.value.startswith("| "))
-    assert multihead.run(multihead.Config(**fields)).pipeline.formula.iloc[3] in table
+    assert r.pipeline.formula.iloc[3] in table
 
 
 def test_concatenated_positions_keep_a_valid_H():
@@ -94,10 +153,87 @@ def test_concatenated_positions_keep_a_valid_H():
 def test_colours_span_the_data_with_the_uniform_weight_marked():
     at = run_page("multihead", text="a b c d e", D=16, H=2, qk="1")
     assert_clean(at)
-    grid, big = figures(at)
     r = multihead.run(multihead.Config(text="a b c d e", D=16, H=2))
-    for fig in (grid, big):
-        trace = fig["data"][0]
-        assert trace["zmax"] == pytest.approx(float(r.weights.max()))
-        assert "1/N" in trace["colorbar"]["ticktext"]
-        assert 0.2 in [round(v, 6) for v in trace["colorbar"]["tickvals"]]  # 1/N at N = 5
+    trace = heat(at)
+    assert trace["zmax"] == pytest.approx(float(r.weights.max()))
+    assert "1/N" in trace["colorbar"]["ticktext"]
+    assert 0.2 in [round(v, 6) for v in trace["colorbar"]["tickvals"]]  # 1/N at N = 5
+    top = colour(np.float32(r.weights.max()), 0.0, float(r.weights.max()))  # the grid too
+    assert (png(grid(at)) == top).all(-1).any()
+
+
+def test_steps_and_the_query_key_picture_wait_for_their_toggles():
+    at = run_page("multihead", text="a b c d")
+    assert_clean(at)
+    assert [f["data"][0]["type"] for f in figures(at)] == ["heatmap"]  # the map alone
+    assert not any(line.startswith("s_{") for line in latex(at))
+    at.toggle(key="follow").set_value(True).run()
+    assert any(line.startswith("s_{1,1}") for line in latex(at))
+
+
+def test_the_head_slider_picks_the_tile_and_the_map():
+    text = "the cat sat on the mat because the mat was warm"
+    at = run_page("multihead", text=text, head=6)
+    assert_clean(at)
+    r = multihead.run(multihead.Config(text=text))
+    assert grid(at)["selected"] == [1, 1]  # head 6 = tile (row 2, column 2) of 4 per row
+    np.testing.assert_allclose(decode(heat(at)["z"]), r.weights[5], atol=1e-7)
+
+
+@pytest.mark.parametrize("score", ["dot", "scaled_dot", "bilinear", "mlp", "query_only"])
+@pytest.mark.parametrize("show", ["weights", "scores"])
+def test_picked_weight_ends_on_the_maps_cell(score, show):
+    text = "the cat sat on the mat"
+    at = run_page(
+        "multihead", text=text, D=16, H=4, score=score, causal="true", show=show, follow="true"
+    )
+    assert_clean(at)
+    for head, i, j in ((3, 5, 2), (1, 2, 4), (4, 6, 6)):
+        at.slider(key="head").set_value(head)
+        at.slider(key="i").set_value(i)
+        at.slider(key="j").set_value(j)
+        at.run()
+        assert_clean(at)
+        cell = float(decode(heat(at)["z"])[i - 1, j - 1])
+        lines = latex(at)
+        at_score = next(n for n, line in enumerate(lines) if line.startswith(f"s_{{{i},{j}}}"))
+        score_line, weight_line = lines[at_score], lines[at_score + 1]  # softmax, or the mask
+        if show == "scores":
+            assert last_number(score_line) == pytest.approx(cell, rel=6e-3, abs=1e-6)
+        elif j > i:  # causal: the mask zeroes it
+            assert cell == 0 and r"-\infty" in weight_line
+        else:
+            assert last_number(weight_line) == pytest.approx(cell, rel=6e-3, abs=1e-6)
+        row = next(f for f in figures(at) if f["data"][0]["type"] == "bar" and len(f["data"]) == 2)
+        shown = decode(row["data"][0 if show == "scores" else 1]["y"])
+        assert float(shown[j - 1]) == pytest.approx(cell, abs=1e-6)  # the row chart agrees
+
+
+def test_query_key_points_are_the_heads_q_and_k_projected():
+    text = "the cat sat on the mat because the mat was warm"
+    at = run_page("multihead", text=text, D=32, H=4, head=3, i=4, space_k=3, qkview="true")
+    assert_clean(at)
+    qk = next(f for f in figures(at) if any(t.get("name") == "query q_i" for t in f["data"]))
+    traces = {t["name"]: t for t in qk["data"] if t.get("name") in ("query q_i", "key k_j")}
+    Q, K = independent_qk(multihead.Config(text=text, D=32, H=4), 2)
+    X = np.concatenate([Q - Q.mean(0), K - K.mean(0)])
+    P = np.linalg.svd(X)[2][:2].T  # (D', 2)
+    for name, vectors in (("query q_i", Q - Q.mean(0)), ("key k_j", K - K.mean(0))):
+        points = np.stack([decode(traces[name]["x"]), decode(traces[name]["y"])], 1)
+        want = vectors @ P
+        for c in range(2):
+            sign = np.sign(np.dot(points[:, c], want[:, c]))
+            np.testing.assert_allclose(points[:, c], sign * want[:, c], atol=1e-4)
+    lines = [t for t in qk["data"] if t.get("mode") == "lines"]
+    assert len(lines) == 3  # the top 3 keys of query 4
+    assert any("centring the queries removes" in c.value.lower() for c in at.caption)
+
+
+def test_query_only_says_it_has_no_query_key_space():
+    at = run_page(
+        "multihead", text="a b c", D=16, H=2, score="query_only", follow="true", qkview="true"
+    )
+    assert_clean(at)
+    assert any("never reads a key" in i.value for i in at.info)
+    assert not any(t.get("name") == "query q_i" for f in figures(at) for t in f["data"])
+    assert any(line.startswith("s_{1,1}") for line in latex(at))  # the steps are still there

@@ -1,8 +1,11 @@
-"""The real-model page: its maps are the model's own weights, in both languages."""
+"""The real-model page: its maps are the model's own weights, in both languages; a picked
+weight's steps end on the map's cell; the query–key pictures are the heads' own q and k;
+the sink grid's shares add up to 1."""
 
 import base64
 import io
 import json
+import re
 
 import numpy as np
 import pytest
@@ -24,18 +27,26 @@ def encoded():
 
 
 def heatmap_z(at) -> np.ndarray:
-    traces = [t for f in figures(at) for t in f["data"] if t["type"] == "heatmap"]
-    assert len(traces) == 1
-    return decode(traces[0]["z"])
+    """The enlarged map: the first figure (the sink grid's heat maps come last)."""
+    trace = figures(at)[0]["data"][0]
+    assert trace["type"] == "heatmap"
+    return decode(trace["z"])
+
+
+def sink_grid(at) -> list[np.ndarray]:
+    fig = figures(at)[-1]
+    assert all(t["type"] == "heatmap" for t in fig["data"])
+    return [decode(t["z"]) for t in fig["data"]]
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
 def test_model_view_shows_all_heads_and_the_picked_one(lang, encoded):
-    at = run_page("real_model", lang=lang, text=TEXT, layer=4, head=7)
+    at = run_page("real_model", lang=lang, text=TEXT, layer=5, head=8)  # from 1, as shown
     assert_clean(at)
     grid = json.loads(at.get("bidi_component")[0].proto.json)
     assert len(grid["names"]) == 72 and grid["selected"] == [4, 7]  # one button per head
-    assert grid["names"][4 * 12 + 7] == ("Layer 4, head 7" if lang == "en" else "層 4・ヘッド 7")
+    assert grid["names"][4 * 12 + 7] == ("Layer 5, head 8" if lang == "en" else "層 5・ヘッド 8")
+    assert grid["rowLabels"][0] == ("L1" if lang == "en" else "層1")
     png = np.asarray(Image.open(io.BytesIO(base64.b64decode(grid["src"].split(",", 1)[1]))))
     n, gap = grid["cell"], grid["gap"]
     step = n + gap
@@ -43,8 +54,8 @@ def test_model_view_shows_all_heads_and_the_picked_one(lang, encoded):
     cell = png[4 * step : 4 * step + n, 7 * step : 7 * step + n]
     np.testing.assert_array_equal(cell, colour(encoded.attentions[4, 7], 0.0, 1.0))
     np.testing.assert_allclose(heatmap_z(at), encoded.attentions[4, 7], atol=1e-6)
-    # the mosaic as PNG, the map and all layers × heads as CSV (N ≤ 64)
-    assert len(at.get("download_button")) == 3
+    # PNG: the mosaic; CSV: the map, all layers × heads (N ≤ 64) and the sink grid
+    assert len(at.get("download_button")) == 4
     assert at.title[0].value != ""
 
 
@@ -55,18 +66,20 @@ def test_head_view_combines_heads_and_hides_special_tokens(lang, encoded):
         lang=lang,
         text=TEXT,
         show="head",
-        layer=1,
+        layer=2,
         all_heads="true",
         combine="max",
         hide_special="true",
     )
     assert_clean(at)
     keep = [i for i, tok in enumerate(encoded.tokens) if tok not in ("[CLS]", "[SEP]")]
-    want = encoded.attentions[1].max(0)[np.ix_(keep, keep)]
+    kept = encoded.attentions[1][:, keep][:, :, keep].astype(np.float64)
+    want = (kept / kept.sum(-1, keepdims=True)).max(0)  # each head renormalised, then the max
     np.testing.assert_allclose(heatmap_z(at), want, atol=1e-6)
     heat = figures(at)[0]
     assert decode(heat["data"][0]["x"]).tolist() == keep  # tokens keep their place in the text
-    assert heat["layout"]["xaxis"]["ticktext"][0] == f"1:{encoded.tokens[1]}"
+    assert heat["layout"]["xaxis"]["ticktext"][0] == f"2:{encoded.tokens[1]}"  # from 1
+    assert any(("rescaled" if lang == "en" else "割り直") in c.value for c in at.caption)
     lines = figures(at)[1]
     n_lines = sum(
         int(np.isnan(decode(t["x"]).astype(float)).sum())
@@ -77,7 +90,7 @@ def test_head_view_combines_heads_and_hides_special_tokens(lang, encoded):
 
 
 def test_rollout_view_matches_the_law(encoded):
-    at = run_page("real_model", text=TEXT, show="rollout", layer=5)
+    at = run_page("real_model", text=TEXT, show="rollout", layer=6)
     assert_clean(at)
     z = heatmap_z(at)
     np.testing.assert_allclose(z, rm.rollout(encoded.attentions)[5], atol=1e-6)
@@ -101,40 +114,47 @@ def test_blank_text_shows_an_error_not_a_traceback():
 @pytest.mark.parametrize(
     ("params", "fields"),
     [
-        (dict(show="model", layer=3, head=5), dict(view="model", layer=3, head=5)),
+        (dict(show="model", layer=4, head=6), dict(view="model", layer=3, head=5)),
         (
-            dict(show="head", layer=1, all_heads="true", combine="max"),
+            dict(show="head", layer=2, all_heads="true", combine="max"),
             dict(view="head", layer=1, combine="max"),
         ),
         (
-            dict(show="rollout", layer=4, hide_special="true"),
+            dict(show="rollout", layer=5, hide_special="true"),
             dict(view="rollout", layer=4, hide_special=True),
         ),
     ],
 )
 def test_formulas_shown_are_those_of_the_config_run(lang, params, fields):
-    at = run_page("real_model", lang=lang, text=TEXT, **params)
+    at = run_page("real_model", lang=lang, text=TEXT, follow="true", **params)
     assert_clean(at)
     shown = latex(at)
-    assert shown == rm.run(rm.Config(text=TEXT, **fields)).formulas
-    assert shown == [formulas.ROLLOUT if fields["view"] == "rollout" else formulas.REAL_HEAD]
-    text = " ".join(shown)
+    r = rm.run(rm.Config(text=TEXT, **fields))
+    assert shown[: len(r.formulas)] == r.formulas  # the map's, then the steps', QK's, sinks'
+    assert shown[-len(r.sinks.formulas) :] == r.sinks.formulas
+    head = [formulas.ROLLOUT if fields["view"] == "rollout" else formulas.REAL_HEAD]
+    combined = [formulas.heads_combined(fields["combine"])] if "combine" in fields else []
+    hidden = [formulas.HIDE_RENORMALISE] if fields.get("hide_special") else []
+    assert r.formulas == head + combined + hidden  # the map is a max: its formula says so
+    text = " ".join(r.formulas)
     assert ("b}^K_h" in text) == (fields["view"] != "rollout")  # the model's key bias
-    assert "ReLU" not in text and "max(0" not in text
+    assert "ReLU" not in " ".join(shown) and "max(0" not in " ".join(shown)
+    steps = any(line.startswith("s_{") for line in shown)
+    assert steps == (fields["view"] == "model")  # one head's weight only when one head is drawn
 
 
 def test_clicking_another_head_does_not_re_encode():
     text = "A sentence that only this page test reads."
-    at = run_page("real_model", text=text, layer=0, head=0)
+    at = run_page("real_model", text=text, layer=1, head=1)
     assert_clean(at)
     encodes, mosaics = rm.encode.cache_info().misses, rm.model_mosaic.cache_info().misses
-    for layer, head in ((4, 7), (5, 11)):
+    for layer, head in ((5, 8), (6, 12)):
         at.slider(key="layer").set_value(layer)
         at.slider(key="head").set_value(head)
         at.run()
         assert_clean(at)
         grid = json.loads(at.get("bidi_component")[0].proto.json)
-        assert grid["selected"] == [layer, head]
+        assert grid["selected"] == [layer - 1, head - 1]
     at.radio(key="show").set_value("head").run()
     assert_clean(at)
     assert rm.encode.cache_info().misses == encodes
@@ -145,3 +165,93 @@ def test_every_control_of_the_head_view_runs_clean():
     at = run_page("real_model", text=TEXT, show="head", all_heads="true")
     assert_clean(at)
     assert sweep_controls(at, skip=("lang", "show")) > 10  # the views have their own tests
+
+
+def last_number(line: str) -> float:
+    text = line.rsplit("=", 1)[1].strip()
+    m = re.fullmatch(r"(-?[\d.]+)(?: \\times 10\^\{(-?\d+)\})?", text)
+    return float(m[1]) * 10 ** int(m[2] or 0)
+
+
+@pytest.mark.parametrize("hide", ["false", "true"])
+def test_picked_weight_ends_on_the_maps_cell(encoded, hide):
+    at = run_page("real_model", text=TEXT, layer=3, head=6, hide_special=hide, follow="true")
+    assert_clean(at)
+    keep = [
+        i for i, t in enumerate(encoded.tokens) if hide == "false" or t not in ("[CLS]", "[SEP]")
+    ]
+    for i, j in ((5, 3), (2, 9), (11, 2)):
+        at.slider(key="i").set_value(i)
+        at.slider(key="j").set_value(j)
+        at.run()
+        assert_clean(at)
+        z = heatmap_z(at)
+        cell = float(z[keep.index(i - 1), keep.index(j - 1)])
+        lines = latex(at)
+        at_score = next(n for n, line in enumerate(lines) if line.startswith(f"s_{{{i},{j}}}"))
+        weight = lines[at_score + 1]
+        assert last_number(weight) == pytest.approx(
+            float(encoded.attentions[2, 5, i - 1, j - 1]), rel=6e-3
+        )
+        shown = (
+            lines[at_score + 2] if hide == "true" else weight
+        )  # ã_ij: the map's renormalised cell
+        assert last_number(shown) == pytest.approx(cell, rel=6e-3)
+        assert r"\mathbf{b}_{6}^Q" in lines[at_score - 1]  # the model's biases, head 6
+
+
+def test_query_key_pictures_are_the_heads_q_and_k_projected(encoded):
+    pool = "The cat sat on the mat."
+    at = run_page("real_model", text=TEXT, layer=5, head=4, i=3, pool=pool, qkview="true")
+    assert_clean(at)
+    pictures = [f for f in figures(at) if any(t.get("name") == "query q_i" for t in f["data"])]
+    assert len(pictures) == 2  # this sentence alone, and pooled with one more
+    mha = rm.model().stack.blocks[4].attn
+    x = rm.encode(TEXT)[2][4].astype(np.float64)  # layer 5's attention input
+    Q = x @ mha.W_Q[3].double().numpy() + mha.b_Q[3].double().numpy()
+    K = x @ mha.W_K[3].double().numpy() + mha.b_K[3].double().numpy()
+    P = np.linalg.svd(np.concatenate([Q - Q.mean(0), K - K.mean(0)]))[2][:2].T
+    traces = {t["name"]: t for t in pictures[0]["data"] if t.get("name")}
+    for name, vectors in (("query q_i", Q - Q.mean(0)), ("key k_j", K - K.mean(0))):
+        points = np.stack([decode(traces[name]["x"]), decode(traces[name]["y"])], 1)
+        want = vectors @ P
+        for c in range(2):
+            sign = np.sign(np.dot(points[:, c], want[:, c]))
+            np.testing.assert_allclose(points[:, c], sign * want[:, c], atol=2e-3)
+    pooled = {t["name"]: t for t in pictures[1]["data"] if t.get("name")}
+    n = len(encoded.tokens) + len(rm.encode("The cat sat on the mat.")[0].tokens)
+    assert len(decode(pooled["key k_j"]["x"])) == n and "sentence 2" in pooled
+
+
+def test_too_many_pooled_lines_say_so_and_keep_the_page():
+    pool = "\n".join(["a b."] * (rm.MAX_POOLED_LINES + 1))
+    at = run_page("real_model", text=TEXT, pool=pool, qkview="true")
+    assert_clean(at)
+    assert len(at.error) == 1 and str(rm.MAX_POOLED_LINES) in at.error[0].value
+    assert len(sink_grid(at)) == 4  # the rest of the page is drawn
+
+
+@pytest.mark.parametrize("hide", ["false", "true"])
+def test_sink_grid_shares_and_the_rest_add_up_to_one(encoded, hide):
+    at = run_page("real_model", text=TEXT, hide_special=hide)
+    assert_clean(at)
+    panels = sink_grid(at)
+    assert len(panels) == (4 if hide == "false" else 2)  # [CLS] and [SEP] hidden: two left
+    np.testing.assert_allclose(sum(p.astype(np.float64) for p in panels), 1.0, atol=1e-5)
+    if hide == "false":
+        np.testing.assert_allclose(panels[0], encoded.attentions[..., 0].mean(-1), atol=1e-6)
+        sentence = next(m.value for m in at.markdown if "[CLS]" in m.value and "%" in m.value)
+        view = rm.run(rm.Config(text=TEXT)).sinks
+        assert f"{view.weight:.0%}" in sentence and f"{view.carried:.0%}" in sentence
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_japanese_input_shows_its_wordpiece_tokens(lang):
+    at = run_page("real_model", lang=lang, text="猫がマットの上に座った。")
+    assert_clean(at)
+    assert len(at.warning) == 1 and "WordPiece" in at.warning[0].value
+    tokens = rm.run(rm.Config(text="猫がマットの上に座った。")).tokens
+    code = next(c.value for c in at.code if "[UNK]" in c.value)  # not the share link
+    assert all(f":{t}" in code for t in tokens)
+    english = run_page("real_model", lang=lang, text=TEXT)
+    assert not english.warning and any("WordPiece" in c.value for c in english.caption)

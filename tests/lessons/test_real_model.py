@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import attnviz
-from attnviz import formulas
+from attnviz import formulas, sinks
 from attnviz.errors import InputError
 from attnviz.lessons import real_model as rm
 from attnviz.tables import long_table
@@ -41,9 +41,8 @@ def test_combine_and_hide():
     np.testing.assert_allclose(rm.combine_heads(W, "max"), np.maximum(np.eye(3), 1 / 3))
     with pytest.raises(ValueError, match="how"):
         rm.combine_heads(W, "sum")
-    assert rm.keep_positions(["[CLS]", "a", "b", "[SEP]"], True).tolist() == [1, 2]
-    assert rm.keep_positions(["[CLS]", "[SEP]"], True).tolist() == [0, 1]
-    assert rm.keep_positions(["[CLS]", "a"], False).tolist() == [0, 1]
+    assert sinks.kept_positions(["[CLS]", "a", "b", "[SEP]"], rm.HIDDEN).tolist() == [1, 2]
+    assert sinks.kept_positions(["[CLS]", "[SEP]"], rm.HIDDEN).tolist() == [0, 1]
 
 
 def test_layer_and_head_bounds_come_from_the_model():
@@ -77,16 +76,38 @@ def test_one_head_is_the_models_own_weights(encoded):
     assert r.tokens == encoded.tokens
     np.testing.assert_array_equal(r.shown, encoded.attentions[4, 7])
     assert r.keep.tolist() == list(range(len(encoded.tokens))) and r.zmax == 1.0
-    assert r.labels[1] == f"1:{encoded.tokens[1]}" and r.mosaic is None and r.png is None
+    assert r.labels[1] == f"2:{encoded.tokens[1]}" and r.mosaic is None and r.png is None
 
 
-def test_combined_heads_without_special_tokens_keep_their_positions(encoded):
-    r = rm.run(rm.Config(text=TEXT, view="head", layer=1, combine="max", hide_special=True))
+def hidden(maps: np.ndarray, keep: list[int]) -> np.ndarray:
+    """The maps without [CLS]/[SEP], each row rescaled to 1: the oracle for hiding."""
+    kept = maps[..., keep, :][..., keep]
+    return kept / kept.sum(-1, keepdims=True)
+
+
+@pytest.mark.parametrize("how", ["mean", "max"])
+def test_combined_heads_without_special_tokens_are_renormalised(encoded, how):
+    r = rm.run(rm.Config(text=TEXT, view="head", layer=1, combine=how, hide_special=True))
     keep = [i for i, tok in enumerate(encoded.tokens) if tok not in ("[CLS]", "[SEP]")]
-    want = encoded.attentions[1].max(0)[np.ix_(keep, keep)]
-    np.testing.assert_array_equal(r.shown, want)
+    heads = hidden(encoded.attentions[1].astype(np.float64), keep)  # each head, then combined
+    want = heads.mean(0) if how == "mean" else heads.max(0)
+    np.testing.assert_allclose(r.shown, want, atol=1e-6)
+    if how == "mean":
+        np.testing.assert_allclose(r.shown.sum(1), 1.0, atol=1e-5)
     assert r.keep.tolist() == keep and r.shown_tokens == [encoded.tokens[i] for i in keep]
-    assert r.labels[0] == f"1:{encoded.tokens[1]}" and r.zmax == pytest.approx(want.max())
+    assert r.labels[0] == f"2:{encoded.tokens[1]}" and r.zmax == pytest.approx(want.max())
+    assert r.formulas == [
+        formulas.REAL_HEAD,
+        formulas.heads_combined(how),
+        formulas.HIDE_RENORMALISE,
+    ]
+
+
+def test_one_head_without_special_tokens_is_renormalised(encoded):
+    r = rm.run(rm.Config(text=TEXT, view="model", layer=4, head=7, hide_special=True))
+    keep = [i for i, tok in enumerate(encoded.tokens) if tok not in ("[CLS]", "[SEP]")]
+    np.testing.assert_allclose(r.shown, hidden(encoded.attentions[4, 7], keep), atol=1e-6)
+    np.testing.assert_allclose(r.shown.sum(1), 1.0, atol=1e-5)
 
 
 def test_rollout_view_follows_the_law(encoded):
@@ -144,3 +165,84 @@ def test_formulas_are_those_of_the_view_computed(view):
     assert ("b}^Q_h" in text) == (view != "rollout")  # the model's query bias b^Q
     assert ("rownorm" in text) == (view == "rollout")
     assert "ReLU" not in text and "max(0" not in text
+
+
+@pytest.mark.parametrize("hide", [False, True])
+def test_followed_weight_ends_on_the_maps_cell(encoded, hide):
+    r = rm.run(rm.Config(text=TEXT, view="model", layer=3, head=5, hide_special=hide))
+    for i, j in ((1, 2), (4, 0), (len(encoded.tokens) - 2, 3)):
+        s = rm.follow(rm.Pick(TEXT, 3, 5, i, j, hide))
+        assert s.steps.a_ij == pytest.approx(float(encoded.attentions[3, 5, i, j]), abs=1e-5)
+        text = " ".join(s.formulas)
+        assert r"\mathbf{b}_{6}^K" in text and r"\mathbf{b}^O" in text  # the model's biases
+        assert rf"a_{{{i + 1},{j + 1}}}" in s.formulas[2]
+        shown = i in r.keep and j in r.keep
+        if hide and shown:
+            cell = r.shown[list(r.keep).index(i), list(r.keep).index(j)]
+            assert s.cell == pytest.approx(float(cell), abs=1e-5)
+            assert s.renormalised.endswith(formulas._num(s.cell))
+        else:
+            assert s.renormalised is None and s.cell == s.steps.a_ij
+            if not hide:
+                assert s.cell == pytest.approx(float(r.shown[i, j]), abs=1e-5)
+    with pytest.raises(InputError):
+        rm.Pick(TEXT, i=len(encoded.tokens))
+
+
+def test_pooled_query_key_space_stacks_every_sentence_and_caps_them():
+    more = ("The cat sat on the mat.", "Attention is all you need.")
+    q = rm.qk(rm.Probe(TEXT, layer=4, head=3, query=2, k=3, more=more))
+    lengths = [len(rm.encode(t)[0].tokens) for t in (TEXT, *more)]
+    assert q.space.queries.shape == (sum(lengths), 2) and len(q.tokens) == sum(lengths)
+    assert np.bincount(q.space.sentence).tolist() == lengths
+    assert (q.space.sentence[q.space.top_keys] == 0).all()  # query 2 of sentence 1 reads it
+    single = rm.qk(rm.Probe(TEXT, layer=4, head=3, query=2, k=3))
+    np.testing.assert_allclose(
+        single.space.top_weights,
+        np.sort(rm.encode(TEXT)[0].attentions[4, 3, 2])[::-1][:3],
+        atol=1e-6,
+    )
+    with pytest.raises(InputError) as err:
+        rm.Probe(TEXT, more=("a.",) * (rm.MAX_POOLED_LINES + 1))
+    assert err.value.key == "pooled_lines"
+    with pytest.raises(InputError) as err:
+        rm.Probe(TEXT, more=("word " * 300, "word " * 300))
+    assert err.value.key == "pooled_tokens" and err.value.fields["hi"] == rm.MAX_POOLED_TOKENS
+    with pytest.raises(InputError):
+        rm.Probe(TEXT, more=("   ",))
+
+
+@pytest.mark.parametrize("hide", [False, True])
+def test_sink_shares_and_the_rest_add_up_to_one(encoded, hide):
+    view = rm.run(rm.Config(text=TEXT, hide_special=hide)).sinks
+    assert view.shares.shape == (4, 6, 12)
+    np.testing.assert_allclose(view.shares.sum(0), 1.0, atol=1e-5)
+    np.testing.assert_allclose(view.moved.sum(0), 1.0, atol=1e-6)
+    if hide:
+        np.testing.assert_allclose(view.shares[:2], 0.0)  # [CLS] and [SEP] are gone
+        assert view.formulas[0] == formulas.HIDE_RENORMALISE
+    cls = encoded.attentions[..., 0].mean(-1)  # (L, H): mean weight on position 0, [CLS]
+    np.testing.assert_allclose(view.raw[0], cls, atol=1e-6)
+
+
+def test_the_sink_is_cls_and_carries_little_of_what_it_takes(encoded):
+    """The page's sentence about why heads park weight: true for this model and sentence."""
+    view = rm.run(rm.Config(text=TEXT)).sinks
+    assert view.sink == "cls" and 0.3 < view.weight < 0.7 and view.idle
+    model = rm.model()
+    layer, head = 2, 4
+    x = rm.encode(TEXT)[2][layer].astype(np.float64)  # what layer 3's attention read
+    mha = model.stack.blocks[layer].attn
+    v = x @ mha.W_V[head].double().numpy() + mha.b_V[head].double().numpy()  # (N, D')
+    norms = np.linalg.norm(v @ mha.W_O[head].double().numpy(), axis=1)  # ‖v_j W_h^O‖
+    a = encoded.attentions[layer, head].astype(np.float64)
+    want = ((a[:, 0] * norms[0]) / (a * norms).sum(1)).mean()
+    assert view.moved[0, layer, head] == pytest.approx(want, abs=1e-5)
+    table = rm.sink_table(view, list(sinks.CATEGORIES))
+    assert len(table) == 4 * 6 * 12 and table["layer"].min() == 1 and table["head"].max() == 12
+
+
+def test_japanese_is_read_as_english_wordpiece():
+    r = rm.run(rm.Config(text="猫がマットの上に座った。"))
+    assert r.japanese and "[UNK]" in r.tokens and any(t.startswith("##") for t in r.tokens)
+    assert not rm.run(rm.Config(text=TEXT)).japanese
