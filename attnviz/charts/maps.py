@@ -1,6 +1,6 @@
 """Attention maps: one head as a hoverable heat map, many heads as one grid figure.
 
-Payload and drawing time grow with H·N² (see DESIGN.md): small maps are Plotly
+Payload and drawing time grow with H·N²: small maps are Plotly
 heat maps with float32 arrays and hover; large grids are pre-coloured PNG images.
 """
 
