@@ -13,8 +13,6 @@ from .helpers import assert_clean, latex, run_page
 KINDS = ("slider", "select_slider", "selectbox", "radio", "toggle", "number_input", "text_input")
 FRAME = {"lang", "present"}  # the app's own controls, in the sidebar of every page
 URL = ("app.url_ignored", "app.url_clamped", "app.text_cut")  # notices about a link's values
-# Pages whose tour links may leave a control unset (each one named here with its reason):
-CONTROLS_PENDING: set[str] = set()
 
 
 def links(at) -> list[tuple[str, dict[str, str], str]]:
@@ -59,7 +57,7 @@ def test_every_link_opens_the_state_it_names(lang):
                 w.key: w.value for kind in KINDS for w in getattr(at, kind) if w.key not in FRAME
             }
             missing = set(widgets) - set(params)  # controls the link leaves at their default
-            assert not missing or stop.page in CONTROLS_PENDING, (stop.claim, missing)
+            assert not missing, (stop.claim, missing)
             assert set(params) - FRAME <= set(widgets), (stop.claim, set(params) - set(widgets))
             for name, value in widgets.items():
                 assert as_url(value) == params[name], (stop.claim, name, value)
