@@ -82,9 +82,6 @@ PAGES = (
     "real_model",
 )
 TEXT_PAGES = ("scoring", "multihead", "equivariance", "block_anatomy", "positional", "real_model")
-# Pages whose strings another engineer is rewriting now: a missing term or a stray word is
-# reported (xfail, with the list) instead of failing. The lead empties this set.
-PENDING: set[str] = set()
 
 # The glossary (GLOSSARY.md): each chapter term, in Japanese, and the pages that must use it.
 GLOSSARY = {
@@ -166,17 +163,17 @@ def _latin_words(text: str) -> list[str]:
     return [w for w in words if sum(c.isalpha() for c in w) >= 2 and w not in LATIN_ALLOWED]
 
 
-def _pending(page: str, problems: list) -> None:
-    if problems and page in PENDING:
-        pytest.xfail(f"{page} (another engineer's strings, pending): {problems}")
-    assert not problems, problems
+def _assert_none(page: str, problems: list) -> None:
+    assert not problems, f"{page}: {problems}"
 
 
 @pytest.mark.parametrize("page", PAGES)
 def test_each_glossary_term_appears_on_the_pages_the_glossary_names(page):
     text = " ".join(_strings(page).values())
     assert text, f"no strings for {page}"
-    _pending(page, [term for term, pages in GLOSSARY.items() if page in pages and term not in text])
+    _assert_none(
+        page, [term for term, pages in GLOSSARY.items() if page in pages and term not in text]
+    )
 
 
 @pytest.mark.parametrize("page", [*PAGES, "app", "names", "errors", "steps"])
@@ -187,7 +184,7 @@ def test_japanese_strings_use_the_chapter_s_word_for_each_idea(page):
         for word, better in NOT_THE_CHAPTER_S.items()
         if word in text
     ]
-    _pending(page, found)
+    _assert_none(page, found)
 
 
 @pytest.mark.parametrize("page", [*PAGES, "app", "names", "errors", "steps"])
@@ -198,7 +195,7 @@ def test_no_english_words_in_japanese_strings(page):
         if key not in SAMPLE_INPUTS
         for word in _latin_words(text)
     ]
-    _pending(page, found)
+    _assert_none(page, found)
 
 
 def test_the_latin_word_check_catches_what_it_is_for():
