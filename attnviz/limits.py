@@ -115,3 +115,34 @@ def check_tokens(name: str, x: torch.Tensor, d: int) -> torch.Tensor:
     if width != d:
         raise ValueError(f"{name}: last dimension must equal D={d}, got {width}")
     return check_finite(name, x)
+
+
+def nearest_heads(width: int, H: int) -> int:
+    """The divisor of ``width`` in [1, MAX_H] closest to H (the smaller one on a tie)."""
+    return min((h for h in range(1, MAX_H + 1) if width % h == 0), key=lambda h: (abs(h - H), h))
+
+
+def check_heads(width: int, H: int) -> None:
+    """The rule of D′ = width / H: H must divide the width attention reads; the error names
+    the nearest H that does (``heads_divide``)."""
+    if width % H:
+        nearest = nearest_heads(width, H)
+        raise InputError(
+            f"width {width} is not divisible by H={H}; nearest valid H: {nearest}",
+            "heads_divide",
+            width=width,
+            H=H,
+            nearest=nearest,
+        )
+
+
+def check_width(width: int) -> None:
+    """The width after concatenated positions (D + D) stays within MAX_D (``width_cap``)."""
+    if width > MAX_D:
+        raise InputError(
+            f"with concatenated positions the width is D + D = {width}, above {MAX_D}",
+            "width_cap",
+            width=width,
+            hi=MAX_D,
+            half=MAX_D // 2,
+        )

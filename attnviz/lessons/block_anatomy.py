@@ -16,10 +16,8 @@ import torch
 from .. import formulas
 from ..block import NORMS, TransformerBlock
 from ..device import resolve_device
-from ..errors import InputError
-from ..limits import MAX_D, MAX_D_FF, MAX_H, MAX_SEED, check_choice, check_int
+from ..limits import MAX_D, MAX_D_FF, MAX_H, MAX_SEED, check_choice, check_heads, check_int
 from ..text import embed, token_labels, tokenize
-from .multihead import nearest_heads
 
 # Steps of the stream, in the order the data flows, per norm: (trace field, label). The
 # labels use the symbols of formulas.block: X in, Aᴹ the multi-head attention, Q′ (post-LN)
@@ -77,15 +75,7 @@ class Config:
         check_int("ff", self.ff, 1, MAX_D_FF)
         check_int("d_ff", self.d_ff, 1, MAX_D_FF)
         check_int("seed", self.seed, 0, MAX_SEED)
-        if self.H not in heads(self.D):
-            nearest = nearest_heads(self.D, self.H)
-            raise InputError(
-                f"width {self.D} is not divisible by H={self.H}; nearest valid H: {nearest}",
-                "heads_divide",
-                width=self.D,
-                H=self.H,
-                nearest=nearest,
-            )
+        check_heads(self.D, self.H)
 
     @property
     def d_ff(self) -> int:

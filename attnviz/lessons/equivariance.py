@@ -21,11 +21,9 @@ import torch
 from .. import formulas
 from ..block import NORMS, TransformerBlock
 from ..device import resolve_device
-from ..errors import InputError
-from ..limits import MAX_D, MAX_H, MAX_SEED, check_choice, check_int
+from ..limits import MAX_D, MAX_H, MAX_SEED, check_choice, check_heads, check_int, check_width
 from ..positional import KINDS, MODES, PositionalEncoding
 from ..text import embed, tokenize
-from .multihead import nearest_heads
 
 PERMUTATIONS = ("reverse", "shuffle", "swap", "typed")
 MAX_TOKENS = 48  # tokens shown on this page (N × N maps and an N × D difference map)
@@ -63,23 +61,8 @@ class Config:
         check_choice("positional encoding mode", self.pe_mode, MODES)
         check_choice("norm", self.norm, NORMS)
         check_int("seed", self.seed, 0, MAX_SEED)
-        if self.width > MAX_D:
-            raise InputError(
-                f"with concatenated positions the width is D + D = {self.width}, above {MAX_D}",
-                "width_cap",
-                width=self.width,
-                hi=MAX_D,
-                half=MAX_D // 2,
-            )
-        if self.width % self.H:
-            nearest = nearest_heads(self.width, self.H)
-            raise InputError(
-                f"width {self.width} is not divisible by H={self.H}; nearest valid H: {nearest}",
-                "heads_divide",
-                width=self.width,
-                H=self.H,
-                nearest=nearest,
-            )
+        check_width(self.width)
+        check_heads(self.width, self.H)
 
     @property
     def width(self) -> int:

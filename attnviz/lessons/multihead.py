@@ -18,7 +18,17 @@ from .. import formulas
 from ..block import NORMS, BlockTrace, TransformerBlock
 from ..device import resolve_device
 from ..errors import InputError
-from ..limits import MAX_D, MAX_D_HEAD, MAX_H, MAX_SEED, check_choice, check_float, check_int
+from ..limits import (
+    MAX_D,
+    MAX_D_HEAD,
+    MAX_H,
+    MAX_SEED,
+    check_choice,
+    check_float,
+    check_heads,
+    check_int,
+    check_width,
+)
 from ..masks import causal_mask
 from ..positional import KINDS, MODES, PositionalEncoding
 from ..qkspace import CENTRES, QKSpace, qk_space
@@ -54,25 +64,11 @@ class Config:
         check_choice("norm", self.norm, NORMS)
         check_int("seed", self.seed, 0, MAX_SEED)
         check_float("qk_scale", self.qk_scale, MIN_QK_SCALE, MAX_QK_SCALE)
-        if self.width > MAX_D:
-            raise InputError(
-                f"with concatenated positions the width is D + D = {self.width}, above {MAX_D}",
-                "width_cap",
-                width=self.width,
-                hi=MAX_D,
-                half=MAX_D // 2,
-            )
+        check_width(self.width)
         if self.d_head is not None:
             check_int("d_head", self.d_head, 1, MAX_D_HEAD)
-        elif self.width % self.H:
-            nearest = nearest_heads(self.width, self.H)
-            raise InputError(
-                f"width {self.width} is not divisible by H={self.H}; nearest valid H: {nearest}",
-                "heads_divide",
-                width=self.width,
-                H=self.H,
-                nearest=nearest,
-            )
+        else:
+            check_heads(self.width, self.H)
 
     @property
     def width(self) -> int:
@@ -89,11 +85,6 @@ class Config:
             if err.key != "heads_divide":
                 raise
             return cls(**{**fields, "H": err.fields["nearest"]}), err
-
-
-def nearest_heads(width: int, H: int) -> int:
-    """The divisor of ``width`` in [1, MAX_H] closest to H (the smaller one on a tie)."""
-    return min((h for h in range(1, MAX_H + 1) if width % h == 0), key=lambda h: (abs(h - H), h))
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ import torch
 
 from attnviz.errors import InputError
 from attnviz.lessons import multihead
-from attnviz.limits import MAX_D
+from attnviz.limits import MAX_D, nearest_heads
 from attnviz.text import embed, tokenize
 
 
@@ -30,9 +30,9 @@ def test_H_is_checked_on_the_width_attention_sees():
 
 
 def test_nearest_heads_prefers_the_closer_then_the_smaller():
-    assert multihead.nearest_heads(24, 5) == 4  # 4 and 6 tie: the smaller
-    assert multihead.nearest_heads(96, 31) == 32
-    assert multihead.nearest_heads(7, 3) == 1
+    assert nearest_heads(24, 5) == 4  # 4 and 6 tie: the smaller
+    assert nearest_heads(96, 31) == 32
+    assert nearest_heads(7, 3) == 1
 
 
 def test_weights_equal_torch_sdpa_on_the_same_projections():
