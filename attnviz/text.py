@@ -72,13 +72,9 @@ def _segment(text: str) -> list[str]:
     return tokens + _TOKEN.findall(text[done:].lower())
 
 
-def tokenize(text: str) -> list[str]:
-    """Split into words and punctuation marks; Latin text is lower-cased.
-
-    「猫がマットの上に座った。」 → 猫 が マット の 上 に 座っ た 。 (MeCab + IPA dictionary);
-    "Transformerは注意を使う" → transformer は 注意 を 使う; English keeps its regex split,
-    "didn't" → didn ' t.
-    """
+def check_text(text: object) -> str:
+    """A typed text: a string of at most MAX_TEXT_CHARS characters (checked before any
+    analysis, so a long text never reaches the analyser)."""
     if not isinstance(text, str):
         raise ValueError(f"text must be a string, got {type(text).__name__}")
     if len(text) > MAX_TEXT_CHARS:
@@ -88,6 +84,22 @@ def tokenize(text: str) -> list[str]:
             hi=MAX_TEXT_CHARS,
             value=len(text),
         )
+    return text
+
+
+def has_japanese(text: str) -> bool:
+    """True when ``text`` holds kana or kanji (the words that go to the morphological analyser)."""
+    return bool(_JAPANESE.search(text))
+
+
+def tokenize(text: str) -> list[str]:
+    """Split into words and punctuation marks; Latin text is lower-cased.
+
+    「猫がマットの上に座った。」 → 猫 が マット の 上 に 座っ た 。 (MeCab + IPA dictionary);
+    "Transformerは注意を使う" → transformer は 注意 を 使う; English keeps its regex split,
+    "didn't" → didn ' t.
+    """
+    check_text(text)
     tokens = _segment(text)
     if not tokens:
         raise InputError("text must contain at least 1 token", "no_tokens", hi=MAX_N)

@@ -16,7 +16,6 @@ Hiding [CLS] and [SEP] drops their rows and columns and rescales each row to 1
 
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -27,11 +26,12 @@ import torch
 from .. import formulas, sinks
 from ..charts.real_model import Mosaic, mosaic
 from ..errors import InputError
-from ..limits import MAX_TEXT_CHARS, check_choice, check_int
+from ..limits import check_choice, check_int
 from ..pretrained import Encoding, PretrainedEncoder, load_pretrained
 from ..qkspace import CENTRES, QKSpace, qk_space, qk_space_pooled
 from ..stepthrough import WeightSteps, step_through
-from ..text import token_labels
+from ..text import check_text as text_rules
+from ..text import has_japanese, token_labels
 from .multihead import MAX_TOP_K
 
 MODEL = "all-MiniLM-L6-v2"
@@ -61,23 +61,10 @@ def size(name: str = MODEL) -> tuple[int, int]:
 
 
 def check_text(text: object) -> None:
-    """The rules a typed sentence meets: a string, within the length cap, not blank."""
-    if not isinstance(text, str):
-        raise ValueError(f"text must be a string, got {type(text).__name__}")
-    if len(text) > MAX_TEXT_CHARS:
-        raise InputError(
-            f"text must be at most {MAX_TEXT_CHARS} characters, got {len(text)}",
-            "text_long",
-            hi=MAX_TEXT_CHARS,
-            value=len(text),
-        )
+    """The rules a typed sentence meets: the shared text rules, and not blank."""
+    text_rules(text)
     if not text.strip():
         raise InputError("text must contain at least 1 token", "no_tokens", hi=model().max_tokens)
-
-
-def has_japanese(text: str) -> bool:
-    """True when the text holds kana or kanji, which this English WordPiece model never saw."""
-    return any(unicodedata.name(ch, "").startswith(("CJK", "HIRAGANA", "KATAKANA")) for ch in text)
 
 
 @dataclass(frozen=True)
