@@ -181,8 +181,11 @@ class TransformerBlock(nn.Module):
         return (out[0] if unbatched else out), trace
 
 
+SEED_STRIDE = 1000  # block i (0-based) of a stack seeded with s is seeded with s + SEED_STRIDE·i
+
+
 class TransformerStack(nn.Module):
-    """L blocks in sequence; block ℓ is seeded with ``seed + 1000·ℓ``. Returns one trace per block.
+    """L blocks in sequence, block i (from 0) seeded with ``seed + SEED_STRIDE·i``; a trace each.
 
     The other arguments are ``TransformerBlock``'s, the same for every block. ``final_norm``
     adds the LayerNorm that pre-LN models put after the last block.
@@ -224,7 +227,7 @@ class TransformerStack(nn.Module):
                 bias=bias,
                 mlp_hidden=mlp_hidden,
                 n_max=n_max,
-                seed=init.seed + 1000 * i,
+                seed=init.seed + SEED_STRIDE * i,
                 dtype=init.dtype,
                 device=init.device,
             )

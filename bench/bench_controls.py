@@ -1,10 +1,11 @@
 """Every control at its ends, cold cache: the slowest reruns of every page (AppTest, 2 cores).
 
 For each page and language: every slider is set to its minimum and maximum, every select
-and radio to each option, every toggle flipped; before each rerun ``st.cache_data`` is
-cleared (``st.cache_resource`` keeps what a server loads once: the real model), so each
-figure is a student's first request for that setting. Prints the slowest
-five reruns with their settings and the worst per page. Target: nothing over 3 s.
+and radio to each option, every toggle flipped, one at a time from the page's defaults,
+and then every slider at its maximum at once (the page's heaviest corner); before each
+rerun ``st.cache_data`` is cleared (``st.cache_resource`` keeps what a server loads once:
+the real model), so each figure is a student's first request for that setting. Prints the
+slowest five reruns with their settings and the worst per page. Target: nothing over 3 s.
 
     python3 -m bench.bench_controls            # every page, both languages
     python3 -m bench.bench_controls --quick    # each page's slowest ends only (CI)
@@ -67,7 +68,25 @@ def sweep(page: str, lang: str, quick: bool) -> list[tuple[float, str]]:
             out.append((timed_rerun(at), f"{page} [{lang}] {key}={value}"))
         getattr(at, kind)(key=key).set_value(original)
         at.run()
+    sliders = [w.key for w in at.slider if w.key and w.key not in SKIP]
+    for key in sliders:
+        at.slider(key=key).set_value(at.slider(key=key).max)
+    if sliders:
+        out.append((timed_rerun(at), f"{page} [{lang}] every slider at its maximum"))
     return out
+
+
+def report(runs: list[tuple[float, str]], pages: list[str]) -> str:
+    """The slowest five reruns and the worst of each page, one per line."""
+    runs = sorted(runs, reverse=True)
+    lines = [f"{len(runs)} reruns, cold cache", "slowest five:"]
+    lines += [f"  {seconds:6.2f} s  {setting}" for seconds, setting in runs[:5]]
+    lines.append("worst per page:")
+    for page in pages:
+        worst = max((r for r in runs if r[1].startswith(page + " ")), default=None)
+        if worst:
+            lines.append(f"  {worst[0]:6.2f} s  {worst[1]}")
+    return "\n".join(lines)
 
 
 def main() -> None:
@@ -77,16 +96,7 @@ def main() -> None:
     args = parser.parse_args()
     langs = ("en",) if args.quick else ("ja", "en")
     runs = [r for page in args.pages for lang in langs for r in sweep(page, lang, args.quick)]
-    runs.sort(reverse=True)
-    print(f"{len(runs)} reruns, cold cache")
-    print("slowest five:")
-    for seconds, setting in runs[:5]:
-        print(f"  {seconds:6.2f} s  {setting}")
-    print("worst per page:")
-    for page in args.pages:
-        worst = max((r for r in runs if r[1].startswith(page + " ")), default=None)
-        if worst:
-            print(f"  {worst[0]:6.2f} s  {worst[1]}")
+    print(report(runs, args.pages))
 
 
 if __name__ == "__main__":

@@ -30,7 +30,7 @@ import pandas as pd
 import torch
 
 from .. import formulas
-from ..block import TransformerStack
+from ..block import SEED_STRIDE, TransformerBlock, TransformerStack
 from ..device import resolve_device
 from ..limits import MAX_D, MAX_LAYERS, check_choice, check_int
 
@@ -89,13 +89,13 @@ class Config:
         return TrendConfig(self.D, self.seeds_used, self.x_scale)
 
 
-def xavier_(stack: TransformerStack) -> None:
-    """Rescale ``stack``'s matrices in place to Xavier-uniform, U(−a, a), a = √(6 / (fan_in +
-    fan_out)), and zero its biases. The engine draws U(−1/√fan_in, 1/√fan_in), so the
+def xavier_(blocks: Iterable[TransformerBlock]) -> None:
+    """Rescale the blocks' matrices in place to Xavier-uniform, U(−a, a), a = √(6 / (fan_in +
+    fan_out)), and zero their biases. The engine draws U(−1/√fan_in, 1/√fan_in), so the
     rescale is a multiplication, not a second draw (drawing dominates the cost at D = 512).
     """
     with torch.no_grad():
-        for block in stack.blocks:
+        for block in blocks:
             a, f = block.attn, block.ffn
             d_ff = f.W_1.shape[1]
             for W, fan_in, fan_out in (
@@ -110,44 +110,41 @@ def xavier_(stack: TransformerStack) -> None:
                     b.zero_()
 
 
-def _stack(
-    L: int, D: int, seed: int, x_scale: str
-) -> tuple[TransformerStack, torch.Tensor, torch.Tensor]:
-    """A seeded depth-L stack (Xavier-uniform, with a final LN that only pre-LN uses), its
-    input X and read-out r. Block ℓ depends only on (seed, ℓ), so the first ℓ blocks of a
-    deeper stack are the depth-ℓ stack: one pass through 24 blocks serves every depth.
-    """
-    device = resolve_device()
-    stack = TransformerStack(L, D, H, 4 * D, final_norm=True, seed=seed, device=device)
-    xavier_(stack)
-    g = torch.Generator().manual_seed(seed + 12345)  # drawn on the CPU, then moved
-    X = torch.randn(B, N, D, generator=g) * X_SCALES[x_scale](D)  # (B, N, D)
-    r = torch.randn(D, generator=g) / math.sqrt(D)  # (D,)
-    return stack, X.to(device), r.to(device)
+def _stack(L: int, D: int, seed: int) -> TransformerStack:
+    """The seeded depth-L stack, Xavier-uniform, with a final LN that only pre-LN uses, and no
+    parameter requiring a gradient until a caller asks for one. Block i depends only on
+    (seed, i), so the first ℓ blocks of a deeper stack are the depth-ℓ stack."""
+    stack = TransformerStack(L, D, H, 4 * D, final_norm=True, seed=seed, device=resolve_device())
+    xavier_(stack.blocks)
+    return stack.requires_grad_(False)
 
 
-def _losses(stack: TransformerStack, norm: str, X: torch.Tensor, r: torch.Tensor, depths) -> dict:
-    """loss_L = mean_i out_i · r of the stack cut after block L, for every L in ``depths``;
-    out is the block's output (post-LN) or its final LN (pre-LN). The same weights run in
-    either order: the placement is the blocks' ``norm``."""
-    x, losses = X, {}
-    for depth, block in enumerate(stack.blocks, start=1):
-        block.norm = norm
-        x, _ = block(x)
-        if depth in depths:
-            out = stack.final_ln(x) if norm == "pre" else x
-            losses[depth] = (out @ r).mean()
-    return losses
+def _inputs(D: int, seed: int, x_scale: str) -> tuple[torch.Tensor, torch.Tensor]:
+    """The input X (B, N, D) and the read-out r (D,), drawn on the CPU, then moved."""
+    g = torch.Generator().manual_seed(seed + 12345)
+    X = torch.randn(B, N, D, generator=g) * X_SCALES[x_scale](D)
+    r = torch.randn(D, generator=g) / math.sqrt(D)
+    return X.to(resolve_device()), r.to(resolve_device())
+
+
+def _output(stack: TransformerStack, norm: str, x: torch.Tensor) -> torch.Tensor:
+    """What the loss reads: the last block's output (post-LN) or its final LN (pre-LN)."""
+    return stack.final_ln(x) if norm == "pre" else x
 
 
 def layer_gradients(L: int, D: int, seed: int, x_scale: str = "unit") -> dict[str, dict]:
-    """norm → {matrix: (L,) ‖∂loss_L/∂W‖_F of every layer}, for both placements, same weights."""
+    """norm → {matrix: (L,) ‖∂loss_L/∂W‖_F of every layer}, for both placements, same weights.
+
+    loss_L = mean_i out_i · r. Only the reported matrices require a gradient, and each is
+    reduced to its norm and dropped as soon as backward has written it: at D = 512, L = 24
+    keeping them all would hold 240 MB next to the 280 MB of weights.
+    """
     L = check_int("layers", L, 1, MAX_LAYERS)
     D = check_int("D", D, 8, MAX_D)
     check_choice("input scale", x_scale, X_SCALES)
     out = {}
     with _threads(THREADS):
-        stack, X, r = _stack(L, D, seed, x_scale)
+        stack, (X, r) = _stack(L, D, seed), _inputs(D, seed, x_scale)
         blocks = stack.blocks
         params = {
             "W_2": [b.ffn.W_2 for b in blocks],
@@ -155,11 +152,22 @@ def layer_gradients(L: int, D: int, seed: int, x_scale: str = "unit") -> dict[st
             "W_O": [b.attn.W_O for b in blocks],
             "W_V": [b.attn.W_V for b in blocks],
         }
-        flat = [p for ps in params.values() for p in ps]
-        for norm in NORMS:
-            grads = torch.autograd.grad(_losses(stack, norm, X, r, {L})[L], flat)
-            norms = iter(g.norm().item() for g in grads)
-            out[norm] = {k: np.array([next(norms) for _ in ps]) for k, ps in params.items()}
+        norms: dict[int, float] = {}  # id(parameter) → its gradient's norm
+
+        def record(p: torch.Tensor) -> None:
+            norms[id(p)] = p.grad.norm().item()
+            p.grad = None
+
+        for p in (p for ps in params.values() for p in ps):
+            p.requires_grad_(True)
+            p.register_post_accumulate_grad_hook(record)
+        for norm in NORMS:  # the same weights in either order: the blocks' ``norm`` says which
+            x = X
+            for block in blocks:
+                block.norm = norm
+                x, _ = block(x)
+            (_output(stack, norm, x) @ r).mean().backward()
+            out[norm] = {k: np.array([norms[id(p)] for p in ps]) for k, ps in params.items()}
     return out
 
 
@@ -168,29 +176,31 @@ def last_layer_gradients(
 ) -> dict[str, np.ndarray]:
     """norm → the last layer's ‖∂loss_L/∂W_2‖ of the depth-L stack for every L in ``depths``.
 
-    One forward pass through the deepest stack per placement; each loss_L is differentiated
-    with respect to block L's W_2 only, which needs no pass back through the blocks below.
+    One pass through the deepest stack, both placements side by side, one block alive at a
+    time: loss_L depends on block L's W_2 only through block L's output, so its gradient
+    needs no pass back through the blocks below, and a block is dropped once both streams
+    have gone through it.
 
     Shape:
         returns {norm: (len(depths),)} float64.
     """
     depths = [check_int("layers", d, 1, MAX_LAYERS) for d in depths]
-    out = {}
+    grads: dict[str, dict[int, float]] = {norm: {} for norm in NORMS}
     with _threads(THREADS):
-        stack, X, r = _stack(max(depths), D, seed, x_scale)
-        for norm in NORMS:
-            losses = _losses(stack, norm, X, r, set(depths))
-            out[norm] = np.array(
-                [
-                    torch.autograd.grad(losses[d], stack.blocks[d - 1].ffn.W_2, retain_graph=True)[
-                        0
-                    ]
-                    .norm()
-                    .item()
-                    for d in depths
-                ]
-            )
-    return out
+        X, r = _inputs(D, seed, x_scale)
+        x = dict.fromkeys(NORMS, X)
+        for depth in range(1, max(depths) + 1):
+            stack = _stack(1, D, seed + SEED_STRIDE * (depth - 1))  # block ``depth`` alone
+            block, W_2 = stack.blocks[0], stack.blocks[0].ffn.W_2
+            W_2.requires_grad_(depth in depths)
+            for norm in NORMS:
+                block.norm = norm
+                x[norm], _ = block(x[norm])
+                if depth in depths:
+                    loss = (_output(stack, norm, x[norm]) @ r).mean()
+                    grads[norm][depth] = torch.autograd.grad(loss, W_2)[0].norm().item()
+                    x[norm] = x[norm].detach()
+    return {norm: np.array([g[d] for d in depths]) for norm, g in grads.items()}
 
 
 def by_layer(

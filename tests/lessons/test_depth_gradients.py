@@ -36,7 +36,7 @@ def test_one_pass_for_every_depth_equals_separate_stacks(norm):
     depths = (1, 3, 5)
     fast = depth.last_layer_gradients(32, 0, depths)[norm]
     for L, got in zip(depths, fast, strict=True):
-        stack, X, r = depth._stack(L, 32, 0, "unit")
+        stack, (X, r) = depth._stack(L, 32, 0).requires_grad_(True), depth._inputs(32, 0, "unit")
         for block in stack.blocks:
             block.norm = norm
         x = X
@@ -45,6 +45,30 @@ def test_one_pass_for_every_depth_equals_separate_stacks(norm):
         out = torch.nn.functional.layer_norm(x, (32,)) if norm == "pre" else x
         (out @ r).mean().backward()
         assert got == pytest.approx(stack.blocks[-1].ffn.W_2.grad.norm().item(), rel=1e-5)
+
+
+@pytest.mark.parametrize("norm", depth.NORMS)
+def test_per_layer_gradients_equal_a_plain_backward(norm):
+    """Every layer's norms, each gradient dropped as it lands, against ``.grad`` after one
+    ordinary backward through every parameter of a separately built stack."""
+    got = depth.layer_gradients(4, 32, 1, "sqrt_d")[norm]
+    stack, (X, r) = depth._stack(4, 32, 1).requires_grad_(True), depth._inputs(32, 1, "sqrt_d")
+    x = X
+    for block in stack.blocks:
+        block.norm = norm
+        x, _ = block(x)
+    out = torch.nn.functional.layer_norm(x, (32,)) if norm == "pre" else x
+    (out @ r).mean().backward()
+    b = stack.blocks
+    want = {
+        "W_2": [k.ffn.W_2 for k in b],
+        "W_1": [k.ffn.W_1 for k in b],
+        "W_O": [k.attn.W_O for k in b],
+        "W_V": [k.attn.W_V for k in b],
+    }
+    assert set(got) == set(depth.PARAMS)
+    for name, ps in want.items():
+        np.testing.assert_allclose(got[name], [p.grad.norm().item() for p in ps], rtol=1e-5)
 
 
 def test_per_layer_shapes_depend_on_the_input_scale():
@@ -102,7 +126,7 @@ def test_config_checks_caps_seeds_and_its_trend_leaves_L_out():
 
 def test_xavier_uniform_bounds():
     stack = TransformerStack(1, 64, 4, 256, device="cpu")
-    depth.xavier_(stack)
+    depth.xavier_(stack.blocks)
     f, a = stack.blocks[0].ffn, stack.blocks[0].attn
     assert f.W_1.std().item() == pytest.approx(np.sqrt(2 / (64 + 256)), rel=0.05)
     assert a.W_Q.std().item() == pytest.approx(np.sqrt(2 / (64 + 64)), rel=0.05)
