@@ -68,10 +68,10 @@ def sweep(page: str, lang: str, quick: bool) -> list[tuple[float, str]]:
             out.append((timed_rerun(at), f"{page} [{lang}] {key}={value}"))
         getattr(at, kind)(key=key).set_value(original)
         at.run()
-    sliders = [w.key for w in at.slider if w.key and w.key not in SKIP]
-    for key in sliders:
-        at.slider(key=key).set_value(at.slider(key=key).max)
-    if sliders:
+    ends = [(k, key, v[-1]) for k, key, v in controls(at) if k in ("slider", "select_slider")]
+    for kind, key, value in ends:
+        getattr(at, kind)(key=key).set_value(value)
+    if ends:
         out.append((timed_rerun(at), f"{page} [{lang}] every slider at its maximum"))
     return out
 
