@@ -3,10 +3,9 @@
 The heavy settings: the gradients-by-depth page at its widest D, and the real model on a
 new long sentence. Prints JSON per scenario: the sessions' p50 / p95 / max latency, the
 server's CPU seconds for the burst against one lone request of the same setting on a
-server of its own (nothing the lone run cached can serve the burst), the CPU seconds of
-drawing the page once its figure is cached, and from these an estimate of how many times
-the burst computed the setting, (burst − K · draw) / (lone − draw); and the server's peak
-RSS during the burst.
+server of its own (nothing the lone run cached can serve the burst), how many computations
+the server's log reports for the burst (``ui.compute`` logs each; older trees log none), and
+the server's peak RSS during the burst.
 Run it against this tree and against an older checkout to compare before/after:
 
     python3 -m bench.bench_burst                       # this tree, K = 40
@@ -18,10 +17,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import re
 import statistics
+import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -86,27 +88,32 @@ async def burst(url: str, page: str, query: str, k: int) -> list[float]:
 
 
 @contextmanager
-def served(root: Path, page: str) -> Iterator[tuple[str, int]]:
-    """A fresh server on ``root``, its imports and the page's default already run."""
-    proc, url = start_server("app.py", cwd=root)
-    try:
-        asyncio.run(visit(url, page, "lang=en"))
-        yield url, proc.pid
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
+def served(root: Path, page: str) -> Iterator[tuple[str, int, Callable[[], Counter]]]:
+    """A fresh server on ``root``, its imports and the page's default already run; also a
+    function that counts the computations its log has reported so far, per lesson function
+    (ui.compute writes one line each; a tree without that line counts none)."""
+    with tempfile.TemporaryDirectory() as tmp, open(Path(tmp) / "log", "ab") as log:
+        proc, url = start_server("app.py", cwd=root, log=log)  # appends, whatever we read
+        try:
+            asyncio.run(visit(url, page, "lang=en"))
+
+            def computed() -> Counter:
+                text = (Path(tmp) / "log").read_text(encoding="utf-8", errors="replace")
+                return Counter(re.findall(r"computed (\S+) in ", text))
+
+            yield url, proc.pid, computed
+        finally:
+            proc.terminate()
+            proc.wait(timeout=30)
 
 
 def measure(root: Path, page: str, query: str, k: int) -> dict:
-    with served(root, page) as (url, pid):
+    with served(root, page) as (url, pid, computed):
         c0 = cpu_seconds(pid)
         lone_s = asyncio.run(visit(url, page, f"lang=en&{query}"))
         lone_cpu = cpu_seconds(pid) - c0
-        c0 = cpu_seconds(pid)
-        asyncio.run(visit(url, page, f"lang=en&{query}"))  # cached now: the page's drawing only
-        draw_cpu = cpu_seconds(pid) - c0
-    with served(root, page) as (url, pid):
-        peak, done = [rss_bytes(pid)], threading.Event()
+    with served(root, page) as (url, pid, computed):
+        n0, peak, done = computed(), [rss_bytes(pid)], threading.Event()
 
         def poll() -> None:
             while not done.wait(0.05):
@@ -121,6 +128,8 @@ def measure(root: Path, page: str, query: str, k: int) -> dict:
             done.set()
             watcher.join()
         burst_cpu, wall = cpu_seconds(pid) - c0, time.perf_counter() - t0
+        time.sleep(1)  # the log's last lines
+        computations = dict(computed() - n0)
     return {
         "sessions": k,
         "lone_s": round(lone_s, 2),
@@ -130,10 +139,7 @@ def measure(root: Path, page: str, query: str, k: int) -> dict:
         "max_s": round(latencies[-1], 2),
         "lone_cpu_s": round(lone_cpu, 2),
         "burst_cpu_s": round(burst_cpu, 2),
-        "draw_cpu_s": round(draw_cpu, 2),
-        "computations_estimated": round(
-            (burst_cpu - k * draw_cpu) / max(lone_cpu - draw_cpu, 1e-9), 1
-        ),
+        "computations_logged": computations,
         "peak_rss_mb": round(max(peak) / 2**20),
     }
 

@@ -4,22 +4,25 @@ A page reads its widgets, builds the lesson's frozen ``Config`` with :func:`conf
 calls :func:`compute`; bad input from either step is shown as a translated message and
 the page stops there (no traceback reaches the browser).
 
-All sessions of a server share one process. ``st.cache_data`` alone computes concurrent
-misses of one entry once per *session*, so a class asking for the same new setting at
-once would run it forty times; here a per-key lock makes the first caller compute and
-the others wait for its result (single flight), and at most ``MAX_HEAVY`` computations
-run at once per process while the rest wait with a message.
+All sessions of a server share one process. A class asking for the same new setting at
+once computes it once: ``st.cache_data`` (Streamlit 1.67) holds a lock per entry, so the
+first caller computes and the others wait for its result (single flight; the depth page's
+own table, below, does the same with a lock per config). At most ``MAX_HEAVY``
+computations run at once per process while the rest wait with a message. Each
+computation writes one line to the server's log: what, and how long it took.
 """
 
 from __future__ import annotations
 
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from typing import TypeVar
 
 import streamlit as st
+from streamlit.logger import get_logger
 
 from .frame import error_box, stop, tr
 
@@ -31,6 +34,16 @@ _heavy = threading.BoundedSemaphore(MAX_HEAVY)
 _cached: dict[Callable, Callable] = {}
 _flights: dict[Hashable, list] = {}  # key → [lock, callers holding or waiting for it]
 _flights_lock = threading.Lock()
+log = get_logger(__name__)
+
+
+def _logged(run: Callable[..., R], cfg: object, *args: object) -> R:
+    """``run(cfg, *args)``, holding a heavy slot; one log line when it is done."""
+    with _heavy:
+        t0 = time.perf_counter()
+        value = run(cfg, *args)
+    log.info("computed %s in %.2f s: %r", run.__qualname__, time.perf_counter() - t0, cfg)
+    return value
 
 
 def config(cls: Callable[..., C], **fields: object) -> C:
@@ -47,8 +60,7 @@ def _cache(run: Callable[[C], R], max_entries: int) -> Callable[[C], R]:
     if run not in _cached:
 
         def guarded(cfg: C) -> R:
-            with _heavy:
-                return run(cfg)
+            return _logged(run, cfg)
 
         # st.cache_data keys a function by module, qualified name and source: name it
         # after the lesson so that each lesson has a cache of its own.
@@ -80,7 +92,7 @@ def compute(run: Callable[[C], R], cfg: C, *, max_entries: int = 64) -> R:
     """
     cached = _cache(run, max_entries)
     try:
-        with st.spinner(tr("app.computing"), show_time=True), single_flight((run, cfg)):
+        with st.spinner(tr("app.computing"), show_time=True):
             return cached(cfg)
     except ValueError as err:
         error_box(err)
@@ -119,8 +131,7 @@ def compute_with_progress(
                     return results[cfg]
             bar = slot.progress(0.0, label(0.0))
             try:
-                with _heavy:
-                    value = run(cfg, lambda f: bar.progress(f, label(f)))
+                value = _logged(run, cfg, lambda f: bar.progress(f, label(f)))
             finally:
                 slot.empty()
             with _progressed_lock:

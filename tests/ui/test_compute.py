@@ -1,5 +1,5 @@
 """ui.compute: concurrent misses of one config are computed once per process (single
-flight), and no more than MAX_HEAVY computations run at once."""
+flight), no more than MAX_HEAVY computations run at once, and each is logged."""
 
 import importlib
 import threading
@@ -46,11 +46,14 @@ def run_at_once(cfgs: list[Cfg]) -> list[int]:
     return results
 
 
-def test_forty_sessions_asking_for_one_new_setting_compute_it_once():
+def test_forty_sessions_asking_for_one_new_setting_compute_it_once(caplog):
     calls.clear()
-    assert run_at_once([Cfg(7)] * 40) == [49] * 40
+    with caplog.at_level("INFO", logger=compute_module.log.name):
+        assert run_at_once([Cfg(7)] * 40) == [49] * 40
     assert calls == [7]
-    assert not compute_module._flights  # every lock was given back
+    lines = [r.getMessage() for r in caplog.records if r.name == compute_module.log.name]
+    assert len(lines) == 1 and lines[0].startswith("computed slow_square in ")
+    assert lines[0].endswith("Cfg(n=7)")
 
 
 def test_different_settings_run_at_most_max_heavy_at_once():
