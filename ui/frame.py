@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import json
+from pathlib import Path
 from urllib.parse import urlencode, urlsplit
 
 import plotly.graph_objects as go
@@ -15,6 +16,12 @@ from attnviz.i18n import LANGS, catalogue, t
 BOUND = "_url_keys"  # session key: {widget key: default} of this run, for the URL
 NOTES = "_url_notes"  # session key: container for notices about URL values
 LINKED = "_url_linked"  # session key: this run has written its URL and share link
+HERE = Path(__file__).parent
+SHARE = st.components.v2.component(
+    "attnviz.share",
+    css=(HERE / "share.css").read_text(encoding="utf-8"),
+    js=(HERE / "share.js").read_text(encoding="utf-8"),
+)
 
 
 @st.cache_resource
@@ -69,7 +76,8 @@ def note(message: str) -> None:
 
 def share_link() -> None:
     """Write every control that differs from its default into the URL (language always),
-    and show that link in a box with a copy button (once per run)."""
+    and show that link in the sidebar with a copy button (once per run). The browser keeps
+    the box equal to its own address, so a fragment's later change of the URL shows too."""
     if st.session_state.get(LINKED):
         return
     st.session_state[LINKED] = True
@@ -83,7 +91,9 @@ def share_link() -> None:
     st.query_params.from_dict(params)
     with st.sidebar:
         st.caption(tr("app.share_link"))
-        st.code(f"{st.context.url or ''}?{urlencode(params)}", language=None, wrap_lines=True)
+        url = f"{st.context.url or ''}?{urlencode(params)}"
+        labels = {"copy": tr("app.copy"), "copied": tr("app.copied")}
+        SHARE(key="share_link", data={"url": url, **labels})
 
 
 def explain(err: ValueError) -> str:

@@ -1,7 +1,11 @@
-"""The multi-head page in Chromium: a click on a head's tile enlarges that head, and a click
-on a cell of the enlarged map shows the steps of that weight."""
+"""The multi-head page in Chromium: a click on a head's tile enlarges that head (and the
+sidebar's share link follows), and a click on a cell of the enlarged map shows the steps of
+that weight."""
+
+import re
 
 import pytest
+from playwright.sync_api import expect
 
 from .conftest import assert_clean, open_app, wait_idle
 
@@ -30,6 +34,13 @@ def test_click_on_a_head_tile_enlarges_it(page, server, lang):
     wait_idle(page)
     assert grid.locator("button.cell.selected").get_attribute("title").startswith(name)
     page.locator(".js-plotly-plot").first.get_by_text(name).wait_for(timeout=30_000)
+    # the tile's run was the fragment's alone: the share link still follows the address
+    link = page.locator(".share input")
+    expect(link).to_have_value(re.compile(r"/multihead\?.*head=6"), timeout=5_000)
+    assert link.input_value() == page.url
+    copy = page.locator(".share button")
+    copy.click()
+    expect(copy).to_have_text("Copied" if lang == "en" else "コピーしました")
     assert_clean(page)
 
 

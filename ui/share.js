@@ -1,0 +1,40 @@
+// The share link: the address of this exact view, kept equal to the browser's own address.
+// A fragment's run (a click on a head, a cell) rewrites the URL but not the sidebar, so the
+// box follows window.location (the address the students' browsers reach, also behind a
+// proxy); the server's link is only its first value.
+// data: {url, copy, copied} (the button's two labels, translated)
+
+export default function ({ data, parentElement }) {
+  let root = parentElement.querySelector(".share");
+  if (!root) {
+    root = document.createElement("div");
+    root.className = "share";
+    const input = document.createElement("input");
+    input.readOnly = true;
+    input.onfocus = () => input.select();
+    const button = document.createElement("button");
+    root.append(input, button);
+    parentElement.append(root);
+  }
+  const [input, button] = root.children;
+  const current = () => window.location.href;
+  input.value = data.url;
+  input.setAttribute("aria-label", data.copy);
+  button.textContent = data.copy;
+  button.onclick = async () => {
+    input.value = current();
+    try {
+      await navigator.clipboard.writeText(input.value);
+    } catch {
+      input.select(); // plain http on a school network has no clipboard API
+      document.execCommand("copy");
+    }
+    button.textContent = data.copied;
+    setTimeout(() => (button.textContent = data.copy), 1500);
+  };
+  clearInterval(root.timer);
+  root.timer = setInterval(() => {
+    if (!root.isConnected) return clearInterval(root.timer);
+    if (document.activeElement !== input && input.value !== current()) input.value = current();
+  }, 400);
+}
