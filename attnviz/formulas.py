@@ -106,14 +106,14 @@ def multihead(score_name: str, *, causal: bool = False, qk_scale: float = 1.0) -
     ``qk_scale`` s ≠ 1 multiplies W_h^Q and W_h^K after their random draw (scores × s²).
     """
     softmax = r"\mathrm{softmax}(S_h + M)" if causal else r"\mathrm{softmax}(S_h)"
-    sdpa = score_name == "scaled_dot" and not causal  # exactly the chapter's A_{D'} (S11)
-    head = r"A_{D'}(Q_h, K_h, V_h) = " if sdpa else ""
+    sdpa = score_name == "scaled_dot" and not causal  # exactly the chapter's 𝒜_{D'} (S11)
+    head = r"\mathcal{A}_{D'}(Q_h, K_h, V_h) = " if sdpa else ""
     lines = [
         r"Q_h = X W_h^Q,\ K_h = X W_h^K,\ V_h = X W_h^V,\quad W_h^{Q,K,V} \in"
         r" \mathbb{R}^{D \times D'}",
         head_scores(score_name),
         rf"\mathrm{{head}}_h = {head}{softmax}\, V_h",
-        r"A^M(X, X, X) = [\mathrm{head}_1, \dots, \mathrm{head}_H]\, W^O,\quad W^O \in"
+        r"\mathcal{A}^M(X, X, X) = [\mathrm{head}_1, \dots, \mathrm{head}_H]\, W^O,\quad W^O \in"
         r" \mathbb{R}^{D'H \times D}",
     ]
     if causal:
@@ -139,7 +139,7 @@ def pipeline(score_name: str, *, pe_kind: str, pe_mode: str, causal: bool) -> li
         ("A_h", r"\mathrm{softmax}(S_h + M)" if causal else r"\mathrm{softmax}(S_h)"),
         (r"\mathrm{head}_h", r"A_h V_h"),
         ("concat", r"[\mathrm{head}_1, \dots, \mathrm{head}_H]"),
-        ("A^M", r"[\mathrm{head}_1, \dots, \mathrm{head}_H]\, W^O"),
+        (r"\mathcal{A}^M", r"[\mathrm{head}_1, \dots, \mathrm{head}_H]\, W^O"),
     ]
     return rows
 
@@ -150,11 +150,11 @@ def block(norm: str, activation: str = "relu") -> str:
     # Y: the FFN's input, one row per token (H is the number of heads)
     ffn = rf"\mathrm{{FFN}}(Y) = {act}(Y W_1 + \mathbf{{1}} b_1^\top) W_2 + \mathbf{{1}} b_2^\top"
     body = {
-        "post": r"Q' &= \mathrm{LN}(X + A^M(X)) \\ \mathrm{out} &= \mathrm{LN}(Q' +"
+        "post": r"Q' &= \mathrm{LN}(X + \mathcal{A}^M(X)) \\ \mathrm{out} &= \mathrm{LN}(Q' +"
         r" \mathrm{FFN}(Q'))",
-        "pre": r"X' &= X + A^M(\mathrm{LN}(X)) \\ \mathrm{out} &= X' +"
+        "pre": r"X' &= X + \mathcal{A}^M(\mathrm{LN}(X)) \\ \mathrm{out} &= X' +"
         r" \mathrm{FFN}(\mathrm{LN}(X'))",
-        "none": r"X' &= X + A^M(X) \\ \mathrm{out} &= X' + \mathrm{FFN}(X')",
+        "none": r"X' &= X + \mathcal{A}^M(X) \\ \mathrm{out} &= X' + \mathrm{FFN}(X')",
     }[norm]
     return rf"\begin{{aligned}}{body} \\ {ffn.replace('=', '&=', 1)}\end{{aligned}}"
 

@@ -29,7 +29,10 @@ def test_formulas_shown_are_those_of_the_config_run(lang, norm):
     assert shown == run(Config("a b c", norm, D=16, H=2, ff=2)).formulas
     joined = " ".join(shown)
     assert "\\mathrm{ReLU}" in joined and "GELU" not in joined  # the chapter's FFN
-    own = {"post": "Q' &= \\mathrm{LN}(X + A^M(X))", "pre": "A^M(\\mathrm{LN}(X))"}
+    own = {
+        "post": "Q' &= \\mathrm{LN}(X + \\mathcal{A}^M(X))",
+        "pre": "\\mathcal{A}^M(\\mathrm{LN}(X))",
+    }
     for other, part in own.items():
         assert (part in joined) == (other == norm)
     assert ("\\mathrm{LN}" in joined) == (norm != "none")
@@ -82,7 +85,9 @@ def test_flow_and_formula_use_the_same_symbols_and_tokens_count_from_1(lang):
     boxes = [a["text"] for a in figures(at)[0]["layout"]["annotations"] if a.get("text")]
     assert "Aᴹ(X)" in boxes and not [b for b in boxes if "MHA" in b]
     joined = " ".join(latex(at))
-    assert "A^M(X)" in joined and "\\mathrm{FFN}(Y)" in joined and "FFN}(H)" not in joined
+    assert (
+        "\\mathcal{A}^M(X)" in joined and "\\mathrm{FFN}(Y)" in joined and "FFN}(H)" not in joined
+    )
     bars = figures(at)[2]
     assert decode(bars["data"][0]["x"])[0] == 1  # features d = 1 … D
     assert bars["layout"]["annotations"][0]["text"].startswith("3:c")  # token 3 of 3

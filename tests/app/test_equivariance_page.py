@@ -88,8 +88,12 @@ def test_extremes_and_hostile_values(params):
 @pytest.mark.parametrize(
     ("params", "present", "absent"),
     [
-        ({"pe": "none", "norm": "post"}, ["\\mathrm{LN}(X + A^M(X))"], ["\\mathrm{PE}"]),
-        ({"pe": "sinusoidal", "norm": "pre"}, ["PX + E", "A^M(\\mathrm{LN}(X))"], ["[PX"]),
+        ({"pe": "none", "norm": "post"}, ["\\mathrm{LN}(X + \\mathcal{A}^M(X))"], ["\\mathrm{PE}"]),
+        (
+            {"pe": "sinusoidal", "norm": "pre"},
+            ["PX + E", "\\mathcal{A}^M(\\mathrm{LN}(X))"],
+            ["[PX"],
+        ),
         ({"pe": "learned", "pe_mode": "concat", "norm": "none"}, ["[PX;\\ E]"], ["\\mathrm{LN}"]),
     ],
 )

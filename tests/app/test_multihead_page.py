@@ -117,9 +117,9 @@ def test_large_grid_is_pooled_and_says_so(lang):
 @pytest.mark.parametrize(
     ("params", "present", "absent"),
     [
-        ({"score": "mlp"}, ["\\tanh"], ["\\sqrt{D'}", "A_{D'}"]),
+        ({"score": "mlp"}, ["\\tanh"], ["\\sqrt{D'}", "\\mathcal{A}_{D'}"]),
         ({"score": "dot", "causal": "true"}, ["M_{ij}"], ["\\sqrt{D'}"]),
-        ({"score": "scaled_dot", "pe": "none"}, ["A_{D'}", "\\sqrt{D'}"], ["E"]),
+        ({"score": "scaled_dot", "pe": "none"}, ["\\mathcal{A}_{D'}", "\\sqrt{D'}"], ["E"]),
         ({"pe_mode": "concat"}, ["[X;\\ E]"], ["X + E"]),
     ],
 )

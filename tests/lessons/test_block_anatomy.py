@@ -46,6 +46,6 @@ def test_formulas_are_the_chapter_block_of_this_norm_with_relu(norm):
     text = " ".join(run(Config("a b c", norm, D=16, H=2)).formulas)
     assert "ReLU" in text and "GELU" not in text
     assert ("\\mathrm{LN}" in text) == (norm != "none")
-    assert ("A^M(\\mathrm{LN}(X))" in text) == (norm == "pre")
-    assert ("\\mathrm{LN}(X + A^M(X))" in text) == (norm == "post")
+    assert ("\\mathcal{A}^M(\\mathrm{LN}(X))" in text) == (norm == "pre")
+    assert ("\\mathrm{LN}(X + \\mathcal{A}^M(X))" in text) == (norm == "post")
     assert block_anatomy.STEPS[norm][-1][0] == "resid_post"

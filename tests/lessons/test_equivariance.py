@@ -133,5 +133,5 @@ def test_formulas_are_those_of_the_positions_and_norm_computed(pe, mode, norm):
     assert ("PX + E" in text) == (pe != "none" and mode == "add")
     assert ("[PX;\\ E]" in text) == (pe != "none" and mode == "concat")
     assert ("\\mathrm{LN}" in text) == (norm != "none")
-    assert ("A^M(\\mathrm{LN}(X))" in text) == (norm == "pre")
+    assert ("\\mathcal{A}^M(\\mathrm{LN}(X))" in text) == (norm == "pre")
     assert "\\sqrt{D'}" in text and "\\mathrm{ReLU}" in text

@@ -58,7 +58,7 @@ def test_formulas_are_those_of_the_score_and_mask_computed(score, causal):
     assert ("\\sqrt{D'}" in text) == (score in ("scaled_dot", "bilinear"))
     assert ("\\tanh" in text) == (score == "mlp")
     assert ("M_{ij}" in text) == causal
-    assert ("A_{D'}" in text) == (score == "scaled_dot" and not causal)
+    assert ("\\mathcal{A}_{D'}" in text) == (score == "scaled_dot" and not causal)
     assert "\\sqrt{D}" not in text  # inside a head the scale is the per-head width
     rows = dict(zip(r.pipeline.step, r.pipeline.formula, strict=True))
     assert rows["S_h"] in r.formulas  # the pipeline's score row is the formula shown
@@ -74,7 +74,7 @@ def test_pipeline_shapes_follow_the_positional_mode(pe, mode, step):
     steps = list(r.pipeline.step)
     assert (step in steps) if step else not any("E" in s for s in steps)
     width = 32 if mode == "concat" and pe != "none" else 16
-    assert r.pipeline.set_index("step").loc["A^M", "shape"] == f"3 × {width}"
+    assert r.pipeline.set_index("step").loc["\\mathcal{A}^M", "shape"] == f"3 × {width}"
     assert r.pipeline.set_index("step").loc["Q_h, K_h, V_h", "shape"] == f"2 × 3 × {width // 2}"
 
 
