@@ -46,9 +46,9 @@ def single_query(name: str) -> str:
     """S1/S8: one query's weights over the sources and the vector it reads, for any score."""
     if name == "scaled_dot":  # S8's matrix form: sources stacked as the rows of X
         return (
-            r"\begin{aligned}[a_1, \dots, a_N] &= \mathrm{softmax}\!\left("
-            r"\frac{\mathbf{q}^\top X^\top}{\sqrt{D}}\right),\quad X = [\mathbf{z}_1, \dots,"
-            r" \mathbf{z}_N]^\top \\ \tilde{\mathbf{q}}^\top"
+            r"\begin{aligned}X &= [\mathbf{z}_1, \dots, \mathbf{z}_N]^\top \\"
+            r" [a_1, \dots, a_N] &= \mathrm{softmax}\!\left("
+            r"\frac{\mathbf{q}^\top X^\top}{\sqrt{D}}\right) \\ \tilde{\mathbf{q}}^\top"
             r" &= \sum_{i=1}^{N} a_i \mathbf{z}_i^\top\end{aligned}"
         )
     return WEIGHTED_SUM
@@ -107,14 +107,19 @@ def multihead(score_name: str, *, causal: bool = False, qk_scale: float = 1.0) -
     """
     softmax = r"\mathrm{softmax}(S_h + M)" if causal else r"\mathrm{softmax}(S_h)"
     sdpa = score_name == "scaled_dot" and not causal  # exactly the chapter's 𝒜_{D'} (S11)
-    head = r"\mathcal{A}_{D'}(Q_h, K_h, V_h) = " if sdpa else ""
+    head = (  # two lines: a narrow column cannot hold the chapter's name and its value in one
+        rf"\begin{{aligned}}\mathrm{{head}}_h &= \mathcal{{A}}_{{D'}}(Q_h, K_h, V_h) \\"
+        rf" &= {softmax}\, V_h\end{{aligned}}"
+        if sdpa
+        else rf"\mathrm{{head}}_h = {softmax}\, V_h"
+    )
     lines = [
-        r"Q_h = X W_h^Q,\ K_h = X W_h^K,\ V_h = X W_h^V,\quad W_h^{Q,K,V} \in"
-        r" \mathbb{R}^{D \times D'}",
+        r"\begin{gathered}Q_h = X W_h^Q,\ K_h = X W_h^K,\ V_h = X W_h^V \\"
+        r" W_h^{Q,K,V} \in \mathbb{R}^{D \times D'}\end{gathered}",
         head_scores(score_name),
-        rf"\mathrm{{head}}_h = {head}{softmax}\, V_h",
-        r"\mathcal{A}^M(X, X, X) = [\mathrm{head}_1, \dots, \mathrm{head}_H]\, W^O,\quad W^O \in"
-        r" \mathbb{R}^{D'H \times D}",
+        head,
+        r"\begin{gathered}\mathcal{A}^M(X, X, X) = [\mathrm{head}_1, \dots, \mathrm{head}_H]\,"
+        r" W^O \\ W^O \in \mathbb{R}^{D'H \times D}\end{gathered}",
     ]
     if causal:
         lines.insert(2, r"M_{ij} = \begin{cases} 0 & j \le i \\ -\infty & j > i\end{cases}")
@@ -148,7 +153,10 @@ def block(norm: str, activation: str = "relu") -> str:
     """S13 (post-LN), S14 (pre-LN) or the no-LN contrast, with the FFN's activation."""
     act = ACTIVATIONS[activation]
     # Y: the FFN's input, one row per token (H is the number of heads)
-    ffn = rf"\mathrm{{FFN}}(Y) = {act}(Y W_1 + \mathbf{{1}} b_1^\top) W_2 + \mathbf{{1}} b_2^\top"
+    ffn = (  # broken before the second bias: the block's longest line, in a third of a page
+        rf"\mathrm{{FFN}}(Y) = {act}(Y W_1 + \mathbf{{1}} b_1^\top)\, W_2 \\"
+        r" &\quad + \mathbf{1} b_2^\top"
+    )
     body = {
         "post": r"Q' &= \mathrm{LN}(X + \mathcal{A}^M(X)) \\ \mathrm{out} &= \mathrm{LN}(Q' +"
         r" \mathrm{FFN}(Q'))",
@@ -204,7 +212,7 @@ def pattern_score(task: str) -> str:
 SINUSOIDAL = (  # 1-based: p_1 is position 0 of the usual 0-based table, component 1 a sine
     r"\begin{aligned}(\mathbf{p}_i)_{2k-1} &= \sin\!\big((i - 1)\,\omega_k\big) \\"
     r" (\mathbf{p}_i)_{2k} &= \cos\!\big((i - 1)\,\omega_k\big) \\"
-    r" \omega_k &= 10000^{-2(k-1)/D},\ k = 1, \dots, D/2\end{aligned}"
+    r" \omega_k &= 10000^{-2(k-1)/D} \\ k &= 1, \dots, D/2\end{aligned}"
 )
 
 
@@ -272,9 +280,10 @@ SATURATION = [
     r" = \mathrm{diag}(\mathbf{a}) - \mathbf{a}\mathbf{a}^\top",
     r"H(\mathbf{a}) = -\sum_{j=1}^{N} a_j \log a_j \le \log N",
 ]
-REAL_HEAD = (
-    r"a^{(l,h)}_{ij} = \mathrm{softmax}_j\Big(\frac{(\mathbf{x}_i W^Q_h + \mathbf{b}^Q_h)"
-    r"(\mathbf{x}_j W^K_h + \mathbf{b}^K_h)^\top}{\sqrt{D'}}\Big)"
+REAL_HEAD = (  # score and weight on two lines, so that a narrow column holds them
+    r"\begin{aligned}s^{(l,h)}_{ij} &= \frac{(\mathbf{x}_i W^Q_h + \mathbf{b}^Q_h)"
+    r"(\mathbf{x}_j W^K_h + \mathbf{b}^K_h)^\top}{\sqrt{D'}} \\"
+    r" a^{(l,h)}_{ij} &= \mathrm{softmax}_j\big(s^{(l,h)}_{ij}\big)\end{aligned}"
 )
 ROLLOUT = r"R_l = \mathrm{rownorm}\Big(\tfrac{1}{H}\sum_h A_{l,h} + I\Big)\,R_{l-1}"
 
