@@ -35,7 +35,10 @@ st.html(  # a formula wider than its column scrolls instead of being cut; displa
 if ui.presenting():
     st.html(
         "<style>[data-testid=stMain] .stMarkdown :is(p, li) {font-size: 1.35rem !important;}"
-        " [data-testid=stMain] .katex {font-size: 1.5em !important;}</style>"
+        " [data-testid=stMain] .katex {font-size: 1.5em !important;}"
+        # below a full-HD width the big formulas would not fit their columns
+        " @media (max-width: 1700px) {[data-testid=stMain] .katex-display > .katex"
+        " {font-size: 1.1em !important;}}</style>"
     )
 
 PAGES = {

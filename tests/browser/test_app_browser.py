@@ -1,5 +1,5 @@
 """Every page in a real browser, both languages (every formula inside its column on a
-1280-pixel screen); slider → redraw; URL round trip; deep links."""
+1280-pixel screen, also in presentation mode); slider → redraw; URL round trip; deep links."""
 
 from __future__ import annotations
 
@@ -40,13 +40,13 @@ WIDE_FORMULAS = """() => Array.from(document.querySelectorAll('.katex-display'))
 
 
 @pytest.mark.browser
-@pytest.mark.parametrize("lang", ["ja", "en"])
-def test_every_page_loads_without_error_and_its_formulas_fit(server, page, lang):
+@pytest.mark.parametrize(("lang", "present"), [("ja", ""), ("en", ""), ("ja", "&present=true")])
+def test_every_page_loads_without_error_and_its_formulas_fit(server, page, lang, present):
     assert len(PAGES) >= 3
     page.set_viewport_size({"width": 1280, "height": 900})  # a classroom projector
     formulas = 0
     for path in PAGES:
-        open_app(page, f"{server}/{path}?lang={lang}")
+        open_app(page, f"{server}/{path}?lang={lang}{present}")
         assert_clean(page)
         formulas += page.locator(".katex-display").count()
         assert page.evaluate(WIDE_FORMULAS) == [], path
