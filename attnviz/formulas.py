@@ -217,9 +217,9 @@ SINUSOIDAL = (  # 1-based: p_1 is position 0 of the usual 0-based table, compone
 
 
 def add_concat(d_pos_symbol: str = "D") -> str:
-    """S16: the width after adding vs concatenating p_i."""
+    """S16: the width after adding p_i, and after concatenating it (no words: both languages)."""
     return (
-        r"\mathbf{x}_i + \mathbf{p}_i \in \mathbb{R}^{D} \quad \text{vs} \quad"
+        r"\mathbf{x}_i + \mathbf{p}_i \in \mathbb{R}^{D},\qquad"
         rf" [\mathbf{{x}}_i; \mathbf{{p}}_i] \in \mathbb{{R}}^{{D + {d_pos_symbol}}}"
     )
 
@@ -305,12 +305,12 @@ def _sum_of_products(pairs: list[tuple[float, float]], shown: int = 3) -> str:
     return " + ".join(parts)
 
 
-def weight_steps(steps, *, start: int = 0, bias: bool = True) -> list[str]:
+def weight_steps(steps, *, start: int = 1, bias: bool = True) -> list[str]:
     """S2–S12 for one weight a_ij with its numbers, from ``attnviz.stepthrough.WeightSteps``.
 
     Five lines: the projections, the score's own sum of terms, the softmax (or the mask
     that zeroes it), the head row and the output row. Tokens and heads are numbered from
-    ``start`` (1 as the chapter and the token labels count; the engine's indices are 0-based).
+    ``start``: 1, as the chapter and the token labels count (the engine's indices are 0-based).
     ``bias`` False leaves out b^Q, b^K, b^V, b^O (projections without biases, as the chapter's).
     """
     i, j, h = steps.i + start, steps.j + start, steps.h + start

@@ -278,7 +278,7 @@ def follow(pick: Pick) -> Steps:
     """a_ij followed from x_i to out_i (biases included), checked against the layer's trace."""
     x, mha, trace = attention(pick.text, pick.layer)
     steps = step_through(trace, mha, h=pick.head, i=pick.i, j=pick.j, x=x)
-    lines = formulas.weight_steps(steps, start=1)
+    lines = formulas.weight_steps(steps)
     keep = sinks.kept_positions(encode(pick.text)[0].tokens, HIDDEN)
     if pick.hide_special and pick.i in keep and pick.j in keep:
         kept_sum = float(steps.a_row[keep].sum())
