@@ -54,6 +54,13 @@ def heatmap(
     xs = np.arange(n_x) if x_positions is None else np.asarray(x_positions)
     ys = np.arange(n_y) if y_positions is None else np.asarray(y_positions)
     xl, yl = token_labels(x_tokens, xs), token_labels(y_tokens, ys)
+    if max(n_x, n_y) <= HOVER_MAX_N:
+        hover = dict(
+            customdata=np.array([[f"{y} → {x}" for x in xl] for y in yl]),
+            hovertemplate="%{customdata}<br>%{z:.4f}<extra></extra>",
+        )
+    else:
+        hover = dict(hovertemplate="%{y} → %{x}<br>%{z:.4f}<extra></extra>")
     trace = go.Heatmap(
         z=z,
         x=xs,
@@ -62,31 +69,19 @@ def heatmap(
         zmax=zmax,
         colorscale=colorscale,
         **colour_bar(zmin, zmax, marks),
+        **hover,
     )
-    if max(n_x, n_y) <= HOVER_MAX_N:
-        trace.update(
-            customdata=np.array([[f"{y} → {x}" for x in xl] for y in yl]),
-            hovertemplate="%{customdata}<br>%{z:.4f}<extra></extra>",
-        )
-    else:
-        trace.update(hovertemplate="%{y} → %{x}<br>%{z:.4f}<extra></extra>")
-    fig = go.Figure(trace)
-    fig.update_layout(title=title, height=height, margin=dict(l=10, r=10, t=50, b=10))
-    ticks = dict(tickmode="array") if max(n_x, n_y) <= TICK_LABELS_MAX_N else {}
-    fig.update_xaxes(
-        title=x_title,
-        automargin=True,
-        **ticks,
-        **(dict(tickvals=xs, ticktext=xl) if ticks else {}),
+    labelled = max(n_x, n_y) <= TICK_LABELS_MAX_N
+    x_ticks = dict(tickmode="array", tickvals=xs, ticktext=xl) if labelled else {}
+    y_ticks = dict(tickmode="array", tickvals=ys, ticktext=yl) if labelled else {}
+    layout = dict(  # one Figure call: separate update_* calls cost more than the figure
+        title=title,
+        height=height,
+        margin=dict(l=10, r=10, t=50, b=10),
+        xaxis=dict(title=x_title, automargin=True, **x_ticks),
+        yaxis=dict(title=y_title, autorange="reversed", automargin=True, **y_ticks),
     )
-    fig.update_yaxes(
-        title=y_title,
-        autorange="reversed",
-        automargin=True,
-        **ticks,
-        **(dict(tickvals=ys, ticktext=yl) if ticks else {}),
-    )
-    return fig
+    return go.Figure(trace, layout)
 
 
 def head_grid(
