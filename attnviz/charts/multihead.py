@@ -25,6 +25,7 @@ from .real_model import Mosaic
 CLICK_MAX_N = 64  # above this many tokens a map has no click targets: pick i, j instead
 TILE_COLS = (4, 8)  # tiles per row: 4 up to 8 heads, else 8
 TITLE_PX = 18  # height on screen of the band for each tile's title
+TITLE_PX_LARGE = 34  # the same for presentation mode's larger titles, in a narrower column
 HIGHLIGHT = "#e02020"  # the picked cell, key and query
 POSITIVE, NEGATIVE, MUTED = "#1f77b4", "#d62728", "#b0b0b0"
 
@@ -53,14 +54,19 @@ def tile_cols(H: int) -> int:
 
 
 def head_tiles(
-    weights: np.ndarray, *, zmin: float = 0.0, zmax: float = 1.0, width_px: int = 520
+    weights: np.ndarray,
+    *,
+    zmin: float = 0.0,
+    zmax: float = 1.0,
+    width_px: int = 520,
+    title_px: int = TITLE_PX,
 ) -> Mosaic:
     """(H, N, N) maps → a :class:`Mosaic` of ``tile_cols(H)`` tiles per row, Viridis from
     ``zmin`` to ``zmax``, drawn about ``width_px`` wide.
 
     Maps wider than a tile on screen are max-pooled (a sharp peak stays visible); small
     ones are enlarged by whole pixels, so that the gaps stay thin at any N. A band above
-    each row leaves ~``TITLE_PX`` on screen for the tiles' titles; tiles past H are white.
+    each row leaves ~``title_px`` on screen for the tiles' titles; tiles past H are white.
     """
     W = np.asarray(weights, dtype=np.float32)
     H = W.shape[0]
@@ -72,7 +78,7 @@ def head_tiles(
     up = max(1, target // n)
     cell = n * up
     gap = max(2, cell // 16)
-    band = -(-TITLE_PX * (cols * (cell + gap) - gap) // width_px)
+    band = -(-title_px * (cols * (cell + gap) - gap) // width_px)
     step, step_y = cell + gap, band + cell + gap  # as Mosaic.step, Mosaic.step_y
     canvas = np.full((rows * step_y - gap, cols * step - gap, 3), 255, dtype=np.uint8)
     for h, w in enumerate(maps):

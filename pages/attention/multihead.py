@@ -55,7 +55,13 @@ def explore(cfg: multihead.Config, r: multihead.Result) -> None:
     uniform = {1 / N: "1/N"} if show == "weights" else None
     h = ui.slider("head", ui.tr("multihead.big_head"), 1, cfg.H, 1) - 1 if cfg.H > 1 else 0
     st.subheader(ui.tr("multihead.grid"))
-    tiles = charts.head_tiles(shown, zmin=lo, zmax=hi, width_px=760 if ui.presenting() else 520)
+    tiles = charts.head_tiles(
+        shown,
+        zmin=lo,
+        zmax=hi,
+        width_px=760 if ui.presenting() else 520,
+        title_px=charts.TITLE_PX_LARGE if ui.presenting() else charts.TITLE_PX,
+    )
     png = tiles.png()
     titles = [ui.tr("multihead.head", h=g + 1) for g in range(cfg.H)]
     names = [
