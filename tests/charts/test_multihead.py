@@ -33,6 +33,16 @@ def test_each_tile_is_its_heads_map_in_colour(H, N):
         assert (m.tile(m.rows - 1, cols - 1) == 255).all()
 
 
+@pytest.mark.parametrize("title_px", [charts.TITLE_PX, charts.TITLE_PX_LARGE])
+def test_title_band_is_title_px_on_screen(title_px):
+    """The band above each row of tiles is ``title_px`` tall once the picture is drawn
+    ``width_px`` wide (to the pixel, rounded up)."""
+    W = np.random.default_rng(1).random((8, 12, 12)).astype(np.float32)
+    m = charts.head_tiles(W, width_px=760, title_px=title_px)
+    on_screen = m.band * 760 / m.rgb.shape[1]
+    assert title_px <= on_screen < title_px + 760 / m.rgb.shape[1]
+
+
 def test_click_targets_sit_on_every_cell_and_the_pick_is_outlined():
     z = np.arange(16, dtype=np.float32).reshape(4, 4) / 16
     fig = charts.pickable(heatmap(z, list("abcd"), list("abcd")), picked=(2, 1))
