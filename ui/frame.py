@@ -74,6 +74,17 @@ def note(message: str) -> None:
     (st.session_state.get(NOTES) or st).warning(message)
 
 
+def url_params() -> dict[str, str]:
+    """The URL of this view: every control of the run off its default, the language always."""
+    bound = st.session_state.get(BOUND, {})
+    params = {
+        k: st.session_state[k]
+        for k, default in bound.items()
+        if k in st.session_state and (k == "lang" or st.session_state[k] != default)
+    }
+    return {k: str(v).lower() if isinstance(v, bool) else str(v) for k, v in params.items()}
+
+
 def share_link() -> None:
     """Write every control that differs from its default into the URL (language always),
     and show that link in the sidebar with a copy button (once per run). The browser keeps
@@ -81,13 +92,7 @@ def share_link() -> None:
     if st.session_state.get(LINKED):
         return
     st.session_state[LINKED] = True
-    bound = st.session_state.get(BOUND, {})
-    params = {
-        k: st.session_state[k]
-        for k, default in bound.items()
-        if k in st.session_state and (k == "lang" or st.session_state[k] != default)
-    }
-    params = {k: str(v).lower() if isinstance(v, bool) else str(v) for k, v in params.items()}
+    params = url_params()
     st.query_params.from_dict(params)
     with st.sidebar:
         st.caption(tr("app.share_link"))

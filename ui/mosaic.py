@@ -23,7 +23,7 @@ import streamlit as st
 from attnviz.charts import Mosaic
 from attnviz.charts.raster import png_uri
 
-from .frame import BOUND, presenting
+from .frame import presenting, url_params
 
 HERE = Path(__file__).parent
 COMPONENT = st.components.v2.component(
@@ -107,12 +107,6 @@ def cell_map(
 def keep_in_url() -> None:
     """Write the page's controls into the URL after a fragment's own run: the same rule as
     app.py's share link (every control off its default, the language always)."""
-    bound = st.session_state.get(BOUND, {})
-    params = {
-        k: st.session_state[k]
-        for k, default in bound.items()
-        if k in st.session_state and (k == "lang" or st.session_state[k] != default)
-    }
-    params = {k: str(v).lower() if isinstance(v, bool) else str(v) for k, v in params.items()}
+    params = url_params()
     if params != st.query_params.to_dict():
         st.query_params.from_dict(params)
