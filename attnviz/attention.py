@@ -103,29 +103,58 @@ class MultiHeadAttention(nn.Module):
         self.D, self.H, self.d_head, self.score_name = D, H, d_head, score
         init = Init.of(seed, dtype, device)
         g = init.generator()
-        self.W_Q = init.uniform(g, H, D, d_head, fan_in=D)  # W_h^Q ∈ ℝ^{D×D'} for each head
-        self.W_K = init.uniform(g, H, D, d_head, fan_in=D)
-        self.W_V = init.uniform(g, H, D, d_head, fan_in=D)
+        W_Q, W_K, W_V = (init.uniform(g, H, D, d_head, fan_in=D) for _ in range(3))  # (H, D, D')
+        # W_h^Q, W_h^K, W_h^V live side by side in one (D, 3, H, D') tensor: self-attention then
+        # projects with one matmul and no copy; W_Q, W_K, W_V below are per-head views of it.
+        self.W_QKV = nn.Parameter(torch.stack([W.transpose(0, 1) for W in (W_Q, W_K, W_V)], 1))
         self.W_O = init.uniform(g, H, d_head, D, fan_in=H * d_head)  # W^O ∈ ℝ^{D'H×D}, by head
         if bias:
-            self.b_Q, self.b_K, self.b_V = (init.zeros(H, d_head) for _ in range(3))
+            self.b_QKV = init.zeros(3, H, d_head)  # b_h^Q, b_h^K, b_h^V
             self.b_O = init.zeros(D)
         else:
-            self.b_Q = self.b_K = self.b_V = self.b_O = None
+            self.b_QKV = self.b_O = None
         self.score = make_score(
             score, d_head, heads=H, generator=g, dtype=init.dtype, hidden=mlp_hidden, n_max=n_max
         )
         self.to(init.device)
 
-    def _project(
-        self, x: torch.Tensor, Ws: list[nn.Parameter], bs: list[nn.Parameter | None]
-    ) -> list[torch.Tensor]:
-        """x W_h + b_h for each (W, b) pair, as one matmul over all pairs and heads."""
+    @property
+    def W_Q(self) -> torch.Tensor:
+        """W_h^Q ∈ ℝ^{D×D'} for each head: (H, D, D'), a view of ``W_QKV``."""
+        return self.W_QKV[:, 0].transpose(0, 1)
+
+    @property
+    def W_K(self) -> torch.Tensor:
+        """W_h^K for each head: (H, D, D'), a view of ``W_QKV``."""
+        return self.W_QKV[:, 1].transpose(0, 1)
+
+    @property
+    def W_V(self) -> torch.Tensor:
+        """W_h^V for each head: (H, D, D'), a view of ``W_QKV``."""
+        return self.W_QKV[:, 2].transpose(0, 1)
+
+    @property
+    def b_Q(self) -> torch.Tensor | None:
+        """b_h^Q for each head: (H, D'), or None without biases."""
+        return None if self.b_QKV is None else self.b_QKV[0]
+
+    @property
+    def b_K(self) -> torch.Tensor | None:
+        """b_h^K for each head: (H, D'), or None without biases."""
+        return None if self.b_QKV is None else self.b_QKV[1]
+
+    @property
+    def b_V(self) -> torch.Tensor | None:
+        """b_h^V for each head: (H, D'), or None without biases."""
+        return None if self.b_QKV is None else self.b_QKV[2]
+
+    def _project(self, x: torch.Tensor, which: slice) -> list[torch.Tensor]:
+        """x W_h + b_h for the matrices ``which`` of (Q, K, V), in one matmul with every head."""
         B, N, _ = x.shape
-        k, HD = len(Ws), self.H * self.d_head
-        W = torch.cat([W.transpose(0, 1) for W in Ws], dim=1).view(self.D, k * HD)  # (D, k·H·D')
-        b = None if bs[0] is None else torch.cat(bs).reshape(k * HD)
-        y = F.linear(x, W.T, b)  # (B, N, k·H·D')
+        W = self.W_QKV[:, which]  # (D, k, H, D'), a view
+        k = W.shape[1]
+        b = None if self.b_QKV is None else self.b_QKV[which].reshape(-1)
+        y = F.linear(x, W.reshape(self.D, -1).T, b)  # (B, N, k·H·D')
         y = y.view(B, N, k, self.H, self.d_head).permute(2, 0, 3, 1, 4)  # (k, B, H, N, D')
         return list(y)
 
@@ -139,7 +168,7 @@ class MultiHeadAttention(nn.Module):
         key = query if key is None else key
         value = key if value is None else value
         same = key is query and value is query  # self-attention: validate and project once
-        p = self.W_Q
+        p = self.W_QKV
 
         def prepare(name: str, x: torch.Tensor) -> torch.Tensor:
             return check_tokens(name, torch.as_tensor(x, dtype=p.dtype, device=p.device), self.D)
@@ -180,13 +209,11 @@ class MultiHeadAttention(nn.Module):
     ) -> tuple[torch.Tensor, AttentionTrace]:
         """The arithmetic of ``forward`` on batched, already validated tensors (no caps)."""
         if query is key is value:  # self-attention: Q, K, V = X W^Q, X W^K, X W^V (S10)
-            q, k, v = self._project(
-                query, [self.W_Q, self.W_K, self.W_V], [self.b_Q, self.b_K, self.b_V]
-            )  # each (B, H, N, D')
+            q, k, v = self._project(query, slice(0, 3))  # each (B, H, N, D')
         else:
-            (q,) = self._project(query, [self.W_Q], [self.b_Q])  # (B, H, N_q, D')
-            (k,) = self._project(key, [self.W_K], [self.b_K])  # (B, H, N_k, D')
-            (v,) = self._project(value, [self.W_V], [self.b_V])  # (B, H, N_k, D')
+            (q,) = self._project(query, slice(0, 1))  # (B, H, N_q, D')
+            (k,) = self._project(key, slice(1, 2))  # (B, H, N_k, D')
+            (v,) = self._project(value, slice(2, 3))  # (B, H, N_k, D')
         scores = self.score(k, q)  # (B, H, N_q, N_k)
         head_out, weights = attend(scores, v, mask)  # (B, H, N_q, D'), (B, H, N_q, N_k)
         B, _, N_q, _ = head_out.shape

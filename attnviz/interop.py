@@ -3,7 +3,8 @@
 Copies the weights of ``nn.MultiheadAttention`` or ``nn.TransformerEncoderLayer``
 into the equivalent attnviz module, whose forward returns the same output plus
 a per-head trace. PyTorch stores a linear map as ``y = x Wᵀ + b`` with the
-heads stacked along the output rows; attnviz stores W_h^Q ∈ ℝ^{D×D'} per head.
+heads stacked along the output rows; attnviz stores W_h^Q ∈ ℝ^{D×D'} per head,
+as views of one (D, 3, H, D') tensor ``W_QKV`` that holds W^Q, W^K and W^V.
 
 Example (notebook)::
 

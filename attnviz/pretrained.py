@@ -170,7 +170,8 @@ def _load_weights(model: PretrainedEncoder, path: Path) -> None:
 
     PyTorch's ``nn.Linear`` stores W as (out, in) with y = x Wᵀ + b; the heads of
     query/key/value are stacked along ``out`` (head h owns rows h·D' … (h+1)·D'),
-    while attnviz keeps W_h^Q ∈ ℝ^{D×D'} per head: (H, D, D'). W^O is (H, D', D).
+    while attnviz keeps W_h^Q ∈ ℝ^{D×D'} per head: (H, D, D'), a view of the fused
+    W_QKV (D, 3, H, D'). W^O is (H, D', D).
     """
     from safetensors.torch import load_file
 

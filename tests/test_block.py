@@ -1,5 +1,7 @@
 """Transformer blocks (S13, S14) and permutation equivariance (S7, S15, S16)."""
 
+from operator import attrgetter
+
 import pytest
 import torch
 from hypothesis import given, settings
@@ -50,7 +52,7 @@ def test_same_seed_gives_the_pinned_parameters():
         (stack, "blocks.0.attn.score.W"): [-0.62800705, 0.4477775, 0.083738685, 0.25630373],
     }
     for (module, name), values in pinned.items():
-        W = module.get_parameter(name).detach().flatten()
+        W = attrgetter(name)(module).detach().flatten()  # W_Q: a view of the fused W_QKV
         assert torch.equal(W[[0, 1, 2, -1]], torch.tensor(values)), name
 
 

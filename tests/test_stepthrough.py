@@ -33,6 +33,7 @@ def with_random_biases(mha: attnviz.MultiHeadAttention, seed: int = 1) -> None:
 def oracle(mha: attnviz.MultiHeadAttention, x: torch.Tensor, mask: torch.Tensor | None) -> dict:
     """Head h's q, k, v, scores, weights, head rows and the output, in float64 torch."""
     p = {n: t.detach().double() for n, t in mha.named_parameters()}
+    p |= {n: getattr(mha, n).detach().double() for n in ("W_Q", "W_K", "W_V", "b_Q", "b_K", "b_V")}
     x = x.double().reshape(-1, N, D)  # (B, N, D)
     Q = torch.einsum("bnd,hde->bhne", x, p["W_Q"]) + p["b_Q"][:, None]  # (B, H, N, D')
     K = torch.einsum("bnd,hde->bhne", x, p["W_K"]) + p["b_K"][:, None]

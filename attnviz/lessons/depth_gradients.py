@@ -146,19 +146,22 @@ def layer_gradients(L: int, D: int, seed: int, x_scale: str = "unit") -> dict[st
     with _threads(THREADS):
         stack, (X, r) = _stack(L, D, seed), _inputs(D, seed, x_scale)
         blocks = stack.blocks
+        # matrix → (the parameter that holds it, the part of that parameter's gradient it is):
+        # W_V is a view of the fused W^{Q,K,V}, (D, 3, H, D′), so its gradient is slice 2.
         params = {
-            "W_2": [b.ffn.W_2 for b in blocks],
-            "W_1": [b.ffn.W_1 for b in blocks],
-            "W_O": [b.attn.W_O for b in blocks],
-            "W_V": [b.attn.W_V for b in blocks],
+            "W_2": [(b.ffn.W_2, ...) for b in blocks],
+            "W_1": [(b.ffn.W_1, ...) for b in blocks],
+            "W_O": [(b.attn.W_O, ...) for b in blocks],
+            "W_V": [(b.attn.W_QKV, (slice(None), 2)) for b in blocks],
         }
-        norms: dict[int, float] = {}  # id(parameter) → its gradient's norm
+        part = {id(p): where for ps in params.values() for p, where in ps}
+        norms: dict[int, float] = {}  # id(parameter) → the norm of its reported part's gradient
 
         def record(p: torch.Tensor) -> None:
-            norms[id(p)] = p.grad.norm().item()
+            norms[id(p)] = p.grad[part[id(p)]].norm().item()
             p.grad = None
 
-        for p in (p for ps in params.values() for p in ps):
+        for p, _ in (pw for ps in params.values() for pw in ps):
             p.requires_grad_(True)
             p.register_post_accumulate_grad_hook(record)
         for norm in NORMS:  # the same weights in either order: the blocks' ``norm`` says which
@@ -167,7 +170,7 @@ def layer_gradients(L: int, D: int, seed: int, x_scale: str = "unit") -> dict[st
                 block.norm = norm
                 x, _ = block(x)
             (_output(stack, norm, x) @ r).mean().backward()
-            out[norm] = {k: np.array([norms[id(p)] for p in ps]) for k, ps in params.items()}
+            out[norm] = {k: np.array([norms[id(p)] for p, _ in ps]) for k, ps in params.items()}
     return out
 
 

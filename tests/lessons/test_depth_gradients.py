@@ -61,14 +61,14 @@ def test_per_layer_gradients_equal_a_plain_backward(norm):
     (out @ r).mean().backward()
     b = stack.blocks
     want = {
-        "W_2": [k.ffn.W_2 for k in b],
-        "W_1": [k.ffn.W_1 for k in b],
-        "W_O": [k.attn.W_O for k in b],
-        "W_V": [k.attn.W_V for k in b],
+        "W_2": [k.ffn.W_2.grad for k in b],
+        "W_1": [k.ffn.W_1.grad for k in b],
+        "W_O": [k.attn.W_O.grad for k in b],
+        "W_V": [k.attn.W_QKV.grad[:, 2] for k in b],  # W_V's part of the fused (D, 3, H, D′)
     }
     assert set(got) == set(depth.PARAMS)
-    for name, ps in want.items():
-        np.testing.assert_allclose(got[name], [p.grad.norm().item() for p in ps], rtol=1e-5)
+    for name, grads in want.items():
+        np.testing.assert_allclose(got[name], [g.norm().item() for g in grads], rtol=1e-5)
 
 
 def test_per_layer_shapes_depend_on_the_input_scale():
