@@ -1,11 +1,11 @@
-"""Picking by clicking: a tile of a mosaic of maps, or a cell of a Plotly heat map.
+"""Picking by clicking: a tile of a mosaic of maps, or a cell of one map.
 
 The mosaic (a :class:`attnviz.charts.Mosaic`: a model's layer × head maps, or one layer's
 heads) is plain HTML from an ``st.components.v2`` component: the PNG under a grid of
 buttons draws in a few milliseconds, where a Plotly figure of the same image costs ~30 ms
 of fixed drawing time plus its click targets (bench/bench_model_view.py), and still gives
-hover names and click-to-pick. A heat map's cells are picked through Plotly's own point
-selection on the invisible click targets of ``attnviz.charts.multihead.pickable``.
+hover names and click-to-pick. One map (``attnviz.charts.cells.cell_map``) is the same
+kind of component: a PNG of its cells with text labels, a tooltip and click-to-pick.
 
 Both report a pick through a callback that runs before the next run; inside an
 ``st.fragment`` that run is the fragment's alone, so :func:`keep_in_url` writes its
@@ -17,19 +17,23 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-import plotly.graph_objects as go
 import streamlit as st
 
 from attnviz.charts import Mosaic
 from attnviz.charts.raster import png_uri
 
-from .frame import presenting, url_params
+from .frame import url_params
 
 HERE = Path(__file__).parent
 COMPONENT = st.components.v2.component(
     "attnviz.mosaic",
     css=(HERE / "mosaic.css").read_text(encoding="utf-8"),
     js=(HERE / "mosaic.js").read_text(encoding="utf-8"),
+)
+HEATMAP = st.components.v2.component(
+    "attnviz.heatmap",
+    css=(HERE / "heatmap.css").read_text(encoding="utf-8"),
+    js=(HERE / "heatmap.js").read_text(encoding="utf-8"),
 )
 
 
@@ -82,26 +86,16 @@ def mosaic(payload: dict, key: str, on_pick: Callable[[tuple[int, int]], None]) 
     COMPONENT(key=key, data=payload, on_pick_change=picked)
 
 
-def cell_map(
-    fig: go.Figure, key: str, name: str, on_pick: Callable[[tuple[int, int]], None]
-) -> None:
-    """A heat map whose click on cell (row y, column x) calls ``on_pick((y, x))`` before the
-    next run (the figure needs ``pickable``'s targets); PNG in the toolbar, as ``ui.plot``."""
+def cell_map(payload: dict, key: str, on_pick: Callable[[tuple[int, int]], None]) -> None:
+    """Draw one map (``attnviz.charts.cells.cell_map``'s payload); a click on a cell calls
+    ``on_pick((query position, key position))`` before the next run."""
 
     def picked() -> None:
-        points = st.session_state[key].selection.points
-        if points:
-            on_pick((int(points[0]["y"]), int(points[0]["x"])))
+        value = st.session_state[key].get("pick")
+        if value:
+            on_pick(tuple(value))
 
-    if presenting():
-        fig.update_layout(font_size=20)
-    config = {
-        "displaylogo": False,
-        "toImageButtonOptions": {"format": "png", "filename": name, "scale": 2},
-    }
-    st.plotly_chart(
-        fig, key=key, config=config, theme=None, on_select=picked, selection_mode="points"
-    )
+    HEATMAP(key=key, data=payload, on_pick_change=picked)
 
 
 def keep_in_url() -> None:

@@ -1,7 +1,7 @@
 """The multi-head page's pictures (the real-model page draws its heads with the same ones).
 
 ``head_tiles``: one layer's H maps as one pre-coloured image (a :class:`Mosaic`) that the
-app shows as clickable tiles. ``pickable``: click targets over a heat map's cells.
+app shows as clickable tiles. ``outline``: the picked cell of a heat map too large to click.
 One weight followed through its formula: ``terms_chart`` (the summands of s_ij: which
 dimensions carry the score), ``row_chart`` (the row before and after softmax),
 ``values_chart`` (v_j, a_ij v_j and the head's output row). ``qk_chart``: a head's
@@ -22,7 +22,6 @@ from .maps import TICK_LABELS_MAX_N
 from .raster import colour, pool
 from .real_model import Mosaic
 
-CLICK_MAX_N = 64  # above this many tokens a map has no click targets: pick i, j instead
 TILE_COLS = (4, 8)  # tiles per row: 4 up to 8 heads, else 8
 TITLE_PX = 18  # height on screen of the band for each tile's title
 TITLE_PX_LARGE = 34  # the same for presentation mode's larger titles, in a narrower column
@@ -97,46 +96,12 @@ def _bounds(positions: np.ndarray, p: int) -> tuple[float, float]:
     return float(lo), float(hi)
 
 
-def pickable(fig: go.Figure, picked: tuple[int, int] | None = None) -> go.Figure:
-    """Give the heat map ``fig.data[0]`` one invisible click target per cell (up to
-    ``CLICK_MAX_N`` tokens; it takes over the cell's hover text) and outline the cell
-    ``picked`` = (query position, key position), in the map's own coordinates.
-
-    The targets are one scatter trace that draws a single marker (``maxdisplayed``): hover
-    and click still find every point, but the browser paints one path instead of N². With
-    32² drawn markers a redraw of the multi-head page took ~1 s more main-thread time, with
-    one WebGL trace ~0.3 s more, with one drawn marker ~0.2 s more (Chromium, 2 busy cores).
-    """
+def outline(fig: go.Figure, picked: tuple[int, int] | None) -> go.Figure:
+    """Outline the cell ``picked`` = (query position, key position) of the heat map
+    ``fig.data[0]``, in the map's own coordinates (a map too large to click on: the cell
+    the sliders i, j chose)."""
     heat = fig.data[0]
     xs, ys = np.asarray(heat.x), np.asarray(heat.y)
-    z = np.asarray(heat.z, dtype=np.float32)
-    if max(len(xs), len(ys)) <= CLICK_MAX_N:
-        gx, gy = np.meshgrid(xs, ys)  # (N_q, N_k) each
-        if heat.customdata is not None:
-            text = np.asarray(heat.customdata, dtype=object).ravel()
-        else:
-            text = np.array([f"{y} → {x}" for y, x in zip(gy.ravel(), gx.ravel(), strict=True)])
-        fig.add_trace(
-            go.Scatter(
-                x=gx.ravel().astype(np.int32),
-                y=gy.ravel().astype(np.int32),
-                mode="markers",
-                marker=dict(size=8, opacity=0, maxdisplayed=1),  # one path, N² targets
-                selected=dict(marker=dict(opacity=0)),
-                unselected=dict(marker=dict(opacity=0)),
-                text=text,
-                customdata=z.ravel(),
-                hovertemplate="%{text}<br>%{customdata:.4f}<extra></extra>",
-                showlegend=False,
-                name="cells",
-            )
-        )
-        heat.update(hoverinfo="skip", hovertemplate=None, customdata=None)  # the targets hover
-        fig.update_layout(hovermode="closest", hoverdistance=-1, clickmode="event+select")
-        # the map's own extent: markers would pad the autorange and leave a margin round it
-        fig.update_xaxes(range=[_bounds(xs, xs[0])[0], _bounds(xs, xs[-1])[1]], autorange=False)
-        y_range = [_bounds(ys, ys[-1])[1], _bounds(ys, ys[0])[0]]  # reversed: query 1 on top
-        fig.update_yaxes(range=y_range, autorange=False)
     if picked is not None and picked[0] in ys and picked[1] in xs:
         (y0, y1), (x0, x1) = _bounds(ys, picked[0]), _bounds(xs, picked[1])
         fig.add_shape(type="rect", x0=x0, x1=x1, y0=y0, y1=y1, line=dict(color=HIGHLIGHT, width=3))

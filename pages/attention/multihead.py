@@ -11,7 +11,7 @@ import streamlit as st
 
 import ui
 from attnviz.block import NORMS
-from attnviz.charts import maps
+from attnviz.charts import cells, maps
 from attnviz.charts import multihead as charts
 from attnviz.errors import InputError
 from attnviz.lessons import multihead
@@ -100,10 +100,7 @@ def explore(cfg: multihead.Config, r: multihead.Result) -> None:
     i = ui.slider("i", ui.tr("multihead.pick_i"), 1, N, 1, where=left) - 1
     j = ui.slider("j", ui.tr("multihead.pick_j"), 1, N, 1, where=right) - 1
     with map_slot:
-        fig = maps.heatmap(
-            shown[h],
-            r.tokens,
-            r.tokens,
+        look = dict(
             title=titles[h],
             zmin=lo,
             zmax=hi,
@@ -112,13 +109,24 @@ def explore(cfg: multihead.Config, r: multihead.Result) -> None:
             y_title=ui.tr("multihead.query"),
             height=720 if ui.presenting() else 520,
         )
-        mosaic.cell_map(charts.pickable(fig, (i, j)), "head_map", f"head{h + 1}", pick_cell)
-        big = N > charts.CLICK_MAX_N
-        st.caption(
-            ui.tr("multihead.map_help_big", n=charts.CLICK_MAX_N)
-            if big
-            else ui.tr("multihead.map_help")
-        )
+        if N > cells.CLICK_MAX_N:
+            fig = charts.outline(maps.heatmap(shown[h], r.tokens, r.tokens, **look), (i, j))
+            ui.plot(fig, "head_map", f"head{h + 1}")
+            st.caption(ui.tr("multihead.map_help_big", n=cells.CLICK_MAX_N))
+        else:
+            payload = cells.cell_map(
+                shown[h], r.tokens, r.tokens, picked=(i, j), large=ui.presenting(), **look
+            )
+            mosaic.cell_map(payload, "head_map", pick_cell)
+            st.caption(ui.tr("multihead.map_help"))
+            st.download_button(
+                ui.tr("app.download_png", name=f"head{h + 1}"),
+                lambda: cells.export_png(shown[h], lo, hi),
+                file_name=f"head{h + 1}_{show}.png",
+                mime="image/png",
+                key="png_head",
+                on_click="ignore",
+            )
     labels = token_labels(r.tokens, escape=False)
     ui.csv_button(
         pd.DataFrame(shown[h], index=labels, columns=labels), f"head{h + 1}_{show}", "csv_head"

@@ -10,7 +10,7 @@ import streamlit as st
 
 import ui
 from attnviz import sinks
-from attnviz.charts import heatmap, lines_view
+from attnviz.charts import cells, heatmap, lines_view
 from attnviz.charts import multihead as head_charts
 from attnviz.charts.real_model import LINE_MIN_WEIGHT, sink_grid
 from attnviz.lessons import real_model
@@ -83,11 +83,9 @@ def explore(cfg: real_model.Config, r: real_model.Result, title: str) -> None:
     with map_slot:
         if cfg.hide_special:
             st.caption(ui.tr("real_model.hide_note"))
-        heat = heatmap(
-            r.shown,
-            r.shown_tokens,
-            r.shown_tokens,
+        look = dict(
             title=title,
+            zmin=0.0,
             zmax=r.zmax,
             x_title=ui.tr("real_model.key"),
             y_title=ui.tr("real_model.query"),
@@ -95,17 +93,35 @@ def explore(cfg: real_model.Config, r: real_model.Result, title: str) -> None:
             x_positions=r.keep,
             y_positions=r.keep,
         )
-        heat.update_layout(margin=dict(l=100, t=130), title_y=0.99)
         picked = (i, j) if cfg.one_head else None
-        mosaic.cell_map(
-            head_charts.pickable(heat, picked), "map", f"{cfg.view}_L{layer + 1}", pick_cell
-        )
-        big = N > head_charts.CLICK_MAX_N
-        help_key = "real_model.map_help_big" if big else "real_model.map_help"
-        st.caption(ui.tr(help_key, n=head_charts.CLICK_MAX_N))
+        name = f"{cfg.view}_L{layer + 1}"
+        if N > cells.CLICK_MAX_N:
+            heat = heatmap(r.shown, r.shown_tokens, r.shown_tokens, **look)
+            heat.update_layout(margin=dict(l=100, t=130), title_y=0.99)
+            ui.plot(head_charts.outline(heat, picked), "map", name)
+            st.caption(ui.tr("real_model.map_help_big", n=cells.CLICK_MAX_N))
+        else:
+            payload = cells.cell_map(
+                r.shown,
+                r.shown_tokens,
+                r.shown_tokens,
+                picked=picked,
+                large=ui.presenting(),
+                **look,
+            )
+            mosaic.cell_map(payload, "map", pick_cell)
+            st.caption(ui.tr("real_model.map_help"))
+            st.download_button(
+                ui.tr("app.download_png", name=name),
+                lambda: cells.export_png(r.shown, 0.0, r.zmax),
+                file_name=f"{name}.png",
+                mime="image/png",
+                key="png_map",
+                on_click="ignore",
+            )
         ui.csv_button(
             pd.DataFrame(r.shown, index=r.labels, columns=r.labels),
-            f"{cfg.view}_L{layer + 1}",
+            name,
             "csv",
         )
     if cfg.view == "head":

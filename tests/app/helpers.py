@@ -1,12 +1,15 @@
-"""AppTest helpers: run a page through app.py's frame, read Plotly figures back as arrays."""
+"""AppTest helpers: run a page through app.py's frame, read its figures and components back
+as arrays."""
 
 from __future__ import annotations
 
 import base64
+import io
 import json
 from pathlib import Path
 
 import numpy as np
+from PIL import Image
 from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,6 +32,30 @@ def run_page(page: str, lang: str = "en", timeout: float = 120, **params: object
 def figures(at: AppTest) -> list[dict]:
     """Every Plotly chart on the page as its JSON document."""
     return [json.loads(el.proto.spec) for el in at.get("plotly_chart")]
+
+
+def component(at: AppTest, name: str) -> dict:
+    """The payload of the page's ``st.components.v2`` component ``name``, e.g.
+    ``attnviz.heatmap`` (the enlarged map up to 64 tokens) or ``attnviz.mosaic``."""
+    found = [el for el in at.get("bidi_component") if el.proto.component_name == name]
+    assert len(found) == 1, f"{len(found)} components {name}"
+    return json.loads(found[0].proto.json)
+
+
+def map_z(at: AppTest) -> np.ndarray:
+    """The values of the enlarged map: the heat-map component's (up to 64 tokens), else
+    those of the first Plotly heat map."""
+    maps = [el for el in at.get("bidi_component") if el.proto.component_name == "attnviz.heatmap"]
+    if maps:
+        payload = json.loads(maps[0].proto.json)
+        return np.asarray(payload["z"]).reshape(payload["rows"], payload["cols"])
+    trace = next(t for f in figures(at) for t in f["data"] if t["type"] == "heatmap")
+    return decode(trace["z"])
+
+
+def png_of(uri: str) -> np.ndarray:
+    """A ``data:image/png;base64,…`` URI as an (h, w, 3) uint8 array."""
+    return np.asarray(Image.open(io.BytesIO(base64.b64decode(uri.split(",", 1)[1]))))
 
 
 def decode(array: object) -> np.ndarray:

@@ -2,36 +2,37 @@
 rows; a picked weight's steps end on the map's cell; the query–key picture is the head's
 own q and k, projected."""
 
-import base64
-import io
-import json
 import re
 
 import numpy as np
 import pytest
-from PIL import Image
 
-from attnviz.charts import multihead as charts
+from attnviz.charts.cells import CLICK_MAX_N
 from attnviz.charts.raster import colour
 from attnviz.lessons import multihead
 from attnviz.text import tokenize
 
 from ..lessons.test_multihead import independent_qk
-from .helpers import assert_clean, decode, figures, latex, run_page, sweep_controls
+from .helpers import (
+    assert_clean,
+    component,
+    decode,
+    figures,
+    latex,
+    map_z,
+    png_of,
+    run_page,
+    sweep_controls,
+)
 
 
 def grid(at) -> dict:
     """The mosaic component's payload: the PNG of every head and its geometry."""
-    return json.loads(at.get("bidi_component")[0].proto.json)
+    return component(at, "attnviz.mosaic")
 
 
 def png(payload: dict) -> np.ndarray:
-    return np.asarray(Image.open(io.BytesIO(base64.b64decode(payload["src"].split(",", 1)[1]))))
-
-
-def heat(at) -> dict:
-    """The enlarged head's heat map trace."""
-    return next(t for f in figures(at) for t in f["data"] if t["type"] == "heatmap")
+    return png_of(payload["src"])
 
 
 def last_number(line: str) -> float:
@@ -65,7 +66,7 @@ def test_every_tile_is_its_heads_map_and_rows_sum_to_one(lang):
         np.testing.assert_array_equal(
             tile[::up, ::up], colour(r.weights[h], 0.0, float(r.weights.max()))
         )
-    z = decode(heat(at)["z"])
+    z = map_z(at)
     assert z.shape == (N, N)
     np.testing.assert_allclose(z.sum(1), 1.0, atol=1e-5)
 
@@ -104,11 +105,10 @@ def test_large_grid_is_pooled_and_says_so(lang):
     captions = [c.value for c in at.caption]
     pooled = "最大値" if lang == "ja" else "largest value of each block"
     assert any(pooled in c for c in captions)
-    too_small = (
-        f"{charts.CLICK_MAX_N}" if lang == "ja" else f"more than {charts.CLICK_MAX_N} tokens"
-    )
+    too_small = f"{CLICK_MAX_N}" if lang == "ja" else f"more than {CLICK_MAX_N} tokens"
     assert any(too_small in c for c in captions)
-    weights = decode(heat(at)["z"])  # the enlarged head keeps every value and its hover
+    assert not any(c.proto.component_name == "attnviz.heatmap" for c in at.get("bidi_component"))
+    weights = map_z(at)  # a Plotly heat map (zoom), every value kept
     assert weights.shape == (150, 150)
     np.testing.assert_allclose(weights.sum(axis=1), 1.0, atol=1e-5)
 
@@ -154,10 +154,12 @@ def test_colours_span_the_data_with_the_uniform_weight_marked():
     at = run_page("multihead", text="a b c d e", D=16, H=2, qk="1")
     assert_clean(at)
     r = multihead.run(multihead.Config(text="a b c d e", D=16, H=2))
-    trace = heat(at)
-    assert trace["zmax"] == pytest.approx(float(r.weights.max()))
-    assert "1/N" in trace["colorbar"]["ticktext"]
-    assert 0.2 in [round(v, 6) for v in trace["colorbar"]["tickvals"]]  # 1/N at N = 5
+    head = component(at, "attnviz.heatmap")
+    z = map_z(at)
+    np.testing.assert_array_equal(png(head), colour(z, 0.0, float(r.weights.max())))
+    ticks = dict((text, f) for f, text in head["bar"]["ticks"])
+    assert ticks["1/N"] == pytest.approx(0.2 / float(r.weights.max()))  # 1/N at N = 5
+    assert float(ticks[f"{float(r.weights.max()):.3g}"]) == 1.0  # the bar ends at the largest
     top = colour(np.float32(r.weights.max()), 0.0, float(r.weights.max()))  # the grid too
     assert (png(grid(at)) == top).all(-1).any()
 
@@ -165,7 +167,7 @@ def test_colours_span_the_data_with_the_uniform_weight_marked():
 def test_steps_and_the_query_key_picture_wait_for_their_toggles():
     at = run_page("multihead", text="a b c d")
     assert_clean(at)
-    assert [f["data"][0]["type"] for f in figures(at)] == ["heatmap"]  # the map alone
+    assert not figures(at) and component(at, "attnviz.heatmap")  # the map alone
     assert not any(line.startswith("s_{") for line in latex(at))
     at.toggle(key="follow").set_value(True).run()
     assert any(line.startswith("s_{1,1}") for line in latex(at))
@@ -177,7 +179,7 @@ def test_the_head_slider_picks_the_tile_and_the_map():
     assert_clean(at)
     r = multihead.run(multihead.Config(text=text))
     assert grid(at)["selected"] == [1, 1]  # head 6 = tile (row 2, column 2) of 4 per row
-    np.testing.assert_allclose(decode(heat(at)["z"]), r.weights[5], atol=1e-7)
+    np.testing.assert_allclose(map_z(at), r.weights[5], atol=1e-6)
 
 
 @pytest.mark.parametrize("score", ["dot", "scaled_dot", "bilinear", "mlp", "query_only"])
@@ -194,7 +196,8 @@ def test_picked_weight_ends_on_the_maps_cell(score, show):
         at.slider(key="j").set_value(j)
         at.run()
         assert_clean(at)
-        cell = float(decode(heat(at)["z"])[i - 1, j - 1])
+        assert component(at, "attnviz.heatmap")["selected"] == [i - 1, j - 1]  # outlined
+        cell = float(map_z(at)[i - 1, j - 1])
         lines = latex(at)
         at_score = next(n for n, line in enumerate(lines) if line.startswith(f"s_{{{i},{j}}}"))
         score_line, weight_line = lines[at_score], lines[at_score + 1]  # softmax, or the mask

@@ -4,7 +4,6 @@ the sink grid's shares add up to 1."""
 
 import base64
 import io
-import json
 import re
 
 import numpy as np
@@ -16,7 +15,16 @@ from attnviz import formulas
 from attnviz.charts.raster import colour
 from attnviz.lessons import real_model as rm
 
-from .helpers import assert_clean, decode, figures, latex, run_page, sweep_controls
+from .helpers import (
+    assert_clean,
+    component,
+    decode,
+    figures,
+    latex,
+    map_z,
+    run_page,
+    sweep_controls,
+)
 
 TEXT = "The quick brown fox jumps over the lazy dog."
 
@@ -24,13 +32,6 @@ TEXT = "The quick brown fox jumps over the lazy dog."
 @pytest.fixture(scope="module")
 def encoded():
     return attnviz.load_pretrained().encode(TEXT)
-
-
-def heatmap_z(at) -> np.ndarray:
-    """The enlarged map: the first figure (the sink grid's heat maps come last)."""
-    trace = figures(at)[0]["data"][0]
-    assert trace["type"] == "heatmap"
-    return decode(trace["z"])
 
 
 def sink_grid(at) -> list[np.ndarray]:
@@ -43,7 +44,7 @@ def sink_grid(at) -> list[np.ndarray]:
 def test_model_view_shows_all_heads_and_the_picked_one(lang, encoded):
     at = run_page("real_model", lang=lang, text=TEXT, layer=5, head=8)  # from 1, as shown
     assert_clean(at)
-    grid = json.loads(at.get("bidi_component")[0].proto.json)
+    grid = component(at, "attnviz.mosaic")
     assert len(grid["names"]) == 72 and grid["selected"] == [4, 7]  # one button per head
     assert grid["names"][4 * 12 + 7] == ("Layer 5, head 8" if lang == "en" else "層 5・ヘッド 8")
     assert grid["rowLabels"][0] == ("L1" if lang == "en" else "層1")
@@ -53,9 +54,9 @@ def test_model_view_shows_all_heads_and_the_picked_one(lang, encoded):
     assert n == len(encoded.tokens) and png.shape == (6 * step - gap, 12 * step - gap, 3)
     cell = png[4 * step : 4 * step + n, 7 * step : 7 * step + n]
     np.testing.assert_array_equal(cell, colour(encoded.attentions[4, 7], 0.0, 1.0))
-    np.testing.assert_allclose(heatmap_z(at), encoded.attentions[4, 7], atol=1e-6)
-    # PNG: the mosaic; CSV: the map, all layers × heads (N ≤ 64) and the sink grid
-    assert len(at.get("download_button")) == 4
+    np.testing.assert_allclose(map_z(at), encoded.attentions[4, 7], atol=1e-6)
+    # PNG: the mosaic and the map; CSV: the map, all layers × heads (N ≤ 64) and the sink grid
+    assert len(at.get("download_button")) == 5
     assert at.title[0].value != ""
 
 
@@ -75,12 +76,12 @@ def test_head_view_combines_heads_and_hides_special_tokens(lang, encoded):
     keep = [i for i, tok in enumerate(encoded.tokens) if tok not in ("[CLS]", "[SEP]")]
     kept = encoded.attentions[1][:, keep][:, :, keep].astype(np.float64)
     want = (kept / kept.sum(-1, keepdims=True)).max(0)  # each head renormalised, then the max
-    np.testing.assert_allclose(heatmap_z(at), want, atol=1e-6)
-    heat = figures(at)[0]
-    assert decode(heat["data"][0]["x"]).tolist() == keep  # tokens keep their place in the text
-    assert heat["layout"]["xaxis"]["ticktext"][0] == f"2:{encoded.tokens[1]}"  # from 1
+    np.testing.assert_allclose(map_z(at), want, atol=1e-6)
+    heat = component(at, "attnviz.heatmap")
+    assert heat["colPositions"] == keep  # tokens keep their place in the text
+    assert heat["colLabels"][0] == f"2:{encoded.tokens[1]}"  # from 1
     assert any(("rescaled" if lang == "en" else "割り直") in c.value for c in at.caption)
-    lines = figures(at)[1]
+    lines = figures(at)[0]
     n_lines = sum(
         int(np.isnan(decode(t["x"]).astype(float)).sum())
         for t in lines["data"]
@@ -92,7 +93,7 @@ def test_head_view_combines_heads_and_hides_special_tokens(lang, encoded):
 def test_rollout_view_matches_the_law(encoded):
     at = run_page("real_model", text=TEXT, show="rollout", layer=6)
     assert_clean(at)
-    z = heatmap_z(at)
+    z = map_z(at)
     np.testing.assert_allclose(z, rm.rollout(encoded.attentions)[5], atol=1e-6)
     np.testing.assert_allclose(z.sum(1), 1.0, atol=1e-5)
 
@@ -101,7 +102,7 @@ def test_long_text_is_truncated_visibly():
     at = run_page("real_model", text="a " * 990)
     assert_clean(at)
     assert any("512" in w.value for w in at.warning)
-    assert heatmap_z(at).shape == (512, 512)
+    assert map_z(at).shape == (512, 512)
 
 
 def test_blank_text_shows_an_error_not_a_traceback():
@@ -153,7 +154,7 @@ def test_clicking_another_head_does_not_re_encode():
         at.slider(key="head").set_value(head)
         at.run()
         assert_clean(at)
-        grid = json.loads(at.get("bidi_component")[0].proto.json)
+        grid = component(at, "attnviz.mosaic")
         assert grid["selected"] == [layer - 1, head - 1]
     at.radio(key="show").set_value("head").run()
     assert_clean(at)
@@ -185,7 +186,7 @@ def test_picked_weight_ends_on_the_maps_cell(encoded, hide):
         at.slider(key="j").set_value(j)
         at.run()
         assert_clean(at)
-        z = heatmap_z(at)
+        z = map_z(at)
         cell = float(z[keep.index(i - 1), keep.index(j - 1)])
         lines = latex(at)
         at_score = next(n for n, line in enumerate(lines) if line.startswith(f"s_{{{i},{j}}}"))

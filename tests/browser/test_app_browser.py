@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 
@@ -11,23 +12,23 @@ from .conftest import ROOT, assert_clean, open_app, start_server, wait_idle
 
 PAGES = re.findall(r'url_path="([\w-]+)"', (ROOT / "app.py").read_text())
 PLOT_DATA = """() => Array.from(document.querySelectorAll('.js-plotly-plot'))
+    .filter(gd => gd.data && gd.querySelector('.main-svg'))
     .map(gd => JSON.stringify(gd.data.map(t => [t.type, t.z, t.y, t.source])))"""
+PICTURES = ".mosaic img, .heatmap img"  # the components' maps (in their shadow roots)
 
 
 def plots(page) -> list[str]:
-    return page.evaluate(PLOT_DATA)
+    """Every drawn figure's data: the Plotly charts', then the pictures' PNG sources."""
+    pictures = page.locator(PICTURES).evaluate_all("imgs => imgs.map(img => img.src)")
+    return page.evaluate(PLOT_DATA) + pictures
 
 
 def wait_for_plots(page, n: int = 1, timeout: float = 90_000) -> None:
-    """Wait until ``n`` charts are drawn and their data has stopped changing."""
-    page.wait_for_function(
-        "n => Array.from(document.querySelectorAll('.js-plotly-plot'))"
-        ".filter(gd => gd.data && gd.querySelector('.main-svg')).length >= n",
-        arg=n,
-        timeout=timeout,
-    )
+    """Wait until ``n`` figures are drawn and their data has stopped changing."""
+    deadline = time.monotonic() + timeout / 1000
     last = None
-    while (now := plots(page)) != last:
+    while not (len(now := plots(page)) >= n and now == last):
+        assert time.monotonic() < deadline, f"{len(now)} figures drawn, {n} awaited"
         last = now
         page.wait_for_timeout(500)
 
@@ -59,15 +60,16 @@ def test_every_page_loads_without_error_and_its_formulas_fit(server, page, lang,
 @pytest.mark.browser
 def test_moving_a_slider_redraws_the_chart(server, page):
     open_app(page, f"{server}/multihead?lang=en")
-    wait_for_plots(page)
+    wait_for_plots(page, 2)
     before = plots(page)
     slider = page.get_by_role("slider").first  # the width D: 64 → 48
     slider.focus()
     slider.press("ArrowLeft")
     wait_idle(page)
-    page.wait_for_function("document.querySelectorAll('.js-plotly-plot').length >= 1")
+    wait_for_plots(page, 2)
     after = plots(page)
-    assert after[0] != before[0]
+    assert len(after) == len(before) == 2  # the grid of heads and the enlarged head
+    assert after[0] != before[0] and after[1] != before[1]
     assert "D=48" in page.url
     assert_clean(page)
 
@@ -80,12 +82,12 @@ def test_url_round_trip_reproduces_the_figures(server, browser, page):
     wait_idle(page)
     page.get_by_text("Causal mask").click()
     wait_idle(page)
-    wait_for_plots(page, 1)  # the enlarged head (the grid of heads is one image)
+    wait_for_plots(page, 2)  # the grid of heads and the enlarged head, both pictures
     url, figures = page.url, plots(page)
     assert "D=48" in url and "causal=true" in url
     fresh = browser.new_context(locale="ja-JP").new_page()
     open_app(fresh, url)
-    wait_for_plots(fresh, 1)
+    wait_for_plots(fresh, 2)
     assert plots(fresh) == figures
     fresh.context.close()
 

@@ -1,11 +1,13 @@
 """The multi-head page in Chromium: a click on a head's tile enlarges that head (and the
-sidebar's share link follows), and a click on a cell of the enlarged map shows the steps of
-that weight."""
+sidebar's share link follows); the enlarged map's tooltip gives the engine's weight, and a
+click on its cell shows the steps of that weight."""
 
 import re
 
 import pytest
 from playwright.sync_api import expect
+
+from attnviz.lessons import multihead
 
 from .conftest import assert_clean, open_app, wait_idle
 
@@ -13,10 +15,12 @@ pytestmark = pytest.mark.browser
 
 STEP_SHOWN = """t => Array.from(document.querySelectorAll('annotation'))
     .some(a => a.textContent.startsWith(t))"""
-# where cell (row y, column x) of the first map is on screen, by Plotly's own axes
-CELL = """([y, x]) => { const gd = document.querySelector('.js-plotly-plot');
-    const L = gd._fullLayout, box = gd.querySelector('.nsewdrag').getBoundingClientRect();
-    return [box.left + L.xaxis.d2p(x), box.top + L.yaxis.d2p(y)]; }"""
+
+
+def cell_centre(plot, n: int, i: int, j: int) -> tuple[float, float]:
+    """Where the centre of cell (query i, key j), from 1, of an n × n map is on screen."""
+    box = plot.bounding_box()
+    return box["x"] + (j - 0.5) / n * box["width"], box["y"] + (i - 0.5) / n * box["height"]
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
@@ -33,7 +37,7 @@ def test_click_on_a_head_tile_enlarges_it(page, server, lang):
     page.wait_for_url("**head=6**", timeout=30_000)
     wait_idle(page)
     assert grid.locator("button.cell.selected").get_attribute("title").startswith(name)
-    page.locator(".js-plotly-plot").first.get_by_text(name).wait_for(timeout=30_000)
+    expect(page.locator(".heatmap .title")).to_have_text(name, timeout=30_000)
     # the tile's run was the fragment's alone: the share link still follows the address
     link = page.locator(".share input")
     expect(link).to_have_value(re.compile(r"/multihead\?.*head=6"), timeout=5_000)
@@ -44,17 +48,28 @@ def test_click_on_a_head_tile_enlarges_it(page, server, lang):
     assert_clean(page)
 
 
-def test_click_on_a_cell_shows_its_steps(page, server):
+def test_the_maps_tooltip_and_a_click_on_a_cell(page, server):
     text = "the cat sat on the mat because the mat was warm"  # N = 11 tokens
     open_app(page, f"{server}/multihead?lang=en&text={text.replace(' ', '+')}")
-    area = page.locator(".js-plotly-plot").first.locator(".nsewdrag")
-    area.wait_for(timeout=90_000)
-    area.scroll_into_view_if_needed()
+    plot = page.locator(".heatmap .plot")
+    plot.wait_for(timeout=90_000)
+    plot.scroll_into_view_if_needed()
+    weights = multihead.run(multihead.Config(text=text)).weights[0]  # head 1, the default
+    page.mouse.move(*cell_centre(plot, 11, 3, 5))
+    tip = page.locator(".heatmap .tip")
+    expect(tip).to_be_visible()
+    assert tip.inner_text().split("\n") == ["3:sat → 5:the", f"{weights[2, 4]:.4f}"]
     for i, j in ((3, 5), (8, 2)):
         page.wait_for_timeout(500)  # the map redrawn with the last pick outlined
-        page.mouse.click(*page.evaluate(CELL, [i - 1, j - 1]))  # positions count from 0
+        page.mouse.click(*cell_centre(plot, 11, i, j))
         page.wait_for_url(f"**i={i}&j={j}**", timeout=30_000)
         page.wait_for_function(STEP_SHOWN, arg=f"s_{{{i},{j}}} =", timeout=30_000)
         wait_idle(page)
+        mark = page.locator(".heatmap .picked").bounding_box()  # the picked cell, outlined
+        x, y = cell_centre(plot, 11, i, j)
+        assert (
+            abs(mark["x"] + mark["width"] / 2 - x) < 2
+            and abs(mark["y"] + mark["height"] / 2 - y) < 2
+        )
     assert page.locator("h3").filter(has_text="Follow one weight").count() == 1
     assert_clean(page)

@@ -43,33 +43,19 @@ def test_title_band_is_title_px_on_screen(title_px):
     assert title_px <= on_screen < title_px + 760 / m.rgb.shape[1]
 
 
-def test_click_targets_sit_on_every_cell_and_the_pick_is_outlined():
+def test_the_picked_cell_is_outlined_in_the_maps_own_coordinates():
     z = np.arange(16, dtype=np.float32).reshape(4, 4) / 16
-    fig = charts.pickable(heatmap(z, list("abcd"), list("abcd")), picked=(2, 1))
-    targets = fig.data[1]
-    assert targets.type == "scatter" and len(targets.x) == 16 and targets.marker.maxdisplayed == 1
-    np.testing.assert_array_equal(np.asarray(targets.customdata).reshape(4, 4), z)
-    assert list(zip(targets.y[:5], targets.x[:5], strict=True)) == [
-        (0, 0),
-        (0, 1),
-        (0, 2),
-        (0, 3),
-        (1, 0),
-    ]
-    assert targets.text[6] == "2:b → 3:c" and fig.data[0].hoverinfo == "skip"
-    rect = fig.layout.shapes[0]
+    rect = charts.outline(heatmap(z, list("abcd"), list("abcd")), picked=(2, 1)).layout.shapes[0]
     assert (rect.x0, rect.x1, rect.y0, rect.y1) == (0.5, 1.5, 1.5, 2.5)
-    # the axes span the cells alone (the targets would pad them), query 1 on top
-    assert fig.layout.xaxis.range == (-0.5, 3.5) and fig.layout.yaxis.range == (3.5, -0.5)
+
     # a map without [CLS]/[SEP] keeps positions 1, 2, 4: the cell of 4 spans 3 … 4.5
-    gappy = heatmap(
-        z[:3, :3], list("abc"), list("abc"), x_positions=[1, 2, 4], y_positions=[1, 2, 4]
-    )
-    rect = charts.pickable(gappy, picked=(4, 2)).layout.shapes[0]
+    def gappy():
+        keep = [1, 2, 4]
+        return heatmap(z[:3, :3], list("abc"), list("abc"), x_positions=keep, y_positions=keep)
+
+    rect = charts.outline(gappy(), picked=(4, 2)).layout.shapes[0]
     assert (rect.x0, rect.x1, rect.y0, rect.y1) == (1.5, 3.0, 3.0, 4.5)
-    big = charts.CLICK_MAX_N + 1
-    wide = heatmap(np.zeros((big, big)), ["t"] * big, ["t"] * big)
-    assert len(charts.pickable(wide).data) == 1  # too small to click: no targets
+    assert not charts.outline(gappy(), picked=(3, 2)).layout.shapes  # 3 is not on the map
 
 
 @pytest.fixture(scope="module")

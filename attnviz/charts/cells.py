@@ -1,0 +1,125 @@
+"""One attention map as a picture whose cells are picked by clicking (ui/heatmap.js).
+
+Up to ``CLICK_MAX_N`` tokens a page draws its enlarged map this way instead of as a Plotly
+heat map: the map is a PNG with one pixel per cell, drawn without smoothing; token labels,
+titles, the colour bar's ticks and the tooltip are HTML. A redraw then costs the browser a
+few milliseconds where Plotly's heat map with labels and click targets cost ~150 ms
+(bench/bench_ui.py). Above ``CLICK_MAX_N`` the page keeps Plotly, whose zoom matters there.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+
+import numpy as np
+from PIL import Image
+
+from ..text import token_labels
+from .maps import TICK_LABELS_MAX_N
+from .raster import colour, colour_table, png_bytes, png_uri
+
+CLICK_MAX_N = 64  # above this many tokens a map is not clickable: pick i, j with the sliders
+EXPORT_PX = 640  # the exported PNG's longer side is at least this many pixels
+BAR_TICKS = 5  # evenly spaced ticks on the colour bar, ends included
+
+
+@functools.cache
+def _bar_uri() -> str:
+    """The colour scale as a 1 × 256 column, highest value on top."""
+    return png_uri(png_bytes(np.ascontiguousarray(colour_table()[::-1, None, :])))
+
+
+def bar_ticks(zmin: float, zmax: float, marks: dict[float, str] | None) -> list[list]:
+    """[[fraction of the bar from the bottom, label], …]: evenly spaced values, and each
+    marked value in range (e.g. {1/N: "1/N"}) with its name; a plain tick within 6 % of
+    the bar's height of a mark gives way to it."""
+    span = zmax - zmin
+    if span <= 0:
+        return [[0.5, f"{zmin:.3g}"]]
+    marked = {(v - zmin) / span: name for v, name in (marks or {}).items() if zmin <= v <= zmax}
+    plain = np.linspace(0, 1, BAR_TICKS)
+    ticks = [[f, name] for f, name in marked.items()]
+    ticks += [
+        [float(f), f"{zmin + f * span:.3g}"]
+        for f in plain
+        if all(abs(f - m) > 0.06 for m in marked)
+    ]
+    return sorted(ticks)
+
+
+def _axis_labels(labels: list[str]) -> list[str]:
+    """Every token's label up to ``TICK_LABELS_MAX_N`` tokens; above, every tenth position,
+    as Plotly's own axis would number them."""
+    if len(labels) <= TICK_LABELS_MAX_N:
+        return labels
+    return [label.split(":", 1)[0] if k % 10 == 9 else "" for k, label in enumerate(labels)]
+
+
+def export_png(z: np.ndarray, zmin: float, zmax: float) -> bytes:
+    """The map alone as a PNG for download, each cell a square of whole pixels."""
+    z = np.asarray(z, dtype=np.float32)
+    scale = max(1, -(-EXPORT_PX // max(z.shape)))
+    image = Image.fromarray(colour(z, zmin, zmax))
+    return png_bytes(np.asarray(image.resize((z.shape[1] * scale, z.shape[0] * scale), 0)))
+
+
+def cell_map(
+    z: np.ndarray,
+    x_tokens: list[str],
+    y_tokens: list[str],
+    *,
+    title: str = "",
+    x_title: str = "",
+    y_title: str = "",
+    zmin: float | None = 0.0,
+    zmax: float | None = 1.0,
+    marks: dict[float, str] | None = None,
+    x_positions: Sequence[int] | None = None,
+    y_positions: Sequence[int] | None = None,
+    picked: tuple[int, int] | None = None,
+    height: int = 520,
+    large: bool = False,
+) -> dict:
+    """The payload of ui/heatmap.js for one map (rows = queries, columns = keys).
+
+    ``zmin`` / ``zmax`` None: the data's own range. ``x_positions`` / ``y_positions``
+    number the tokens when some were left out; a click reports (query position, key
+    position) in those numbers, and ``picked`` = (query position, key position) is
+    outlined. ``height``: the tallest the map grows on screen (CSS px).
+
+    Shape:
+        z (N_q, N_k) with N_q, N_k ≤ CLICK_MAX_N.
+    """
+    z = np.asarray(z, dtype=np.float32)
+    n_y, n_x = z.shape
+    if max(n_x, n_y) > CLICK_MAX_N:
+        raise ValueError(f"a clickable map has at most {CLICK_MAX_N} tokens a side")
+    xs = list(range(n_x)) if x_positions is None else [int(p) for p in x_positions]
+    ys = list(range(n_y)) if y_positions is None else [int(p) for p in y_positions]
+    xl = token_labels(x_tokens, xs, escape=False)  # drawn as text, never parsed as HTML
+    yl = token_labels(y_tokens, ys, escape=False)
+    lo = float(z.min()) if zmin is None else float(zmin)
+    hi = float(z.max()) if zmax is None else float(zmax)
+    selected = None
+    if picked is not None and picked[0] in ys and picked[1] in xs:
+        selected = [ys.index(picked[0]), xs.index(picked[1])]
+    return {
+        "src": png_uri(png_bytes(colour(z, lo, hi))),
+        "rows": n_y,
+        "cols": n_x,
+        "z": np.round(z.astype(np.float64), 6).ravel().tolist(),
+        "rowNames": yl,
+        "colNames": xl,
+        "rowLabels": _axis_labels(yl),
+        "colLabels": _axis_labels(xl),
+        "rowPositions": ys,
+        "colPositions": xs,
+        "title": title,
+        "xTitle": x_title,
+        "yTitle": y_title,
+        "bar": {"src": _bar_uri(), "ticks": bar_ticks(lo, hi, marks)},
+        "selected": selected,
+        "height": height,
+        "large": large,
+    }
