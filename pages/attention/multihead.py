@@ -38,6 +38,22 @@ def pick_cell(cell: tuple[int, int]) -> None:
     st.session_state["follow"] = True
 
 
+@st.cache_data(max_entries=64, show_spinner=False)
+def grid_picture(
+    cfg: multihead.Config, show: str, present: bool, _shown, lo: float, hi: float
+) -> tuple[charts.Mosaic, bytes]:
+    """Every head's tile and their PNG, once per view (``_shown`` follows from the other
+    arguments): a class asks for the same few, and drawing them is most of a rerun's work."""
+    tiles = charts.head_tiles(
+        _shown,
+        zmin=lo,
+        zmax=hi,
+        width_px=760 if present else 520,
+        title_px=charts.TITLE_PX_LARGE if present else charts.TITLE_PX,
+    )
+    return tiles, tiles.png()
+
+
 @st.fragment
 def explore(cfg: multihead.Config, r: multihead.Result) -> None:
     N = len(r.tokens)
@@ -55,14 +71,7 @@ def explore(cfg: multihead.Config, r: multihead.Result) -> None:
     uniform = {1 / N: "1/N"} if show == "weights" else None
     h = ui.slider("head", ui.tr("multihead.big_head"), 1, cfg.H, 1) - 1 if cfg.H > 1 else 0
     st.subheader(ui.tr("multihead.grid"))
-    tiles = charts.head_tiles(
-        shown,
-        zmin=lo,
-        zmax=hi,
-        width_px=760 if ui.presenting() else 520,
-        title_px=charts.TITLE_PX_LARGE if ui.presenting() else charts.TITLE_PX,
-    )
-    png = tiles.png()
+    tiles, png = grid_picture(cfg, show, ui.presenting(), shown, lo, hi)
     titles = [ui.tr("multihead.head", h=g + 1) for g in range(cfg.H)]
     names = [
         ui.tr("multihead.tile_name", h=g + 1, entropy=r.entropy[g], max=r.max_weight[g])
@@ -190,7 +199,7 @@ with left:
             name=ui.tr("multihead.col_head"),
         ),
     )
-    st.dataframe(sharpness)
+    st.table(sharpness.style.format("{:.4f}"))  # a plain table: the page redraws faster
 
 with right:
     explore(cfg, r)
