@@ -199,7 +199,8 @@ with left:
             name=ui.tr("multihead.col_head"),
         ),
     )
-    st.table(sharpness.style.format("{:.4f}"))  # a plain table: the page redraws faster
+    # a plain table (the page redraws faster); a fixed uuid keeps a view's content the same
+    st.table(sharpness.style.format("{:.4f}").set_uuid("sharpness"))
 
 with right:
     explore(cfg, r)
