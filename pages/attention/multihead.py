@@ -199,8 +199,7 @@ with left:
             name=ui.tr("multihead.col_head"),
         ),
     )
-    # a plain table (the page redraws faster); a fixed uuid keeps a view's content the same
-    st.table(sharpness.style.format("{:.4f}").set_uuid("sharpness"))
+    st.table(sharpness.round(4))  # a plain table: the page redraws faster than with a grid
 
 with right:
     explore(cfg, r)
