@@ -1,6 +1,7 @@
 // One attention map as a picture: the PNG has one pixel per cell (drawn pixelated), token
 // labels, titles and the colour bar's ticks are text, one tooltip follows the mouse, and a
-// click picks the cell under it. No chart library: it redraws in a few milliseconds.
+// click (or Enter on the cell the arrow keys chose) picks it. No chart library: it redraws in
+// a few milliseconds.
 // data: attnviz.charts.cells.cell_map's payload; z, rowNames, colNames row by row.
 
 function el(tag, className, text) {
@@ -47,35 +48,71 @@ export default function ({ data, parentElement, setTriggerValue }) {
     plot.append(mark);
   }
   const tip = el("div", "tip");
-  plot.append(tip);
+  const cursor = el("div", "cursor"); // the keyboard's cell
+  plot.append(cursor, tip);
   const cellAt = (event) => {
     const box = plot.getBoundingClientRect();
     const r = Math.floor(((event.clientY - box.top) / box.height) * rows);
     const c = Math.floor(((event.clientX - box.left) / box.width) * cols);
     return r >= 0 && r < rows && c >= 0 && c < cols ? [r, c] : null;
   };
-  plot.onmousemove = (event) => {
-    const cell = cellAt(event);
-    if (!cell) return;
-    const [r, c] = cell;
-    tip.replaceChildren(
-      el("div", "", `${rowNames[r]} → ${colNames[c]}`),
-      el("div", "value", z[r * cols + c].toFixed(4)),
-    );
-    const box = plot.getBoundingClientRect();
-    const x = event.clientX - box.left;
-    const y = event.clientY - box.top;
+  // the tooltip of cell (r, c), at (x, y) px inside the map
+  const show = ([r, c], x, y) => {
+    const text = `${rowNames[r]} → ${colNames[c]}`;
+    const value = z[r * cols + c].toFixed(4);
+    tip.replaceChildren(el("div", "", text), el("div", "value", value));
     tip.style.display = "block";
     tip.style.left = `${x + 12}px`;
     tip.style.top = `${y + 12}px`;
-    tip.classList.toggle("flip", x > box.width / 2);
+    tip.classList.toggle("flip", x > plot.clientWidth / 2);
+    return `${text}: ${value}`;
+  };
+  const pick = ([r, c]) => setTriggerValue("pick", [data.rowPositions[r], data.colPositions[c]]);
+  plot.onmousemove = (event) => {
+    const cell = cellAt(event);
+    const box = plot.getBoundingClientRect();
+    if (cell) show(cell, event.clientX - box.left, event.clientY - box.top);
   };
   plot.onmouseleave = () => {
     tip.style.display = "none";
   };
   plot.onclick = (event) => {
     const cell = cellAt(event);
-    if (cell) setTriggerValue("pick", [data.rowPositions[cell[0]], data.colPositions[cell[1]]]);
+    if (cell) pick(cell);
+  };
+  // Keyboard: Tab to the map, arrows move a cell, Enter or Space picks it.
+  plot.tabIndex = 0;
+  plot.setAttribute("role", "img");
+  plot.setAttribute("aria-label", data.title);
+  let at = selected ? [...selected] : [0, 0];
+  const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+  plot.onkeydown = (event) => {
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      pick(at);
+      return;
+    }
+    const move = moves[event.key];
+    if (!move) return;
+    event.preventDefault();
+    at = [
+      Math.min(rows - 1, Math.max(0, at[0] + move[0])),
+      Math.min(cols - 1, Math.max(0, at[1] + move[1])),
+    ];
+    Object.assign(cursor.style, {
+      display: "block",
+      top: pct(at[0], rows),
+      left: pct(at[1], cols),
+      height: pct(1, rows),
+      width: pct(1, cols),
+    });
+    const w = plot.clientWidth / cols;
+    const h = plot.clientHeight / rows;
+    plot.setAttribute("aria-label", show(at, (at[1] + 0.5) * w, (at[0] + 0.5) * h));
+  };
+  plot.onblur = () => {
+    cursor.style.display = "none";
+    tip.style.display = "none";
   };
 
   const rowLabels = labels("row-labels", data.rowLabels);
@@ -92,6 +129,8 @@ export default function ({ data, parentElement, setTriggerValue }) {
   });
 
   let root = parentElement.querySelector(".heatmap");
+  // a pick reruns the page and redraws the map: a keyboard user keeps the focus on it
+  const focused = root && root.querySelector(".plot") === root.getRootNode().activeElement;
   if (!root) {
     root = el("div", "heatmap");
     parentElement.append(root);
@@ -110,4 +149,5 @@ export default function ({ data, parentElement, setTriggerValue }) {
     colLabels,
     rich("x-title", data.xTitle),
   );
+  if (focused) plot.focus();
 }

@@ -1,6 +1,6 @@
 """The multi-head page in Chromium: a click on a head's tile enlarges that head (and the
 sidebar's share link follows); the enlarged map's tooltip gives the engine's weight, and a
-click on its cell shows the steps of that weight."""
+click on its cell, or the arrow keys and Enter, show the steps of that weight."""
 
 import re
 
@@ -72,4 +72,14 @@ def test_the_maps_tooltip_and_a_click_on_a_cell(page, server):
             and abs(mark["y"] + mark["height"] / 2 - y) < 2
         )
     assert page.locator("h3").filter(has_text="Follow one weight").count() == 1
+    # the keyboard: from the picked cell (8, 2), up twice and right once, then Enter
+    plot.focus()
+    for key in ("ArrowUp", "ArrowUp", "ArrowRight"):
+        plot.press(key)
+    assert tip.inner_text().split("\n") == ["6:mat → 3:sat", f"{weights[5, 2]:.4f}"]
+    plot.press("Enter")
+    page.wait_for_url("**i=6&j=3**", timeout=30_000)
+    page.wait_for_function(STEP_SHOWN, arg="s_{6,3} =", timeout=30_000)
+    wait_idle(page)
+    expect(plot).to_be_focused()  # the map was redrawn; the focus stayed on it
     assert_clean(page)
