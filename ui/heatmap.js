@@ -21,6 +21,63 @@ function rich(className, text) {
   return node;
 }
 
+// The map as the page shows it, drawn again at twice the size on a white canvas and saved as
+// a PNG: every text node at its own place and font (vertical labels turned), the cells
+// unsmoothed, the colour bar and the picked cell.
+async function savePng(root, name) {
+  const scale = 2;
+  const box = root.getBoundingClientRect();
+  const canvas = document.createElement("canvas");
+  canvas.width = Math.ceil(box.width * scale);
+  canvas.height = Math.ceil(box.height * scale);
+  const ctx = canvas.getContext("2d");
+  ctx.scale(scale, scale);
+  ctx.fillStyle = "#fff";
+  ctx.fillRect(0, 0, box.width, box.height);
+  const place = (node) => {
+    const r = node.getBoundingClientRect();
+    return [r.left - box.left, r.top - box.top, r.width, r.height];
+  };
+  const map = root.querySelector(".plot img");
+  ctx.imageSmoothingEnabled = false;
+  ctx.drawImage(map, ...place(map));
+  const bar = new Image();
+  bar.src = root.querySelector(".bar").style.backgroundImage.slice(5, -2); // url("…")
+  await bar.decode();
+  ctx.imageSmoothingEnabled = true;
+  ctx.drawImage(bar, ...place(root.querySelector(".bar")));
+  const picked = root.querySelector(".picked");
+  if (picked) {
+    ctx.strokeStyle = "#e02020";
+    ctx.lineWidth = 3;
+    ctx.strokeRect(...place(picked));
+  }
+  ctx.fillStyle = "#222";
+  ctx.textBaseline = "middle";
+  const texts = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  for (let node = texts.nextNode(); node; node = texts.nextNode()) {
+    if (!node.textContent.trim() || node.parentElement.closest(".tip, button")) continue;
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    const [x, y, w, h] = place(range);
+    const style = getComputedStyle(node.parentElement);
+    ctx.font = `${style.fontSize} ${style.fontFamily}`;
+    if (style.writingMode.startsWith("vertical")) {
+      ctx.save();
+      ctx.translate(x + w / 2, y);
+      ctx.rotate(Math.PI / 2);
+      ctx.fillText(node.textContent, 0, 0);
+      ctx.restore();
+    } else {
+      ctx.fillText(node.textContent, x, y + h / 2);
+    }
+  }
+  const link = document.createElement("a");
+  link.href = canvas.toDataURL("image/png");
+  link.download = `${name}.png`;
+  link.click();
+}
+
 function labels(className, texts) {
   const box = el("div", className);
   texts.forEach((text) => box.append(el("span", "label", text)));
@@ -139,8 +196,12 @@ export default function ({ data, parentElement, setTriggerValue }) {
   // the map's track grows to the width that makes it `height` tall, no wider
   root.style.gridTemplateColumns =
     `auto max-content minmax(0, ${(data.height * cols) / rows}px) 0.9em max-content`;
+  const save = el("button", "save", data.saveLabel);
+  save.onclick = () => savePng(root, data.name);
+  const head = el("div", "head");
+  head.append(rich("title", data.title), save);
   root.replaceChildren(
-    rich("title", data.title),
+    head,
     rich("y-title", data.yTitle),
     rowLabels,
     plot,
@@ -150,4 +211,19 @@ export default function ({ data, parentElement, setTriggerValue }) {
     rich("x-title", data.xTitle),
   );
   if (focused) plot.focus();
+  // Labels no taller (rows) or wider (columns) than their cells: shrink them when the map is
+  // drawn small (a narrow column, presentation mode's larger text). Only ever shrink within
+  // one drawing, so that the labels' own width cannot make the map grow and shrink in turn.
+  let rowPx = Infinity;
+  let colPx = Infinity;
+  const fit = () => {
+    const base = parseFloat(getComputedStyle(root).fontSize);
+    rowPx = Math.min(rowPx, base, (0.9 * plot.clientHeight) / rows);
+    colPx = Math.min(colPx, base, (0.9 * plot.clientWidth) / cols);
+    rowLabels.style.fontSize = `${rowPx}px`;
+    colLabels.style.fontSize = `${colPx}px`;
+  };
+  root.fitter?.disconnect();
+  root.fitter = new ResizeObserver(fit);
+  root.fitter.observe(plot);
 }

@@ -2,7 +2,8 @@
 
 Up to ``CLICK_MAX_N`` tokens a page draws its enlarged map this way instead of as a Plotly
 heat map: the map is a PNG with one pixel per cell, drawn without smoothing; token labels,
-titles, the colour bar's ticks and the tooltip are HTML. A redraw then costs the browser a
+titles, the colour bar's ticks and the tooltip are HTML; its own button saves it, labels
+and all, as a PNG drawn in the browser. A redraw then costs the browser a
 few milliseconds where Plotly's heat map with labels and click targets cost ~150 ms
 (bench/bench_ui.py). Above ``CLICK_MAX_N`` the page keeps Plotly, whose zoom matters there.
 """
@@ -13,14 +14,12 @@ import functools
 from collections.abc import Sequence
 
 import numpy as np
-from PIL import Image
 
 from ..text import token_labels
 from .maps import TICK_LABELS_MAX_N
 from .raster import colour, colour_table, png_bytes, png_uri
 
 CLICK_MAX_N = 64  # above this many tokens a map is not clickable: pick i, j with the sliders
-EXPORT_PX = 640  # the exported PNG's longer side is at least this many pixels
 BAR_TICKS = 5  # evenly spaced ticks on the colour bar, ends included
 
 
@@ -56,14 +55,6 @@ def _axis_labels(labels: list[str]) -> list[str]:
     return [label.split(":", 1)[0] if k % 10 == 9 else "" for k, label in enumerate(labels)]
 
 
-def export_png(z: np.ndarray, zmin: float, zmax: float) -> bytes:
-    """The map alone as a PNG for download, each cell a square of whole pixels."""
-    z = np.asarray(z, dtype=np.float32)
-    scale = max(1, -(-EXPORT_PX // max(z.shape)))
-    image = Image.fromarray(colour(z, zmin, zmax))
-    return png_bytes(np.asarray(image.resize((z.shape[1] * scale, z.shape[0] * scale), 0)))
-
-
 def cell_map(
     z: np.ndarray,
     x_tokens: list[str],
@@ -80,13 +71,16 @@ def cell_map(
     picked: tuple[int, int] | None = None,
     height: int = 520,
     large: bool = False,
+    name: str = "map",
+    save_label: str = "PNG",
 ) -> dict:
     """The payload of ui/heatmap.js for one map (rows = queries, columns = keys).
 
     ``zmin`` / ``zmax`` None: the data's own range. ``x_positions`` / ``y_positions``
     number the tokens when some were left out; a click reports (query position, key
     position) in those numbers, and ``picked`` = (query position, key position) is
-    outlined. ``height``: the tallest the map grows on screen (CSS px).
+    outlined. ``height``: the tallest the map grows on screen (CSS px). The component's
+    button ``save_label`` saves the map as shown, labels included, as ``name``.png.
 
     Shape:
         z (N_q, N_k) with N_q, N_k ≤ CLICK_MAX_N.
@@ -122,4 +116,6 @@ def cell_map(
         "selected": selected,
         "height": height,
         "large": large,
+        "name": name,
+        "saveLabel": save_label,
     }

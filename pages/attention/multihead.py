@@ -124,18 +124,17 @@ def explore(cfg: multihead.Config, r: multihead.Result) -> None:
             st.caption(ui.tr("multihead.map_help_big", n=cells.CLICK_MAX_N))
         else:
             payload = cells.cell_map(
-                shown[h], r.tokens, r.tokens, picked=(i, j), large=ui.presenting(), **look
+                shown[h],
+                r.tokens,
+                r.tokens,
+                picked=(i, j),
+                large=ui.presenting(),
+                name=f"head{h + 1}_{show}",
+                save_label=ui.tr("app.save_map_png"),
+                **look,
             )
             mosaic.cell_map(payload, "head_map", pick_cell)
             st.caption(ui.tr("multihead.map_help"))
-            st.download_button(
-                ui.tr("app.download_png", name=f"head{h + 1}"),
-                lambda: cells.export_png(shown[h], lo, hi),
-                file_name=f"head{h + 1}_{show}.png",
-                mime="image/png",
-                key="png_head",
-                on_click="ignore",
-            )
     labels = token_labels(r.tokens, escape=False)
     ui.csv_button(
         pd.DataFrame(shown[h], index=labels, columns=labels), f"head{h + 1}_{show}", "csv_head"

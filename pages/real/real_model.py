@@ -107,18 +107,12 @@ def explore(cfg: real_model.Config, r: real_model.Result, title: str) -> None:
                 r.shown_tokens,
                 picked=picked,
                 large=ui.presenting(),
+                name=name,
+                save_label=ui.tr("app.save_map_png"),
                 **look,
             )
             mosaic.cell_map(payload, "map", pick_cell)
             st.caption(ui.tr("real_model.map_help"))
-            st.download_button(
-                ui.tr("app.download_png", name=name),
-                lambda: cells.export_png(r.shown, 0.0, r.zmax),
-                file_name=f"{name}.png",
-                mime="image/png",
-                key="png_map",
-                on_click="ignore",
-            )
         ui.csv_button(
             pd.DataFrame(r.shown, index=r.labels, columns=r.labels),
             name,

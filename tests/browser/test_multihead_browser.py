@@ -4,9 +4,12 @@ click on its cell, or the arrow keys and Enter, show the steps of that weight.""
 
 import re
 
+import numpy as np
 import pytest
+from PIL import Image
 from playwright.sync_api import expect
 
+from attnviz.charts.raster import colour
 from attnviz.lessons import multihead
 
 from .conftest import assert_clean, open_app, wait_idle
@@ -82,4 +85,28 @@ def test_the_maps_tooltip_and_a_click_on_a_cell(page, server):
     page.wait_for_function(STEP_SHOWN, arg="s_{6,3} =", timeout=30_000)
     wait_idle(page)
     expect(plot).to_be_focused()  # the map was redrawn; the focus stayed on it
+    assert_clean(page)
+
+
+def test_the_map_saves_itself_as_shown(page, server):
+    """The map's own button: a PNG twice the size on screen, each cell its colour, with the
+    labels drawn in."""
+    text = "the cat sat on the mat because the mat was warm"
+    open_app(page, f"{server}/multihead?lang=ja&text={text.replace(' ', '+')}")
+    plot = page.locator(".heatmap .plot")
+    plot.wait_for(timeout=90_000)
+    with page.expect_download() as saved:
+        page.locator(".heatmap .save").click()
+    assert saved.value.suggested_filename == "head1_weights.png"
+    image = np.asarray(Image.open(saved.value.path()).convert("RGB"))
+    frame, box = page.locator(".heatmap").bounding_box(), plot.bounding_box()
+    assert abs(image.shape[1] - 2 * frame["width"]) <= 2
+    r = multihead.run(multihead.Config(text=text))
+    cells = colour(r.weights[0], 0.0, float(r.weights.max()))  # (N, N, 3), head 1
+    for i, j in ((2, 4), (10, 7), (5, 0)):  # not (0, 0): the picked cell, outlined in red
+        x = 2 * (box["x"] - frame["x"] + (j + 0.5) / 11 * box["width"])
+        y = 2 * (box["y"] - frame["y"] + (i + 0.5) / 11 * box["height"])
+        np.testing.assert_array_equal(image[int(y), int(x)], cells[i, j])
+    left = image[:, : int(2 * (box["x"] - frame["x"]))]  # the row labels: dark text on white
+    assert (left.sum(-1) < 200).sum() > 500
     assert_clean(page)

@@ -1,11 +1,8 @@
 """One map as a clickable picture (attnviz.charts.cells): the PNG is the values coloured,
 labels and positions are the tokens', the colour bar's ticks sit where their values are."""
 
-from io import BytesIO
-
 import numpy as np
 import pytest
-from PIL import Image
 
 from attnviz.charts import cells
 from attnviz.charts.raster import colour
@@ -52,11 +49,3 @@ def test_bar_ticks_sit_at_their_values_and_a_mark_takes_its_place():
     fractions = [f for f, _ in ticks]
     assert fractions == sorted(fractions)
     assert cells.bar_ticks(0.2, 0.2, None) == [[0.5, "0.2"]]  # a constant map: one tick
-
-
-def test_the_export_is_the_picture_with_whole_pixels_per_cell():
-    z = np.array([[0.0, 1.0], [0.5, 0.25]], dtype=np.float32)
-    image = np.asarray(Image.open(BytesIO(cells.export_png(z, 0.0, 1.0))))
-    scale = image.shape[0] // 2
-    assert image.shape == (2 * scale, 2 * scale, 3) and 2 * scale >= cells.EXPORT_PX
-    np.testing.assert_array_equal(image[::scale, ::scale], colour(z, 0.0, 1.0))
