@@ -10,8 +10,6 @@ E = [p_1, …, p_N]ᵀ the table of positional encodings (P is kept for permutat
 
 from __future__ import annotations
 
-import math
-
 ACTIVATIONS = {"relu": r"\mathrm{ReLU}", "gelu": r"\mathrm{GELU}"}
 
 
@@ -288,91 +286,6 @@ REAL_HEAD = (  # score and weight on two lines, so that a narrow column holds th
 ROLLOUT = r"R_l = \mathrm{rownorm}\Big(\tfrac{1}{H}\sum_h A_{l,h} + I\Big)\,R_{l-1}"
 
 
-def _num(v: float) -> str:
-    """A number as a formula shows it: 3 significant digits, 10^k instead of e-notation."""
-    text = f"{v:.3g}"
-    if "e" in text:
-        mantissa, exponent = text.split("e")
-        text = rf"{mantissa} \times 10^{{{int(exponent)}}}"
-    return text
-
-
-def _sum_of_products(pairs: list[tuple[float, float]], shown: int = 3) -> str:
-    """(a_1)(b_1) + (a_2)(b_2) + … with the first ``shown`` pairs written out."""
-    parts = [rf"({_num(a)})({_num(b)})" for a, b in pairs[:shown]]
-    if len(pairs) > shown:
-        parts.append(r"\dots")
-    return " + ".join(parts)
-
-
-def weight_steps(steps, *, start: int = 1, bias: bool = True) -> list[str]:
-    """S2–S12 for one weight a_ij with its numbers, from ``attnviz.stepthrough.WeightSteps``.
-
-    Five lines: the projections, the score's own sum of terms, the softmax (or the mask
-    that zeroes it), the head row and the output row. Tokens and heads are numbered from
-    ``start``: 1, as the chapter and the token labels count (the engine's indices are 0-based).
-    ``bias`` False leaves out b^Q, b^K, b^V, b^O (projections without biases, as the chapter's).
-    """
-    i, j, h = steps.i + start, steps.j + start, steps.h + start
-    s = rf"s_{{{i},{j}}}"
-
-    def b(name: str) -> str:
-        return rf" + \mathbf{{b}}_{{{h}}}^{name}" if bias else ""
-
-    key = rf"\mathbf{{k}}_{{{j}}} = \mathbf{{x}}_{{{j}}} W_{{{h}}}^K{b('K')},\ "
-    lines = [
-        rf"\mathbf{{q}}_{{{i}}} = \mathbf{{x}}_{{{i}}} W_{{{h}}}^Q{b('Q')},\ "
-        + (key if steps.uses_key else "")
-        + rf"\mathbf{{v}}_{{{j}}} = \mathbf{{x}}_{{{j}}} W_{{{h}}}^V{b('V')}"
-    ]
-    total = _num(steps.term_sum) if steps.term_sum >= 0 else rf"({_num(steps.term_sum)})"
-    if steps.score in ("dot", "scaled_dot"):
-        pairs = list(zip(steps.q_i, steps.k_j, strict=True))
-        symbolic = rf"\sum_{{d=1}}^{{D'}} q_{{{i},d}}\, k_{{{j},d}}"
-    elif steps.score == "bilinear":
-        pairs = list(zip(steps.Wq_i, steps.k_j, strict=True))
-        symbolic = rf"\sum_{{d=1}}^{{D'}} (W_{{{h}}} \mathbf{{q}}_{{{i}}})_d\, k_{{{j},d}}"
-    elif steps.score == "mlp":
-        pairs = list(zip(steps.mlp.w_2, steps.mlp.u, strict=True))
-        symbolic = (
-            rf"\sum_u w_{{2,u}} \tanh\!\big(\mathbf{{k}}_{{{j}}} W_1^z"
-            rf" + \mathbf{{q}}_{{{i}}} W_1^q + \mathbf{{b}}_1\big)_u"
-        )
-    else:  # query_only: the keys are never read
-        pairs = list(zip(steps.W_j, steps.q_i, strict=True))
-        symbolic = (
-            rf"(W_{{{h}}} \mathbf{{q}}_{{{i}}})_{{{j}}}"
-            rf" = \sum_{{d=1}}^{{D'}} (W_{{{h}}})_{{{j},d}}\, q_{{{i},d}}"
-        )
-    if steps.scale != 1:
-        lines.append(
-            rf"{s} = \frac{{1}}{{\sqrt{{D'}}}} {symbolic}"
-            rf" = \frac{{1}}{{\sqrt{{{steps.q_i.size}}}}} \big({_sum_of_products(pairs)}\big)"
-            rf" = {_num(steps.scale)} \times {total} = {_num(steps.s_ij)}"
-        )
-    else:
-        lines.append(rf"{s} = {symbolic} = {_sum_of_products(pairs)} = {_num(steps.s_ij)}")
-    a = rf"a_{{{i},{j}}}"
-    if not steps.m_ij:
-        lines.append(rf"M_{{{i},{j}}} = -\infty \;\Rightarrow\; {a} = 0")
-    else:
-        allowed = steps.s_row[steps.m_row]
-        top = float(max(allowed))
-        lse = top + math.log(sum(math.exp(float(v) - top) for v in allowed))  # log Σ exp
-        denominator = _num(math.exp(lse)) if lse < 700 else rf"e^{{{_num(lse)}}}"
-        lines.append(
-            rf"{a} = \frac{{\exp {s}}}{{\sum_{{l:\, m_{{{i},l}}}} \exp s_{{{i},l}}}}"
-            rf" = \frac{{\exp({_num(steps.s_ij)})}}{{{denominator}}} = {_num(steps.a_ij)}"
-        )
-    lines += [
-        rf"\mathrm{{head}}_{{{h},{i}}} = \sum_{{l}} a_{{{i},l}}\, \mathbf{{v}}_l"
-        rf" = {_num(steps.a_ij)}\, \mathbf{{v}}_{{{j}}} + \dots",
-        rf"\mathbf{{out}}_{{{i}}} = \sum_{{h'}} \mathrm{{head}}_{{h',{i}}} W_{{h'}}^O"
-        + (r" + \mathbf{b}^O" if bias else ""),
-    ]
-    return lines
-
-
 QK_CENTRING = (
     r"\mathbf{q}_i^\top (\mathbf{k}_j - \bar{\mathbf{k}}) = \mathbf{q}_i^\top \mathbf{k}_j"
     r" - \mathbf{q}_i^\top \bar{\mathbf{k}},\qquad (\mathbf{q}_i - \bar{\mathbf{q}})^\top"
@@ -398,15 +311,6 @@ def heads_combined(how: str) -> str:
         "mean": r"\bar a^{(l)}_{ij} = \frac{1}{H} \sum_{h=1}^{H} a^{(l,h)}_{ij}",
         "max": r"\hat a^{(l)}_{ij} = \max_{h = 1, \dots, H} a^{(l,h)}_{ij}",
     }[how]
-
-
-def renormalised(steps, kept_sum: float, value: float, *, start: int = 0) -> str:
-    """The map's cell once hidden tokens are left out: ã_ij = a_ij / Σ_{l ∈ kept} a_il."""
-    i, j = steps.i + start, steps.j + start
-    return (
-        rf"\tilde a_{{{i},{j}}} = \frac{{a_{{{i},{j}}}}}{{\sum_{{l \in \mathrm{{kept}}}}"
-        rf" a_{{{i},l}}}} = \frac{{{_num(steps.a_ij)}}}{{{_num(kept_sum)}}} = {_num(value)}"
-    )
 
 
 def qk_space(score_name: str, centre: str) -> list[str]:

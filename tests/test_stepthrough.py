@@ -12,7 +12,7 @@ import torch
 from torch.nn import functional as F
 
 import attnviz
-from attnviz import formulas
+from attnviz import worked
 from attnviz.stepthrough import step_through
 
 D, H, N = 12, 3, 5
@@ -225,19 +225,19 @@ def test_formula_shows_the_numbers_computed(score):
     with torch.no_grad():
         _, trace = mha(x, mask=mask)
     st = step_through(trace, mha, h=1, i=3, j=2, x=x, mask=mask)
-    lines = formulas.weight_steps(st)  # numbered from 1, as the chapter counts
-    assert f"= {formulas._num(st.s_ij)}" in lines[1] and "s_{4,3}" in lines[1]
-    assert f"= {formulas._num(st.a_ij)}" in lines[2]
+    lines = worked.weight_steps(st)  # numbered from 1, as the chapter counts
+    assert f"= {worked.number(st.s_ij)}" in lines[1] and "s_{4,3}" in lines[1]
+    assert f"= {worked.number(st.a_ij)}" in lines[2]
     assert (r"\sqrt{4}" in lines[1]) == (score in ("scaled_dot", "bilinear"))
     assert (r"\mathbf{k}_{3} = " in lines[0]) == (score != "query_only")
-    assert "s_{3,2}" in formulas.weight_steps(st, start=0)[1]
+    assert "s_{3,2}" in worked.weight_steps(st, start=0)[1]
     blocked = step_through(trace, mha, h=1, i=2, j=3, x=x, mask=mask)
-    assert r"-\infty" in formulas.weight_steps(blocked)[2]
+    assert r"-\infty" in worked.weight_steps(blocked)[2]
 
 
 def test_formula_number_format():
-    assert formulas._num(0.000012345) == r"1.23 \times 10^{-5}"
-    assert formulas._num(-0.5) == "-0.5"
+    assert worked.number(0.000012345) == r"1.23 \times 10^{-5}"
+    assert worked.number(-0.5) == "-0.5"
 
 
 @pytest.fixture(scope="module")

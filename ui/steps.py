@@ -32,7 +32,7 @@ def follow(
     where: str,
     extra: str | None = None,
 ) -> None:
-    """The five lines of ``formulas.weight_steps`` (``lines``), each over the chart of its
+    """The five lines of ``worked.weight_steps`` (``lines``), each over the chart of its
     numbers, under a title naming the head (``where``): the projections, the score over its
     terms, the softmax over the row, the head and output rows over the values mixed;
     ``extra`` (the map's own cell, when it differs from a_ij) under the softmax."""

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 import torch
 
-from .. import formulas
+from .. import formulas, worked
 from ..block import NORMS, BlockTrace, TransformerBlock
 from ..device import resolve_device
 from ..errors import InputError
@@ -198,7 +198,7 @@ def follow(pick: Pick) -> Steps:
     """a_ij followed from x_i to out_i, each step checked against the block's own trace."""
     _, block, mask, trace = forward(pick.cfg)
     steps = step_through(trace, block.attn, h=pick.h, i=pick.i, j=pick.j, mask=mask)
-    return Steps(steps, formulas.weight_steps(steps, bias=False))
+    return Steps(steps, worked.weight_steps(steps, bias=False))
 
 
 @dataclass(frozen=True)

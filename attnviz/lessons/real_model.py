@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 import torch
 
-from .. import formulas, sinks
+from .. import formulas, sinks, worked
 from ..charts.real_model import Mosaic, mosaic
 from ..errors import InputError
 from ..limits import check_choice, check_int
@@ -278,12 +278,12 @@ def follow(pick: Pick) -> Steps:
     """a_ij followed from x_i to out_i (biases included), checked against the layer's trace."""
     x, mha, trace = attention(pick.text, pick.layer)
     steps = step_through(trace, mha, h=pick.head, i=pick.i, j=pick.j, x=x)
-    lines = formulas.weight_steps(steps)
+    lines = worked.weight_steps(steps)
     keep = sinks.kept_positions(encode(pick.text)[0].tokens, HIDDEN)
     if pick.hide_special and pick.i in keep and pick.j in keep:
         kept_sum = float(steps.a_row[keep].sum())
         cell = steps.a_ij / kept_sum if kept_sum > 0 else 0.0
-        return Steps(steps, lines, formulas.renormalised(steps, kept_sum, cell, start=1), cell)
+        return Steps(steps, lines, worked.renormalised(steps, kept_sum, cell, start=1), cell)
     return Steps(steps, lines, None, steps.a_ij)
 
 

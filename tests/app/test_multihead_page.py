@@ -36,7 +36,7 @@ def png(payload: dict) -> np.ndarray:
 
 
 def last_number(line: str) -> float:
-    """The number a formula line ends on, as ``formulas._num`` writes it."""
+    """The number a formula line ends on, as ``worked.number`` writes it."""
     text = line.rsplit("=", 1)[1].strip()
     m = re.fullmatch(r"(-?[\d.]+)(?: \\times 10\^\{(-?\d+)\})?", text)
     return float(m[1]) * 10 ** int(m[2] or 0)

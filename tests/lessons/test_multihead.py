@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 import torch
 
+from attnviz import worked
 from attnviz.errors import InputError
 from attnviz.lessons import multihead
 from attnviz.limits import MAX_D, nearest_heads
@@ -119,7 +120,7 @@ def test_followed_weight_ends_on_the_maps_cell(score, causal):
         np.testing.assert_allclose(s.steps.a_row, r.weights[h, i], atol=1e-6)
         assert len(s.formulas) == 5
         assert rf"s_{{{i + 1},{j + 1}}}" in s.formulas[1]  # numbered from 1, as the labels
-        assert s.formulas[2].endswith(multihead.formulas._num(s.steps.a_ij)) or (
+        assert s.formulas[2].endswith(worked.number(s.steps.a_ij)) or (
             causal and j > i and r"-\infty" in s.formulas[2]
         )
         shown = " ".join(s.formulas)  # this block's projections have no biases

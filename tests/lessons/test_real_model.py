@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import attnviz
-from attnviz import formulas, sinks
+from attnviz import formulas, sinks, worked
 from attnviz.errors import InputError
 from attnviz.lessons import real_model as rm
 from attnviz.tables import long_table
@@ -180,7 +180,7 @@ def test_followed_weight_ends_on_the_maps_cell(encoded, hide):
         if hide and shown:
             cell = r.shown[list(r.keep).index(i), list(r.keep).index(j)]
             assert s.cell == pytest.approx(float(cell), abs=1e-5)
-            assert s.renormalised.endswith(formulas._num(s.cell))
+            assert s.renormalised.endswith(worked.number(s.cell))
         else:
             assert s.renormalised is None and s.cell == s.steps.a_ij
             if not hide:
