@@ -110,3 +110,27 @@ def test_the_map_saves_itself_as_shown(page, server):
     left = image[:, : int(2 * (box["x"] - frame["x"]))]  # the row labels: dark text on white
     assert (left.sum(-1) < 200).sum() > 500
     assert_clean(page)
+
+
+# every label's font size, and the size of one cell, in CSS px
+LABEL_SIZES = """root => { const plot = root.querySelector(".plot").getBoundingClientRect();
+  const size = (sel) => [...root.querySelectorAll(sel)]
+    .map(node => parseFloat(getComputedStyle(node).fontSize));
+  const rows = size(".row-labels .label");
+  return { cellH: plot.height / rows.length, cellW: plot.width / rows.length, rows,
+    cols: size(".col-labels .label") }; }"""
+
+
+def test_labels_fit_their_cells_on_a_projector(page, server):
+    """40 tokens in presentation mode at 1280 px: each token's label is set no larger than
+    its cell is tall (rows) or wide (columns), so none overlaps the next."""
+    page.set_viewport_size({"width": 1280, "height": 900})
+    text = "+".join(f"w{k}" for k in range(40))
+    open_app(page, f"{server}/multihead?lang=ja&present=true&text={text}")
+    page.locator(".heatmap .plot").wait_for(timeout=90_000)
+    page.wait_for_timeout(500)  # the labels are fitted once the map has its size
+    sizes = page.locator(".heatmap").evaluate(LABEL_SIZES)
+    assert len(sizes["rows"]) == len(sizes["cols"]) == 40
+    assert max(sizes["rows"]) <= sizes["cellH"], sizes
+    assert max(sizes["cols"]) <= sizes["cellW"], sizes
+    assert_clean(page)
