@@ -24,6 +24,7 @@ import torch
 from torch import nn
 
 from attnviz.lessons import depth_gradients as depth
+from attnviz.lessons import race_tasks
 from attnviz.lessons import training_race as training
 from bench.bench_race_memory import record_bytes
 
@@ -43,7 +44,7 @@ def reference_steps_per_second(cfg: training.Config, steps: int = 30) -> float:
     g = torch.Generator().manual_seed(0)
     t0 = time.perf_counter()
     for _ in range(steps):
-        x, y = training.make_batch(cfg.task, cfg, g)
+        x, y = race_tasks.make_batch(cfg.task, cfg, g)
         loss = nn.functional.cross_entropy(model(x).reshape(-1, cfg.vocab), y.reshape(-1))
         opt.zero_grad()
         loss.backward()

@@ -13,6 +13,7 @@ While they learn, a race records both models' attention weights a^{(l,h)} on one
 probe sequence (``Frames``, uint8 maps), and each head's pattern score: the mean share
 of a row's weight on the key that holds what the output needs, (1/n) Σ_i Σ_{j ∈ T(i)} a_ij
 with T(i) = {i} (copy), {n + 1 − i} (reverse) or the keys of rank i (sort), 1-based.
+The model is ``race_model.SeqModel``; the tasks and the score are in ``race_tasks``.
 """
 
 from __future__ import annotations
@@ -26,14 +27,13 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 import torch
-from torch import nn
 from torch.nn import functional as F
 
 from .. import formulas
-from ..block import TransformerStack
 from ..device import resolve_device
 from ..limits import MAX_LAYERS, MAX_SEED, check_choice, check_float, check_int
-from ..positional import PositionalEncoding
+from .race_model import SeqModel
+from .race_tasks import chance, make_batch, pattern, pattern_scores, probe
 
 TASKS = ("copy", "reverse", "sort")
 NORMS = ("post", "pre")
@@ -88,107 +88,11 @@ def learning_rate(log10: float) -> float:
     return float(f"{10**log10:.3g}")
 
 
-class SeqModel(nn.Module):
-    """Embedding + learned positions + ``TransformerStack`` + linear read-out.
-
-    Parameters are drawn on the CPU from the seed, then moved to ``device``.
-    """
-
-    def __init__(self, cfg: Config, norm: str, device: str | torch.device = "auto") -> None:
-        super().__init__()
-        device = resolve_device(device)
-        g = torch.Generator().manual_seed(cfg.seed)
-        self.E = nn.Parameter(torch.randn(cfg.vocab, cfg.D, generator=g))  # (V, D)
-        self.pe = PositionalEncoding(cfg.D, "learned", "add", n_max=cfg.n, seed=cfg.seed + 1)
-        self.stack = TransformerStack(
-            cfg.L,
-            cfg.D,
-            cfg.H,
-            4 * cfg.D,
-            norm=norm,
-            final_norm=norm == "pre",
-            seed=cfg.seed + 2,
-            device=device,
-        )
-        self.W_out = nn.Parameter(torch.randn(cfg.D, cfg.vocab, generator=g) / math.sqrt(cfg.D))
-        self.to(device)
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        h, _ = self.stack(self.pe(self.E[x]))  # (B, n, D)
-        return h @ self.W_out  # (B, n, V)
-
-    @torch.no_grad()
-    def weights(self, x: torch.Tensor) -> np.ndarray:
-        """Every layer's and head's attention weights on one sequence x (n,), float32.
-
-        Shape:
-            x (n,) -> (L, H, n, n) on the CPU, [layer, head, query_pos, key_pos]
-        """
-        _, traces = self.stack(self.pe(self.E[x[None]]))  # x[None]: (1, n)
-        return torch.stack([t.attn.weights[0] for t in traces]).float().cpu().numpy()
-
-
-def make_batch(task: str, cfg: Config, g: torch.Generator) -> tuple[torch.Tensor, torch.Tensor]:
-    """Random inputs (B, n) and their targets for ``task``."""
-    x = torch.randint(0, cfg.vocab, (cfg.batch, cfg.n), generator=g)
-    if task == "copy":
-        return x, x.clone()
-    if task == "reverse":
-        return x, x.flip(-1)
-    return x, x.sort(-1).values
-
-
 @dataclass(frozen=True)
 class StepRecord:
     step: int
     loss: dict[str, float]  # per norm; NaN once a model has diverged
     acc: dict[str, float]  # token accuracy on this step's batch
-
-
-PROBE_SEED = 0  # the probe sequence is the same for every race and seed
-
-
-def probe(cfg: Config) -> np.ndarray:
-    """The fixed sequence whose attention maps a race records: n distinct digits if V ≥ n.
-
-    Shape:
-        returns (n,) int64 tokens
-    """
-    g = torch.Generator().manual_seed(PROBE_SEED)
-    if cfg.n <= cfg.vocab:
-        return torch.randperm(cfg.vocab, generator=g)[: cfg.n].numpy()
-    return torch.randint(0, cfg.vocab, (cfg.n,), generator=g).numpy()
-
-
-def pattern(task: str, x: np.ndarray) -> np.ndarray:
-    """T[i, j]: key j holds the token that output i needs (copy: j = i, reverse:
-    j = n + 1 − i, sort: x_j is the i-th smallest, so ties give a row several keys).
-
-    Shape:
-        x (n,) -> (n, n) bool, [query_pos, key_pos]
-    """
-    n = len(x)
-    if task == "copy":
-        return np.eye(n, dtype=bool)
-    if task == "reverse":
-        return np.eye(n, dtype=bool)[::-1].copy()
-    return np.sort(x)[:, None] == np.asarray(x)[None, :]
-
-
-def pattern_scores(weights: np.ndarray, target: np.ndarray) -> np.ndarray:
-    """Each map's mean share of a row's weight on the target keys, (1/n) Σ_i Σ_{j∈T(i)} a_ij.
-
-    Uniform rows score ``chance(target)``; a head that attends only to T scores 1.
-
-    Shape:
-        weights (..., n, n), target (n, n) -> (...)
-    """
-    return (np.asarray(weights, np.float32) * target).sum(-1).mean(-1)
-
-
-def chance(target: np.ndarray) -> float:
-    """The score of uniform rows: the mean share of keys in T(i), 1/n with distinct digits."""
-    return float(target.mean())
 
 
 def frame_steps(steps: int) -> np.ndarray:

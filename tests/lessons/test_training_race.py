@@ -8,6 +8,7 @@ import pytest
 import torch
 
 from attnviz import formulas
+from attnviz.lessons import race_model, race_tasks
 from attnviz.lessons import training_race as training
 
 
@@ -90,7 +91,7 @@ def test_targets():
         ("reverse", lambda x: x.flip(-1)),
         ("sort", lambda x: x.sort(-1).values),
     ):
-        x, y = training.make_batch(task, cfg, torch.Generator().manual_seed(0))
+        x, y = race_tasks.make_batch(task, cfg, torch.Generator().manual_seed(0))
         assert torch.equal(y, expect(x))
 
 
@@ -103,30 +104,30 @@ def test_caps(field, value):
 def test_pattern_scores_on_hand_made_maps():
     a = np.array([[0.2, 0.3, 0.5], [0.1, 0.6, 0.3], [0.7, 0.2, 0.1]], np.float32)
     x = np.array([2, 0, 1])
-    copy, rev, srt = (training.pattern(t, x) for t in ("copy", "reverse", "sort"))
+    copy, rev, srt = (race_tasks.pattern(t, x) for t in ("copy", "reverse", "sort"))
     np.testing.assert_array_equal(rev, [[0, 0, 1], [0, 1, 0], [1, 0, 0]])
     np.testing.assert_array_equal(srt, [[0, 1, 0], [0, 0, 1], [1, 0, 0]])  # 0 at 2, 1 at 3, 2 at 1
-    assert training.pattern_scores(a, copy) == pytest.approx((0.2 + 0.6 + 0.1) / 3)
-    assert training.pattern_scores(a, rev) == pytest.approx((0.5 + 0.6 + 0.7) / 3)
-    assert training.pattern_scores(a, srt) == pytest.approx((0.3 + 0.3 + 0.7) / 3)
+    assert race_tasks.pattern_scores(a, copy) == pytest.approx((0.2 + 0.6 + 0.1) / 3)
+    assert race_tasks.pattern_scores(a, rev) == pytest.approx((0.5 + 0.6 + 0.7) / 3)
+    assert race_tasks.pattern_scores(a, srt) == pytest.approx((0.3 + 0.3 + 0.7) / 3)
     batch = np.stack([a, np.full((3, 3), 1 / 3), np.eye(3)[::-1]])  # (3, n, n) -> (3,)
-    np.testing.assert_allclose(training.pattern_scores(batch, rev), [0.6, 1 / 3, 1.0], rtol=1e-6)
-    ties = training.pattern("sort", np.array([2, 1, 2]))  # sorted 1 2 2: rows 2, 3 read both 2s
+    np.testing.assert_allclose(race_tasks.pattern_scores(batch, rev), [0.6, 1 / 3, 1.0], rtol=1e-6)
+    ties = race_tasks.pattern("sort", np.array([2, 1, 2]))  # sorted 1 2 2: rows 2, 3 read both 2s
     np.testing.assert_array_equal(ties, [[0, 1, 0], [1, 0, 1], [1, 0, 1]])
-    assert training.chance(ties) == pytest.approx(5 / 9) and training.chance(rev) == 1 / 3
+    assert race_tasks.chance(ties) == pytest.approx(5 / 9) and race_tasks.chance(rev) == 1 / 3
 
 
 def test_probe_is_fixed_and_frame_steps_are_bounded():
     cfg = training.Config()
-    x = training.probe(cfg)
+    x = race_tasks.probe(cfg)
     assert len(set(x.tolist())) == cfg.n and x.max() < cfg.vocab  # distinct digits
-    np.testing.assert_array_equal(x, training.probe(training.Config(seed=5, task="copy", L=1)))
+    np.testing.assert_array_equal(x, race_tasks.probe(training.Config(seed=5, task="copy", L=1)))
     for steps in (10, 20, 200, 600):
         s = training.frame_steps(steps)
         assert s[0] == 0 and s[-1] == steps and np.all(np.diff(s) > 0)
         assert len(s) <= min(training.MAX_FRAMES, steps // 4 + 1)
         assert np.diff(s)[0] <= np.diff(s)[-1]  # denser early
-    repeats = training.probe(training.Config(n=12))  # more positions than digits
+    repeats = race_tasks.probe(training.Config(n=12))  # more positions than digits
     assert len(repeats) == 12 and repeats.max() < 10
 
 
@@ -138,7 +139,8 @@ def test_frames_store_uint8_maps_within_half_a_level():
     frames.add({"post": w, "pre": None})
     assert frames.count == 1 and frames.maps["post"].dtype == np.uint8
     assert np.abs(frames.decode(0, "post") - w).max() <= 1 / 510 + 1e-7
-    np.testing.assert_allclose(frames.scores["post"][0], training.pattern_scores(w, frames.target))
+    want = race_tasks.pattern_scores(w, frames.target)
+    np.testing.assert_allclose(frames.scores["post"][0], want)
     assert frames.alive["post"][0] and not frames.alive["pre"][0]
     layer, head, score = frames.best(0, "post")
     assert score == frames.scores["post"][0].max() == frames.scores["post"][0, layer - 1, head - 1]
@@ -147,7 +149,7 @@ def test_frames_store_uint8_maps_within_half_a_level():
     assert frames.nbytes >= 2 * 2 * cfg.L * cfg.H * cfg.n**2  # two frames of two models
 
 
-def _layer_1_weights(model: training.SeqModel, x: np.ndarray) -> np.ndarray:
+def _layer_1_weights(model: race_model.SeqModel, x: np.ndarray) -> np.ndarray:
     """Oracle: layer 1's softmax(q kᵀ / √D′) by hand from the parameters (H, n, n)."""
     h = model.E[torch.from_numpy(x)] + model.pe.W_pos[: len(x)]  # (n, D)
     block = model.stack.blocks[0]
@@ -171,7 +173,7 @@ def test_recorded_frames_match_an_oracle_and_leave_training_unchanged():
     for norm, model in models.items():  # the last frame is the trained models' attention
         oracle = _layer_1_weights(model, frames.probe)
         assert np.abs(frames.decode(frames.count - 1, norm)[0] - oracle).max() <= 1 / 510 + 1e-6
-        expect = training.pattern_scores(oracle, frames.target)
+        expect = race_tasks.pattern_scores(oracle, frames.target)
         np.testing.assert_allclose(frames.scores[norm][-1, 0], expect, atol=1e-5)
     first = training.initial(cfg)  # the page's maps before a race: the race's frame 0
     for norm in training.NORMS:
@@ -219,14 +221,15 @@ def test_copy_is_learned_without_the_diagonal():
 
 def test_models_are_drawn_on_the_cpu_then_moved(monkeypatch):
     cfg = training.Config(L=2)
-    on_meta = training.SeqModel(cfg, "pre", "meta")
+    on_meta = race_model.SeqModel(cfg, "pre", "meta")
     assert {p.device.type for p in on_meta.parameters()} == {"meta"}
-    here = training.SeqModel(cfg, "pre", "cpu")
+    here = race_model.SeqModel(cfg, "pre", "cpu")
     asked = []
-    monkeypatch.setattr(
-        training, "resolve_device", lambda d="auto": asked.append(d) or torch.device("cpu")
-    )
-    via = training.SeqModel(cfg, "pre")
+    for module in (race_model, training):  # the model's device, and the race's
+        monkeypatch.setattr(
+            module, "resolve_device", lambda d="auto": asked.append(d) or torch.device("cpu")
+        )
+    via = race_model.SeqModel(cfg, "pre")
     assert asked == ["auto"]
     for p, q in zip(here.parameters(), via.parameters(), strict=True):
         torch.testing.assert_close(p, q, rtol=0, atol=0)
