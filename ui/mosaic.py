@@ -4,8 +4,8 @@ The mosaic (a :class:`attnviz.charts.Mosaic`: a model's layer × head maps, or o
 heads) is plain HTML from an ``st.components.v2`` component: the PNG under a grid of
 buttons draws in a few milliseconds, where a Plotly figure of the same image costs ~30 ms
 of fixed drawing time plus its click targets (bench/bench_model_view.py), and still gives
-hover names and click-to-pick. One map (``attnviz.charts.cells.cell_map``) is the same
-kind of component: a PNG of its cells with text labels, a tooltip and click-to-pick.
+hover names and click-to-pick. One enlarged map (``attnviz.charts.cells.cell_map``) is the
+same kind of component: a PNG of its cells with text labels, a tooltip and click-to-pick.
 
 Both report a pick through a callback that runs before the next run; inside an
 ``st.fragment`` that run is the fragment's alone, so :func:`keep_in_url` writes its
@@ -17,12 +17,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
 import streamlit as st
 
-from attnviz.charts import Mosaic
+from attnviz.charts import Mosaic, heatmap
+from attnviz.charts.cells import CLICK_MAX_N, cell_map
+from attnviz.charts.multihead import outline
 from attnviz.charts.raster import png_uri
 
-from .frame import url_params
+from .export import plot
+from .frame import presenting, tr, url_params
 
 HERE = Path(__file__).parent
 COMPONENT = st.components.v2.component(
@@ -74,28 +78,56 @@ def data(
     }
 
 
+def _picked(key: str, on_pick: Callable[[tuple[int, int]], None]) -> Callable[[], None]:
+    """The component's callback: its last pick, (row, col), to ``on_pick``."""
+
+    def picked() -> None:
+        value = st.session_state[key].get("pick")
+        if value:
+            on_pick(tuple(value))
+
+    return picked
+
+
 def mosaic(payload: dict, key: str, on_pick: Callable[[tuple[int, int]], None]) -> None:
     """Draw the mosaic; a click on tile (row, col) calls ``on_pick((row, col))`` before
     the next run."""
-
-    def picked() -> None:
-        value = st.session_state[key].get("pick")
-        if value:
-            on_pick(tuple(value))
-
-    COMPONENT(key=key, data=payload, on_pick_change=picked)
+    COMPONENT(key=key, data=payload, on_pick_change=_picked(key, on_pick))
 
 
-def cell_map(payload: dict, key: str, on_pick: Callable[[tuple[int, int]], None]) -> None:
-    """Draw one map (``attnviz.charts.cells.cell_map``'s payload); a click on a cell calls
-    ``on_pick((query position, key position))`` before the next run."""
-
-    def picked() -> None:
-        value = st.session_state[key].get("pick")
-        if value:
-            on_pick(tuple(value))
-
-    HEATMAP(key=key, data=payload, on_pick_change=picked)
+def enlarged_map(
+    z: np.ndarray,
+    x_tokens: list[str],
+    y_tokens: list[str],
+    *,
+    key: str,
+    name: str,
+    picked: tuple[int, int] | None,
+    on_pick: Callable[[tuple[int, int]], None],
+    **look,
+) -> bool:
+    """One map, up to ``CLICK_MAX_N`` tokens a clickable picture of its cells: a click calls
+    ``on_pick((query position, key position))`` before the next run. Longer sentences get a
+    Plotly heat map (zoom) with the cell ``picked`` outlined. ``look``: the titles, colour
+    range and positions both take. Returns whether the map can be clicked.
+    """
+    if max(len(x_tokens), len(y_tokens)) > CLICK_MAX_N:
+        fig = outline(heatmap(z, x_tokens, y_tokens, **look), picked)
+        fig.update_layout(title_x=0, title_xanchor="left")  # clear of the toolbar, on the right
+        plot(fig, key, name)
+        return False
+    payload = cell_map(
+        z,
+        x_tokens,
+        y_tokens,
+        picked=picked,
+        large=presenting(),
+        name=name,
+        save_label=tr("app.save_map_png"),
+        **look,
+    )
+    HEATMAP(key=key, data=payload, on_pick_change=_picked(key, on_pick))
+    return True
 
 
 def keep_in_url() -> None:

@@ -11,8 +11,8 @@ import streamlit as st
 
 import ui
 from attnviz.block import NORMS
-from attnviz.charts import cells, maps
 from attnviz.charts import multihead as charts
+from attnviz.charts.cells import CLICK_MAX_N
 from attnviz.errors import InputError
 from attnviz.lessons import multihead
 from attnviz.limits import MAX_D_HEAD, MAX_H, MAX_SEED, MAX_TEXT_CHARS
@@ -118,23 +118,20 @@ def explore(cfg: multihead.Config, r: multihead.Result) -> None:
             y_title=ui.tr("multihead.query"),
             height=720 if ui.presenting() else 520,
         )
-        if N > cells.CLICK_MAX_N:
-            fig = charts.outline(maps.heatmap(shown[h], r.tokens, r.tokens, **look), (i, j))
-            ui.plot(fig, "head_map", f"head{h + 1}")
-            st.caption(ui.tr("multihead.map_help_big", n=cells.CLICK_MAX_N))
-        else:
-            payload = cells.cell_map(
-                shown[h],
-                r.tokens,
-                r.tokens,
-                picked=(i, j),
-                large=ui.presenting(),
-                name=f"head{h + 1}_{show}",
-                save_label=ui.tr("app.save_map_png"),
-                **look,
-            )
-            mosaic.cell_map(payload, "head_map", pick_cell)
+        clickable = mosaic.enlarged_map(
+            shown[h],
+            r.tokens,
+            r.tokens,
+            key="head_map",
+            name=f"head{h + 1}_{show}",
+            picked=(i, j),
+            on_pick=pick_cell,
+            **look,
+        )
+        if clickable:
             st.caption(ui.tr("multihead.map_help"))
+        else:
+            st.caption(ui.tr("multihead.map_help_big", n=CLICK_MAX_N))
     labels = token_labels(r.tokens, escape=False)
     ui.csv_button(
         pd.DataFrame(shown[h], index=labels, columns=labels), f"head{h + 1}_{show}", "csv_head"

@@ -10,8 +10,8 @@ import streamlit as st
 
 import ui
 from attnviz import sinks
-from attnviz.charts import cells, heatmap, lines_view
-from attnviz.charts import multihead as head_charts
+from attnviz.charts import lines_view
+from attnviz.charts.cells import CLICK_MAX_N
 from attnviz.charts.real_model import LINE_MIN_WEIGHT, sink_grid
 from attnviz.lessons import real_model
 from attnviz.limits import MAX_TEXT_CHARS
@@ -95,24 +95,20 @@ def explore(cfg: real_model.Config, r: real_model.Result, title: str) -> None:
         )
         picked = (i, j) if cfg.one_head else None
         name = f"{cfg.view}_L{layer + 1}"
-        if N > cells.CLICK_MAX_N:
-            heat = heatmap(r.shown, r.shown_tokens, r.shown_tokens, **look)
-            heat.update_layout(margin=dict(l=100, t=130), title_y=0.99)
-            ui.plot(head_charts.outline(heat, picked), "map", name)
-            st.caption(ui.tr("real_model.map_help_big", n=cells.CLICK_MAX_N))
-        else:
-            payload = cells.cell_map(
-                r.shown,
-                r.shown_tokens,
-                r.shown_tokens,
-                picked=picked,
-                large=ui.presenting(),
-                name=name,
-                save_label=ui.tr("app.save_map_png"),
-                **look,
-            )
-            mosaic.cell_map(payload, "map", pick_cell)
+        clickable = mosaic.enlarged_map(
+            r.shown,
+            r.shown_tokens,
+            r.shown_tokens,
+            key="map",
+            name=name,
+            picked=picked,
+            on_pick=pick_cell,
+            **look,
+        )
+        if clickable:
             st.caption(ui.tr("real_model.map_help"))
+        else:
+            st.caption(ui.tr("real_model.map_help_big", n=CLICK_MAX_N))
         ui.csv_button(
             pd.DataFrame(r.shown, index=r.labels, columns=r.labels),
             name,
