@@ -34,21 +34,29 @@ def figures(at: AppTest) -> list[dict]:
     return [json.loads(el.proto.spec) for el in at.get("plotly_chart")]
 
 
-def component(at: AppTest, name: str) -> dict:
-    """The payload of the page's ``st.components.v2`` component ``name``, e.g.
+def payloads(at: AppTest, name: str) -> list[dict]:
+    """The payloads of the page's ``st.components.v2`` components ``name``, e.g.
     ``attnviz.heatmap`` (the enlarged map up to 64 tokens) or ``attnviz.mosaic``."""
-    found = [el for el in at.get("bidi_component") if el.proto.component_name == name]
+    return [
+        json.loads(el.proto.json)
+        for el in at.get("bidi_component")
+        if el.proto.component_name == name
+    ]
+
+
+def component(at: AppTest, name: str) -> dict:
+    """The payload of the page's one component ``name``."""
+    found = payloads(at, name)
     assert len(found) == 1, f"{len(found)} components {name}"
-    return json.loads(found[0].proto.json)
+    return found[0]
 
 
 def map_z(at: AppTest) -> np.ndarray:
     """The values of the enlarged map: the heat-map component's (up to 64 tokens), else
     those of the first Plotly heat map."""
-    maps = [el for el in at.get("bidi_component") if el.proto.component_name == "attnviz.heatmap"]
+    maps = payloads(at, "attnviz.heatmap")
     if maps:
-        payload = json.loads(maps[0].proto.json)
-        return np.asarray(payload["z"]).reshape(payload["rows"], payload["cols"])
+        return np.asarray(maps[0]["z"]).reshape(maps[0]["rows"], maps[0]["cols"])
     trace = next(t for f in figures(at) for t in f["data"] if t["type"] == "heatmap")
     return decode(trace["z"])
 
