@@ -8,8 +8,8 @@ map (bench/one_heatmap_app.py), i.e. the least any page that redraws such a char
 Targets against those floors: ≤ 2× at (32, 8), ≤ 1.5× at (256, 12). Every case is measured
 once per round, ROUNDS rounds; each figure is its least p50 (this 2-core machine's noise
 is ±40 ms between runs of one case).
-Up to 64 tokens the enlarged head is a picture of its cells (ui/heatmap.js), so at (32, 8)
-the page draws no Plotly chart at all; the floor stays the Plotly heat map it replaced.
+The enlarged head is a picture of its cells (ui/heatmap.js) at every N, so the page draws
+no Plotly chart at all; the floors stay the Plotly heat maps it replaced.
 Then two changes that rerun only the page's fragment (the maps and what hangs on them), at
 (32, 8): the slider of the enlarged head, against the same floors, and a click on a cell of
 the enlarged head map until the step-through of that weight is drawn, against the trivial app.
@@ -42,7 +42,7 @@ READ = """(watch) => {
   const el = root.querySelector(sel); if (!el) return "";
   if (el.data) return JSON.stringify(el.data.map(t => [t.z, t.source]));
   return el.src || el.innerText; }"""
-HEAD_MAP = "head_map >> .heatmap img"  # the enlarged head, a picture up to 64 tokens
+HEAD_MAP = "head_map >> .heatmap img"  # the enlarged head, a picture of its cells
 CHANGED = f"""([sel, before]) => document.querySelector('{IDLE}') && ({READ})(sel) !== before"""
 
 
@@ -140,7 +140,7 @@ def main() -> None:
             "+ one 32² Plotly heat map",
         ),
         "multi-head page (N, H) = (256, 12)": (
-            lambda page: p50_of_changes(page, page_url[256], ".js-plotly-plot", slider=H_SLIDER),
+            lambda page: p50_of_changes(page, page_url[256], HEAD_MAP, slider=H_SLIDER),
             "+ one 256² Plotly heat map",
         ),
         "enlarged head slider (a fragment) (32, 8)": (

@@ -1,8 +1,10 @@
 // One attention map as a picture: the PNG has one pixel per cell (drawn pixelated), token
 // labels, titles and the colour bar's ticks are text, one tooltip follows the mouse, and a
-// click (or Enter on the cell the arrow keys chose) picks it. No chart library: it redraws in
-// a few milliseconds.
-// data: attnviz.charts.cells.cell_map's payload; z, rowNames, colNames row by row.
+// click (or Enter on the cell the arrow keys chose) picks it. A box dragged on the map zooms
+// into it (+ and − too); the reset button or 0 shows the whole map again. (No double click:
+// its two clicks would pick a cell each.)
+// No chart library: it redraws in a few milliseconds.
+// data: attnviz.charts.cells.cell_map's payload; z (float32, base64) row by row.
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -38,16 +40,17 @@ async function savePng(root, name) {
     const r = node.getBoundingClientRect();
     return [r.left - box.left, r.top - box.top, r.width, r.height];
   };
-  const map = root.querySelector(".plot img");
+  const { r0, r1, c0, c1 } = root.view; // the cells in view, no more
   ctx.imageSmoothingEnabled = false;
-  ctx.drawImage(map, ...place(map));
+  const map = root.querySelector(".plot img");
+  ctx.drawImage(map, c0, r0, c1 - c0, r1 - r0, ...place(root.querySelector(".plot")));
   const bar = new Image();
   bar.src = root.querySelector(".bar").style.backgroundImage.slice(5, -2); // url("…")
   await bar.decode();
   ctx.imageSmoothingEnabled = true;
   ctx.drawImage(bar, ...place(root.querySelector(".bar")));
   const picked = root.querySelector(".picked");
-  if (picked) {
+  if (picked.style.display !== "none") {
     ctx.strokeStyle = "#e02020";
     ctx.lineWidth = 3;
     ctx.strokeRect(...place(picked));
@@ -78,40 +81,82 @@ async function savePng(root, name) {
   link.click();
 }
 
-function labels(className, texts) {
+// The tooltip's values: float32 bytes, little-endian as every browser's machine.
+function values(base64) {
+  const text = atob(base64);
+  const bytes = new Uint8Array(text.length);
+  for (let k = 0; k < text.length; k += 1) bytes[k] = text.charCodeAt(k);
+  return new Float32Array(bytes.buffer);
+}
+
+// The labels of cells a … b − 1 of an axis: every token's name while at most `dense` are in
+// view, else every tenth position numbered (positions from 0, labels from 1).
+function axis(className, names, positions, a, b, dense) {
   const box = el("div", className);
-  texts.forEach((text) => box.append(el("span", "label", text)));
+  const all = b - a <= dense;
+  box.classList.toggle("sparse", !all);
+  box.style[className === "row-labels" ? "gridTemplateRows" : "gridTemplateColumns"] =
+    `repeat(${b - a}, minmax(0, 1fr))`;
+  for (let k = a; k < b; k += 1) {
+    const n = positions[k] + 1;
+    box.append(el("span", "label", all ? names[k] : n % 10 === 0 ? String(n) : ""));
+  }
   return box;
 }
 
 export default function ({ data, parentElement, setTriggerValue }) {
-  const { rows, cols, z, rowNames, colNames, selected, bar } = data;
+  const { rows, cols, rowNames, colNames, selected, bar } = data;
+  const z = values(data.z);
   const pct = (k, n) => `${(100 * k) / n}%`;
+
+  let root = parentElement.querySelector(".heatmap");
+  // a pick reruns the page and redraws the map: a keyboard user keeps the focus on it
+  const focused = root && root.querySelector(".plot") === root.getRootNode().activeElement;
+  if (!root) {
+    root = el("div", "heatmap");
+    parentElement.append(root);
+  }
+  // the zoom outlives a redraw of a map of the same shape (a pick, the other view)
+  const kept = root.view && root.view.rows === rows && root.view.cols === cols;
+  const view = kept ? root.view : { rows, cols, r0: 0, r1: rows, c0: 0, c1: cols };
+  root.view = view;
 
   const plot = el("div", "plot");
   plot.style.aspectRatio = `${cols} / ${rows}`;
   const img = el("img");
   img.src = data.src;
   img.alt = data.title;
-  plot.append(img);
-  if (selected) {
-    const mark = el("div", "picked");
-    Object.assign(mark.style, {
-      top: pct(selected[0], rows),
-      left: pct(selected[1], cols),
-      height: pct(1, rows),
-      width: pct(1, cols),
-    });
-    plot.append(mark);
-  }
-  const tip = el("div", "tip");
+  img.draggable = false; // a drag on the map draws a zoom box, it does not carry the image off
+  const mark = el("div", "picked");
   const cursor = el("div", "cursor"); // the keyboard's cell
-  plot.append(cursor, tip);
-  const cellAt = (event) => {
+  const band = el("div", "band"); // the box being dragged
+  const tip = el("div", "tip");
+  plot.append(img, mark, cursor, band, tip);
+  // a node over cell (r, c), hidden when the cell is out of view
+  const cover = (node, cell) => {
+    const [vr, vc] = [view.r1 - view.r0, view.c1 - view.c0];
+    const [r, c] = [cell[0] - view.r0, cell[1] - view.c0];
+    const inside = r >= 0 && r < vr && c >= 0 && c < vc;
+    Object.assign(node.style, {
+      display: inside ? "block" : "none",
+      top: pct(r, vr),
+      left: pct(c, vc),
+      height: pct(1, vr),
+      width: pct(1, vc),
+    });
+  };
+  // (x, y) px inside the map, kept inside it
+  const local = (event) => {
     const box = plot.getBoundingClientRect();
-    const r = Math.floor(((event.clientY - box.top) / box.height) * rows);
-    const c = Math.floor(((event.clientX - box.left) / box.width) * cols);
-    return r >= 0 && r < rows && c >= 0 && c < cols ? [r, c] : null;
+    return {
+      x: Math.min(box.width, Math.max(0, event.clientX - box.left)),
+      y: Math.min(box.height, Math.max(0, event.clientY - box.top)),
+    };
+  };
+  const cellAt = ({ x, y }) => {
+    const r = Math.floor((y / plot.clientHeight) * (view.r1 - view.r0));
+    const c = Math.floor((x / plot.clientWidth) * (view.c1 - view.c0));
+    return [Math.min(view.r1 - 1, view.r0 + r), Math.min(view.c1 - 1, view.c0 + c)];
   };
   // the tooltip of cell (r, c), at (x, y) px inside the map
   const show = ([r, c], x, y) => {
@@ -125,57 +170,109 @@ export default function ({ data, parentElement, setTriggerValue }) {
     return `${text}: ${value}`;
   };
   const pick = ([r, c]) => setTriggerValue("pick", [data.rowPositions[r], data.colPositions[c]]);
-  plot.onmousemove = (event) => {
-    const cell = cellAt(event);
-    const box = plot.getBoundingClientRect();
-    if (cell) show(cell, event.clientX - box.left, event.clientY - box.top);
+
+  // A press and release in place picks a cell; a drag zooms into the cells it boxed (only
+  // along one axis when the box is a thin line, as Plotly's zoom does).
+  const far = (a, b) => Math.abs(a - b) > 4;
+  let start = null;
+  plot.onpointerdown = (event) => {
+    if (event.button !== 0) return;
+    start = local(event);
+    plot.setPointerCapture(event.pointerId);
   };
-  plot.onmouseleave = () => {
-    tip.style.display = "none";
+  plot.onpointermove = (event) => {
+    const p = local(event);
+    if (start && (far(p.x, start.x) || far(p.y, start.y))) {
+      tip.style.display = "none";
+      Object.assign(band.style, {
+        display: "block",
+        left: `${Math.min(p.x, start.x)}px`,
+        top: `${Math.min(p.y, start.y)}px`,
+        width: `${Math.abs(p.x - start.x)}px`,
+        height: `${Math.abs(p.y - start.y)}px`,
+      });
+    } else if (!start) {
+      show(cellAt(p), p.x, p.y);
+    }
   };
-  plot.onclick = (event) => {
-    const cell = cellAt(event);
-    if (cell) pick(cell);
+  plot.onpointerup = (event) => {
+    if (!start) return;
+    const [a, b] = [start, local(event)];
+    start = null;
+    band.style.display = "none";
+    if (!far(a.x, b.x) && !far(a.y, b.y)) {
+      pick(cellAt(a));
+      return;
+    }
+    const span = (p, q, size, lo, hi) => {
+      const from = lo + Math.floor((Math.min(p, q) / size) * (hi - lo));
+      const to = lo + Math.ceil((Math.max(p, q) / size) * (hi - lo));
+      return [Math.min(from, hi - 1), Math.max(Math.min(to, hi), from + 1)];
+    };
+    if (far(a.y, b.y)) [view.r0, view.r1] = span(a.y, b.y, plot.clientHeight, view.r0, view.r1);
+    if (far(a.x, b.x)) [view.c0, view.c1] = span(a.x, b.x, plot.clientWidth, view.c0, view.c1);
+    draw();
   };
-  // Keyboard: Tab to the map, arrows move a cell, Enter or Space picks it.
+  plot.onpointercancel = () => {
+    start = null;
+    band.style.display = "none";
+  };
+  plot.onpointerleave = () => {
+    if (!start) tip.style.display = "none";
+  };
+  const whole = () => {
+    Object.assign(view, { r0: 0, r1: rows, c0: 0, c1: cols });
+    draw();
+  };
+  // Keyboard: Tab to the map, arrows move a cell (the view follows it), Enter or Space picks
+  // it, + and − zoom in and out around it, 0 shows the whole map.
   plot.tabIndex = 0;
   plot.setAttribute("role", "img");
   plot.setAttribute("aria-label", data.title);
   let at = selected ? [...selected] : [0, 0];
+  let keyed = false;
+  // the view of `size` cells along one axis of n, centred on cell k as far as it can be
+  const around = (k, size, n) => {
+    const lo = Math.min(Math.max(0, k - Math.floor(size / 2)), n - size);
+    return [lo, lo + size];
+  };
   const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
   plot.onkeydown = (event) => {
+    const [vr, vc] = [view.r1 - view.r0, view.c1 - view.c0];
     if (event.key === "Enter" || event.key === " ") {
       event.preventDefault();
       pick(at);
       return;
     }
-    const move = moves[event.key];
-    if (!move) return;
+    if (event.key === "+" || event.key === "=" || event.key === "-") {
+      const f = event.key === "-" ? 2 : 0.5;
+      [view.r0, view.r1] = around(at[0], Math.min(rows, Math.max(1, Math.ceil(vr * f))), rows);
+      [view.c0, view.c1] = around(at[1], Math.min(cols, Math.max(1, Math.ceil(vc * f))), cols);
+    } else if (event.key === "0") {
+      Object.assign(view, { r0: 0, r1: rows, c0: 0, c1: cols });
+    } else if (moves[event.key]) {
+      const [dr, dc] = moves[event.key];
+      at = [Math.min(rows - 1, Math.max(0, at[0] + dr)), Math.min(cols - 1, Math.max(0, at[1] + dc))];
+      // out of view: the view slides to it, its size kept
+      if (at[0] < view.r0 || at[0] >= view.r1) [view.r0, view.r1] = around(at[0], vr, rows);
+      if (at[1] < view.c0 || at[1] >= view.c1) [view.c0, view.c1] = around(at[1], vc, cols);
+    } else {
+      return;
+    }
     event.preventDefault();
-    at = [
-      Math.min(rows - 1, Math.max(0, at[0] + move[0])),
-      Math.min(cols - 1, Math.max(0, at[1] + move[1])),
-    ];
-    Object.assign(cursor.style, {
-      display: "block",
-      top: pct(at[0], rows),
-      left: pct(at[1], cols),
-      height: pct(1, rows),
-      width: pct(1, cols),
-    });
-    const w = plot.clientWidth / cols;
-    const h = plot.clientHeight / rows;
-    plot.setAttribute("aria-label", show(at, (at[1] + 0.5) * w, (at[0] + 0.5) * h));
+    keyed = true;
+    draw();
+    const [r, c] = [at[0] - view.r0, at[1] - view.c0];
+    const w = plot.clientWidth / (view.c1 - view.c0);
+    const h = plot.clientHeight / (view.r1 - view.r0);
+    plot.setAttribute("aria-label", show(at, (c + 0.5) * w, (r + 0.5) * h));
   };
   plot.onblur = () => {
+    keyed = false;
     cursor.style.display = "none";
     tip.style.display = "none";
   };
 
-  const rowLabels = labels("row-labels", data.rowLabels);
-  rowLabels.style.gridTemplateRows = `repeat(${rows}, 1fr)`;
-  const colLabels = labels("col-labels", data.colLabels);
-  colLabels.style.gridTemplateColumns = `repeat(${cols}, 1fr)`;
   const barImg = el("div", "bar"); // a background, so the 1 × 256 image sets no height
   barImg.style.backgroundImage = `url(${bar.src})`;
   const ticks = el("div", "ticks");
@@ -184,22 +281,23 @@ export default function ({ data, parentElement, setTriggerValue }) {
     span.style.top = pct(1 - f, 1);
     ticks.append(span);
   });
+  // the labels are placed, so they give their column no width: as wide as the longest
+  ticks.style.minWidth = `${Math.max(...bar.ticks.map(([, text]) => text.length)) + 1}ch`;
 
-  let root = parentElement.querySelector(".heatmap");
-  // a pick reruns the page and redraws the map: a keyboard user keeps the focus on it
-  const focused = root && root.querySelector(".plot") === root.getRootNode().activeElement;
-  if (!root) {
-    root = el("div", "heatmap");
-    parentElement.append(root);
-  }
   root.classList.toggle("large", Boolean(data.large));
   // the map's track grows to the width that makes it `height` tall, no wider
   root.style.gridTemplateColumns =
     `auto max-content minmax(0, ${(data.height * cols) / rows}px) 0.9em max-content`;
+  const reset = el("button", "reset", data.resetLabel);
+  reset.onclick = whole;
   const save = el("button", "save", data.saveLabel);
   save.onclick = () => savePng(root, data.name);
+  const buttons = el("div", "buttons");
+  buttons.append(reset, save);
   const head = el("div", "head");
-  head.append(rich("title", data.title), save);
+  head.append(rich("title", data.title), buttons);
+  let rowLabels = el("div");
+  let colLabels = el("div");
   root.replaceChildren(
     head,
     rich("y-title", data.yTitle),
@@ -210,19 +308,49 @@ export default function ({ data, parentElement, setTriggerValue }) {
     colLabels,
     rich("x-title", data.xTitle),
   );
-  if (focused) plot.focus();
-  // Labels no taller (rows) or wider (columns) than their cells: shrink them when the map is
-  // drawn small (a narrow column, presentation mode's larger text). Only ever shrink within
-  // one drawing, so that the labels' own width cannot make the map grow and shrink in turn.
+  // Labels no taller (rows) or wider (columns) than their cells, or ten cells when every
+  // tenth is numbered: shrink them when the map is drawn small (a narrow column,
+  // presentation mode's larger text). Only ever shrink within one view, so that the labels'
+  // own width cannot make the map grow and shrink in turn.
   let rowPx = Infinity;
   let colPx = Infinity;
   const fit = () => {
     const base = parseFloat(getComputedStyle(root).fontSize);
-    rowPx = Math.min(rowPx, base, (0.9 * plot.clientHeight) / rows);
-    colPx = Math.min(colPx, base, (0.9 * plot.clientWidth) / cols);
+    const [vr, vc] = [view.r1 - view.r0, view.c1 - view.c0];
+    const cells = (box) => (box.classList.contains("sparse") ? 9 : 0.9);
+    rowPx = Math.min(rowPx, base, (cells(rowLabels) * plot.clientHeight) / vr);
+    colPx = Math.min(colPx, base, (cells(colLabels) * plot.clientWidth) / vc);
     rowLabels.style.fontSize = `${rowPx}px`;
     colLabels.style.fontSize = `${colPx}px`;
   };
+  // the view drawn: the picture moved and scaled under the map's frame, labels, outlines
+  function draw() {
+    const [vr, vc] = [view.r1 - view.r0, view.c1 - view.c0];
+    Object.assign(img.style, {
+      width: pct(cols, vc),
+      height: pct(rows, vr),
+      left: pct(-view.c0, vc),
+      top: pct(-view.r0, vr),
+    });
+    if (selected) cover(mark, selected);
+    else mark.style.display = "none";
+    if (keyed) cover(cursor, at);
+    const fresh = [
+      axis("row-labels", rowNames, data.rowPositions, view.r0, view.r1, data.denseMax),
+      axis("col-labels", colNames, data.colPositions, view.c0, view.c1, data.denseMax),
+    ];
+    rowLabels.replaceWith(fresh[0]);
+    colLabels.replaceWith(fresh[1]);
+    [rowLabels, colLabels] = fresh;
+    reset.hidden = vr === rows && vc === cols;
+    rowPx = Infinity;
+    colPx = Infinity;
+    if (drawn) fit(); // a zoom; the first drawing is fitted once the map is laid out
+    drawn = true;
+  }
+  let drawn = false;
+  draw();
+  if (focused) plot.focus();
   root.fitter?.disconnect();
   root.fitter = new ResizeObserver(fit);
   root.fitter.observe(plot);

@@ -5,7 +5,8 @@ heads) is plain HTML from an ``st.components.v2`` component: the PNG under a gri
 buttons draws in a few milliseconds, where a Plotly figure of the same image costs ~30 ms
 of fixed drawing time plus its click targets (bench/bench_model_view.py), and still gives
 hover names and click-to-pick. One enlarged map (``attnviz.charts.cells.cell_map``) is the
-same kind of component: a PNG of its cells with text labels, a tooltip and click-to-pick.
+same kind of component: a PNG of its cells with text labels, a tooltip, click-to-pick and
+a box-drag zoom.
 
 Both report a pick through a callback that runs before the next run; inside an
 ``st.fragment`` that run is the fragment's alone, so :func:`keep_in_url` writes its
@@ -20,12 +21,10 @@ from pathlib import Path
 import numpy as np
 import streamlit as st
 
-from attnviz.charts import Mosaic, heatmap
-from attnviz.charts.cells import CLICK_MAX_N, cell_map
-from attnviz.charts.multihead import outline
+from attnviz.charts import Mosaic
+from attnviz.charts.cells import cell_map
 from attnviz.charts.raster import png_uri
 
-from .export import plot
 from .frame import presenting, tr, url_params
 
 HERE = Path(__file__).parent
@@ -105,17 +104,11 @@ def enlarged_map(
     picked: tuple[int, int] | None,
     on_pick: Callable[[tuple[int, int]], None],
     **look,
-) -> bool:
-    """One map, up to ``CLICK_MAX_N`` tokens a clickable picture of its cells: a click calls
-    ``on_pick((query position, key position))`` before the next run. Longer sentences get a
-    Plotly heat map (zoom) with the cell ``picked`` outlined. ``look``: the titles, colour
-    range and positions both take. Returns whether the map can be clicked.
+) -> None:
+    """One map as a picture of its cells with the cell ``picked`` outlined: a click calls
+    ``on_pick((query position, key position))`` before the next run, a dragged box zooms.
+    ``look``: the titles, colour range and positions of ``cell_map``.
     """
-    if max(len(x_tokens), len(y_tokens)) > CLICK_MAX_N:
-        fig = outline(heatmap(z, x_tokens, y_tokens, **look), picked)
-        fig.update_layout(title_x=0, title_xanchor="left")  # clear of the toolbar, on the right
-        plot(fig, key, name)
-        return False
     payload = cell_map(
         z,
         x_tokens,
@@ -124,10 +117,10 @@ def enlarged_map(
         large=presenting(),
         name=name,
         save_label=tr("app.save_map_png"),
+        reset_label=tr("app.reset_zoom"),
         **look,
     )
     HEATMAP(key=key, data=payload, on_pick_change=_picked(key, on_pick))
-    return True
 
 
 def keep_in_url() -> None:

@@ -1,26 +1,26 @@
 """One attention map as a picture whose cells are picked by clicking (ui/heatmap.js).
 
-Up to ``CLICK_MAX_N`` tokens a page draws its enlarged map this way instead of as a Plotly
-heat map: the map is a PNG with one pixel per cell, drawn without smoothing; token labels,
-titles, the colour bar's ticks and the tooltip are HTML; its own button saves it, labels
-and all, as a PNG drawn in the browser. The component's script takes under 2 ms of a
-redraw (Chrome's CPU profile), where Plotly's labelled heat map with click targets took
-about 150 ms (bench/bench_ui.py). Above ``CLICK_MAX_N`` the page keeps Plotly, whose zoom
-matters there.
+The pages draw their enlarged map this way instead of as a Plotly heat map, at every size
+the limits allow: the map is a PNG with one pixel per cell, drawn without smoothing; token
+labels, titles, the colour bar's ticks and the tooltip are HTML; a box dragged on the map
+zooms into it; its own button saves it, labels and all, as a PNG drawn in the browser. The
+component's script takes under 2 ms of a redraw (Chrome's CPU profile), where Plotly's
+labelled heat map with click targets took about 150 ms (bench/bench_ui.py).
 """
 
 from __future__ import annotations
 
+import base64
 import functools
 from collections.abc import Sequence
 
 import numpy as np
 
+from ..limits import MAX_N
 from ..text import token_labels
 from .maps import TICK_LABELS_MAX_N
 from .raster import colour, colour_table, png_bytes, png_uri
 
-CLICK_MAX_N = 64  # above this many tokens a map is not clickable: pick i, j with the sliders
 BAR_TICKS = 5  # evenly spaced ticks on the colour bar, ends included
 
 
@@ -48,14 +48,6 @@ def bar_ticks(zmin: float, zmax: float, marks: dict[float, str] | None) -> list[
     return sorted(ticks)
 
 
-def _axis_labels(labels: list[str]) -> list[str]:
-    """Every token's label up to ``TICK_LABELS_MAX_N`` tokens; above, every tenth position,
-    as Plotly's own axis would number them."""
-    if len(labels) <= TICK_LABELS_MAX_N:
-        return labels
-    return [label.split(":", 1)[0] if k % 10 == 9 else "" for k, label in enumerate(labels)]
-
-
 def cell_map(
     z: np.ndarray,
     x_tokens: list[str],
@@ -74,6 +66,7 @@ def cell_map(
     large: bool = False,
     name: str = "map",
     save_label: str = "PNG",
+    reset_label: str = "Reset zoom",
 ) -> dict:
     """The payload of ui/heatmap.js for one map (rows = queries, columns = keys).
 
@@ -81,15 +74,17 @@ def cell_map(
     number the tokens when some were left out; a click reports (query position, key
     position) in those numbers, and ``picked`` = (query position, key position) is
     outlined. ``height``: the tallest the map grows on screen (CSS px). The component's
-    button ``save_label`` saves the map as shown, labels included, as ``name``.png.
+    button ``save_label`` saves the map as shown, labels included, as ``name``.png, and
+    ``reset_label`` shows the whole map again after a zoom. Every token is labelled while
+    at most ``TICK_LABELS_MAX_N`` are in view, else every tenth position is numbered.
 
     Shape:
-        z (N_q, N_k) with N_q, N_k ≤ CLICK_MAX_N.
+        z (N_q, N_k) with N_q, N_k ≤ MAX_N; in the payload its float32 bytes, base64.
     """
     z = np.asarray(z, dtype=np.float32)
     n_y, n_x = z.shape
-    if max(n_x, n_y) > CLICK_MAX_N:
-        raise ValueError(f"a clickable map has at most {CLICK_MAX_N} tokens a side")
+    if max(n_x, n_y) > MAX_N:
+        raise ValueError(f"a map has at most {MAX_N} tokens a side")
     xs = list(range(n_x)) if x_positions is None else [int(p) for p in x_positions]
     ys = list(range(n_y)) if y_positions is None else [int(p) for p in y_positions]
     xl = token_labels(x_tokens, xs, escape=False)  # drawn as text, never parsed as HTML
@@ -103,11 +98,10 @@ def cell_map(
         "src": png_uri(png_bytes(colour(z, lo, hi))),
         "rows": n_y,
         "cols": n_x,
-        "z": np.round(z.astype(np.float64), 6).ravel().tolist(),
+        "z": base64.b64encode(z.astype("<f4").tobytes()).decode("ascii"),
         "rowNames": yl,
         "colNames": xl,
-        "rowLabels": _axis_labels(yl),
-        "colLabels": _axis_labels(xl),
+        "denseMax": TICK_LABELS_MAX_N,
         "rowPositions": ys,
         "colPositions": xs,
         "title": title,
@@ -119,4 +113,5 @@ def cell_map(
         "large": large,
         "name": name,
         "saveLabel": save_label,
+        "resetLabel": reset_label,
     }

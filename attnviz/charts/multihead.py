@@ -1,7 +1,7 @@
 """The multi-head page's pictures (the real-model page draws its heads with the same ones).
 
 ``head_tiles``: one layer's H maps as one pre-coloured image (a :class:`Mosaic`) that the
-app shows as clickable tiles. ``outline``: the picked cell of a heat map too large to click.
+app shows as clickable tiles.
 One weight followed through its formula: ``terms_chart`` (the summands of s_ij: which
 dimensions carry the score), ``row_chart`` (the row before and after softmax),
 ``values_chart`` (v_j, a_ij v_j and the head's output row). ``qk_chart``: a head's
@@ -86,26 +86,6 @@ def head_tiles(
         rgb = colour(w, zmin, zmax).repeat(up, axis=0).repeat(up, axis=1)  # (cell, cell, 3)
         canvas[y : y + cell, x : x + cell] = rgb
     return Mosaic(canvas, rows, cols, cell, gap, band)
-
-
-def _bounds(positions: np.ndarray, p: int) -> tuple[float, float]:
-    """The edges of the heat map cell at ``p`` (midway to its neighbours, ±0.5 at the ends)."""
-    k = int(np.searchsorted(positions, p))
-    lo = (positions[k - 1] + p) / 2 if k > 0 else p - 0.5
-    hi = (positions[k + 1] + p) / 2 if k + 1 < len(positions) else p + 0.5
-    return float(lo), float(hi)
-
-
-def outline(fig: go.Figure, picked: tuple[int, int] | None) -> go.Figure:
-    """Outline the cell ``picked`` = (query position, key position) of the heat map
-    ``fig.data[0]``, in the map's own coordinates (a map too large to click on: the cell
-    the sliders i, j chose)."""
-    heat = fig.data[0]
-    xs, ys = np.asarray(heat.x), np.asarray(heat.y)
-    if picked is not None and picked[0] in ys and picked[1] in xs:
-        (y0, y1), (x0, x1) = _bounds(ys, picked[0]), _bounds(xs, picked[1])
-        fig.add_shape(type="rect", x0=x0, x1=x1, y0=y0, y1=y1, line=dict(color=HIGHLIGHT, width=3))
-    return fig
 
 
 def _bars(values: np.ndarray) -> list[str]:

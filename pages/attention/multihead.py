@@ -12,7 +12,6 @@ import streamlit as st
 import ui
 from attnviz.block import NORMS
 from attnviz.charts import multihead as charts
-from attnviz.charts.cells import CLICK_MAX_N
 from attnviz.errors import InputError
 from attnviz.lessons import multihead
 from attnviz.limits import MAX_D_HEAD, MAX_H, MAX_SEED, MAX_TEXT_CHARS
@@ -118,7 +117,7 @@ def explore(cfg: multihead.Config, r: multihead.Result) -> None:
             y_title=ui.tr("multihead.query"),
             height=720 if ui.presenting() else 520,
         )
-        clickable = mosaic.enlarged_map(
+        mosaic.enlarged_map(
             shown[h],
             r.tokens,
             r.tokens,
@@ -128,10 +127,7 @@ def explore(cfg: multihead.Config, r: multihead.Result) -> None:
             on_pick=pick_cell,
             **look,
         )
-        if clickable:
-            st.caption(ui.tr("multihead.map_help"))
-        else:
-            st.caption(ui.tr("multihead.map_help_big", n=CLICK_MAX_N))
+        st.caption(ui.tr("multihead.map_help"))
     labels = token_labels(r.tokens, escape=False)
     ui.csv_button(
         pd.DataFrame(shown[h], index=labels, columns=labels), f"head{h + 1}_{show}", "csv_head"

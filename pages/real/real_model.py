@@ -11,7 +11,6 @@ import streamlit as st
 import ui
 from attnviz import sinks
 from attnviz.charts import lines_view
-from attnviz.charts.cells import CLICK_MAX_N
 from attnviz.charts.real_model import LINE_MIN_WEIGHT, sink_grid
 from attnviz.lessons import real_model
 from attnviz.limits import MAX_TEXT_CHARS
@@ -95,7 +94,7 @@ def explore(cfg: real_model.Config, r: real_model.Result, title: str) -> None:
         )
         picked = (i, j) if cfg.one_head else None
         name = f"{cfg.view}_L{layer + 1}"
-        clickable = mosaic.enlarged_map(
+        mosaic.enlarged_map(
             r.shown,
             r.shown_tokens,
             r.shown_tokens,
@@ -105,10 +104,7 @@ def explore(cfg: real_model.Config, r: real_model.Result, title: str) -> None:
             on_pick=pick_cell,
             **look,
         )
-        if clickable:
-            st.caption(ui.tr("real_model.map_help"))
-        else:
-            st.caption(ui.tr("real_model.map_help_big", n=CLICK_MAX_N))
+        st.caption(ui.tr("real_model.map_help"))
         ui.csv_button(
             pd.DataFrame(r.shown, index=r.labels, columns=r.labels),
             name,

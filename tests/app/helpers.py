@@ -36,7 +36,7 @@ def figures(at: AppTest) -> list[dict]:
 
 def payloads(at: AppTest, name: str) -> list[dict]:
     """The payloads of the page's ``st.components.v2`` components ``name``, e.g.
-    ``attnviz.heatmap`` (the enlarged map up to 64 tokens) or ``attnviz.mosaic``."""
+    ``attnviz.heatmap`` (the enlarged map) or ``attnviz.mosaic``."""
     return [
         json.loads(el.proto.json)
         for el in at.get("bidi_component")
@@ -51,14 +51,15 @@ def component(at: AppTest, name: str) -> dict:
     return found[0]
 
 
+def cell_values(payload: dict) -> np.ndarray:
+    """The values of a map component's payload (``attnviz.charts.cells.cell_map``)."""
+    z = np.frombuffer(base64.b64decode(payload["z"]), dtype="<f4")
+    return z.reshape(payload["rows"], payload["cols"])
+
+
 def map_z(at: AppTest) -> np.ndarray:
-    """The values of the enlarged map: the heat-map component's (up to 64 tokens), else
-    those of the first Plotly heat map."""
-    maps = payloads(at, "attnviz.heatmap")
-    if maps:
-        return np.asarray(maps[0]["z"]).reshape(maps[0]["rows"], maps[0]["cols"])
-    trace = next(t for f in figures(at) for t in f["data"] if t["type"] == "heatmap")
-    return decode(trace["z"])
+    """The values of the page's enlarged map (the ``attnviz.heatmap`` component)."""
+    return cell_values(component(at, "attnviz.heatmap"))
 
 
 def png_of(uri: str) -> np.ndarray:

@@ -7,7 +7,6 @@ import re
 import numpy as np
 import pytest
 
-from attnviz.charts.cells import CLICK_MAX_N
 from attnviz.charts.raster import colour
 from attnviz.lessons import multihead
 from attnviz.text import tokenize
@@ -20,7 +19,6 @@ from .helpers import (
     figures,
     latex,
     map_z,
-    payloads,
     png_of,
     run_page,
     sweep_controls,
@@ -106,10 +104,7 @@ def test_large_grid_is_pooled_and_says_so(lang):
     captions = [c.value for c in at.caption]
     pooled = "最大値" if lang == "ja" else "largest value of each block"
     assert any(pooled in c for c in captions)
-    too_small = f"{CLICK_MAX_N}" if lang == "ja" else f"more than {CLICK_MAX_N} tokens"
-    assert any(too_small in c for c in captions)
-    assert not payloads(at, "attnviz.heatmap")
-    weights = map_z(at)  # a Plotly heat map (zoom), every value kept
+    weights = map_z(at)  # the picture of every cell, zoomed in the browser
     assert weights.shape == (150, 150)
     np.testing.assert_allclose(weights.sum(axis=1), 1.0, atol=1e-5)
 

@@ -80,7 +80,7 @@ def test_head_view_combines_heads_and_hides_special_tokens(lang, encoded):
     np.testing.assert_allclose(map_z(at), want, atol=1e-6)
     heat = component(at, "attnviz.heatmap")
     assert heat["colPositions"] == keep  # tokens keep their place in the text
-    assert heat["colLabels"][0] == f"2:{encoded.tokens[1]}"  # from 1
+    assert heat["colNames"][0] == f"2:{encoded.tokens[1]}"  # from 1
     assert any(("rescaled" if lang == "en" else "割り直") in c.value for c in at.caption)
     lines = figures(at)[0]
     n_lines = sum(

@@ -134,3 +134,66 @@ def test_labels_fit_their_cells_on_a_projector(page, server):
     assert max(sizes["rows"]) <= sizes["cellH"], sizes
     assert max(sizes["cols"]) <= sizes["cellW"], sizes
     assert_clean(page)
+
+
+ROW_LABELS = "root => [...root.querySelectorAll('.row-labels .label')].map(n => n.textContent)"
+
+
+def test_a_dragged_box_zooms_into_its_cells(page, server):
+    """150 tokens: every tenth position is numbered; a box dragged over queries 11–30 and
+    keys 21–40 shows just those cells, each token named, with the engine's weights in the
+    tooltip and the cell picked there; the zoom outlives the pick's rerun, and the saved PNG
+    is the zoomed view. The reset button, + and 0 change the view."""
+    n = 150
+    words = [f"w{k}" for k in range(n)]
+    open_app(page, f"{server}/multihead?lang=en&D=16&H=2&text={'+'.join(words)}")
+    root, plot = page.locator(".heatmap"), page.locator(".heatmap .plot")
+    plot.wait_for(timeout=90_000)
+    plot.scroll_into_view_if_needed()
+    labels = root.evaluate(ROW_LABELS)
+    assert len(labels) == n and [t for t in labels if t] == [str(k) for k in range(10, n + 1, 10)]
+    reset = root.locator(".reset")
+    expect(reset).to_be_hidden()
+    page.mouse.move(*cell_centre(plot, n, 11, 21))
+    page.mouse.down()
+    page.mouse.move(*cell_centre(plot, n, 30, 40), steps=5)
+    page.mouse.up()
+    assert root.evaluate(ROW_LABELS) == [f"{k}:w{k - 1}" for k in range(11, 31)]
+    expect(reset).to_be_visible()
+    r = multihead.run(multihead.Config(text=" ".join(words), D=16, H=2))
+    weights = r.weights[0]  # head 1
+
+    def zoomed(i: int, j: int) -> tuple[float, float]:
+        """The centre of cell (i, j) of the view of queries 11–30, keys 21–40."""
+        box = plot.bounding_box()
+        x = box["x"] + (j - 20.5) / 20 * box["width"]
+        return x, box["y"] + (i - 10.5) / 20 * box["height"]
+
+    page.mouse.move(*zoomed(15, 25))
+    tip = root.locator(".tip").inner_text().split("\n")
+    assert tip == ["15:w14 → 25:w24", f"{weights[14, 24]:.4f}"]
+    page.mouse.click(*zoomed(15, 25))
+    page.wait_for_url("**i=15&j=25**", timeout=30_000)
+    wait_idle(page)
+    page.wait_for_timeout(500)
+    assert len(root.evaluate(ROW_LABELS)) == 20  # still zoomed after the rerun
+    mark, (x, y) = root.locator(".picked").bounding_box(), zoomed(15, 25)
+    assert abs(mark["x"] + mark["width"] / 2 - x) < 2
+    assert abs(mark["y"] + mark["height"] / 2 - y) < 2
+    with page.expect_download() as saved:
+        root.locator(".save").click()
+    image = np.asarray(Image.open(saved.value.path()).convert("RGB"))
+    frame, (x, y) = root.bounding_box(), zoomed(18, 33)
+    cells = colour(weights, 0.0, float(r.weights.max()))
+    np.testing.assert_array_equal(
+        image[int(2 * (y - frame["y"])), int(2 * (x - frame["x"]))], cells[17, 32]
+    )
+    reset.click()
+    assert len(root.evaluate(ROW_LABELS)) == n
+    expect(reset).to_be_hidden()
+    plot.focus()
+    plot.press("+")  # half the rows and columns, around the cursor (the picked cell)
+    assert len(root.evaluate(ROW_LABELS)) == n // 2
+    plot.press("0")
+    assert len(root.evaluate(ROW_LABELS)) == n
+    assert_clean(page)

@@ -5,8 +5,11 @@ import numpy as np
 import pytest
 
 from attnviz.charts import cells
+from attnviz.charts.maps import TICK_LABELS_MAX_N
 from attnviz.charts.raster import colour
+from attnviz.limits import MAX_N
 
+from ..app.helpers import cell_values as values
 from ..app.helpers import png_of
 
 
@@ -15,10 +18,10 @@ def test_the_picture_is_the_values_coloured_with_the_tokens_around_it():
     p = cells.cell_map(z, list("abcde"), ["<b>", "y", "z"], zmin=0.0, zmax=None)
     assert (p["rows"], p["cols"]) == (3, 5)
     np.testing.assert_array_equal(png_of(p["src"]), colour(z, 0.0, float(z.max())))
-    np.testing.assert_allclose(np.reshape(p["z"], (3, 5)), z, atol=1e-6)  # the tooltip's
+    np.testing.assert_array_equal(values(p), z)  # the tooltip's, float32 exactly
     assert p["colNames"] == ["1:a", "2:b", "3:c", "4:d", "5:e"]
     assert p["rowNames"][0] == "1:<b>"  # drawn as text by the component, never as markup
-    assert p["rowLabels"] == p["rowNames"] and p["selected"] is None
+    assert p["selected"] is None
 
 
 def test_positions_number_the_tokens_and_a_pick_is_found_by_position():
@@ -32,12 +35,15 @@ def test_positions_number_the_tokens_and_a_pick_is_found_by_position():
     assert cells.cell_map(z, list("abc"), list("abc"), picked=(4, 2))["selected"] is None
 
 
-def test_long_sentences_number_every_tenth_position_and_larger_maps_are_refused():
-    n = 50
-    p = cells.cell_map(np.zeros((n, n)), ["t"] * n, ["t"] * n)
-    assert p["colLabels"][9] == "10" and p["colLabels"][8] == "" and len(p["colNames"]) == n
-    big = cells.CLICK_MAX_N + 1
-    with pytest.raises(ValueError, match=str(cells.CLICK_MAX_N)):
+def test_maps_up_to_the_token_cap_are_drawn_and_larger_ones_refused():
+    n = MAX_N
+    z = np.random.default_rng(1).random((n, n)).astype(np.float32)
+    p = cells.cell_map(z, ["t"] * n, ["t"] * n, picked=(n - 1, 0))
+    assert len(p["colNames"]) == n and p["selected"] == [n - 1, 0]
+    np.testing.assert_array_equal(values(p), z)
+    assert p["denseMax"] == TICK_LABELS_MAX_N  # more in view: every tenth position numbered
+    big = n + 1
+    with pytest.raises(ValueError, match=str(MAX_N)):
         cells.cell_map(np.zeros((big, big)), ["t"] * big, ["t"] * big)
 
 

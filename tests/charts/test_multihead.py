@@ -1,12 +1,11 @@
-"""The multi-head page's charts: tiles are each head's colours, click targets sit on the
-cells, and every step chart and the query–key picture draw exactly the engine's numbers."""
+"""The multi-head page's charts: tiles are each head's colours, and every step chart and
+the query–key picture draw exactly the engine's numbers."""
 
 import numpy as np
 import pytest
 import torch
 
 import attnviz
-from attnviz.charts import heatmap
 from attnviz.charts import multihead as charts
 from attnviz.charts.raster import colour
 from attnviz.qkspace import qk_space
@@ -41,21 +40,6 @@ def test_title_band_is_title_px_on_screen(title_px):
     m = charts.head_tiles(W, width_px=760, title_px=title_px)
     on_screen = m.band * 760 / m.rgb.shape[1]
     assert title_px <= on_screen < title_px + 760 / m.rgb.shape[1]
-
-
-def test_the_picked_cell_is_outlined_in_the_maps_own_coordinates():
-    z = np.arange(16, dtype=np.float32).reshape(4, 4) / 16
-    rect = charts.outline(heatmap(z, list("abcd"), list("abcd")), picked=(2, 1)).layout.shapes[0]
-    assert (rect.x0, rect.x1, rect.y0, rect.y1) == (0.5, 1.5, 1.5, 2.5)
-
-    # a map without [CLS]/[SEP] keeps positions 1, 2, 4: the cell of 4 spans 3 … 4.5
-    def gappy():
-        keep = [1, 2, 4]
-        return heatmap(z[:3, :3], list("abc"), list("abc"), x_positions=keep, y_positions=keep)
-
-    rect = charts.outline(gappy(), picked=(4, 2)).layout.shapes[0]
-    assert (rect.x0, rect.x1, rect.y0, rect.y1) == (1.5, 3.0, 3.0, 4.5)
-    assert not charts.outline(gappy(), picked=(3, 2)).layout.shapes  # 3 is not on the map
 
 
 @pytest.fixture(scope="module")
