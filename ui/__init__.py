@@ -6,7 +6,7 @@ in the URL and bounded by the engine's caps; export: charts with PNG, CSV downlo
 
 from attnviz.i18n import LANGS
 
-from .compute import compute, compute_with_progress, config
+from .compute import compute, compute_with_progress, config, in_turn
 from .export import csv_button, formula_table, plot
 from .frame import (
     begin_page,
@@ -33,6 +33,7 @@ __all__ = [
     "error_box",
     "explain",
     "formula_table",
+    "in_turn",
     "lang",
     "number",
     "plot",

@@ -8,8 +8,10 @@ All sessions of a server share one process. A class asking for the same new sett
 once computes it once: ``st.cache_data`` (Streamlit 1.67) holds a lock per entry, so the
 first caller computes and the others wait for its result (single flight; the depth page's
 own table, below, does the same with a lock per config). At most ``MAX_HEAVY``
-computations run at once per process while the rest wait with a message. Each
-computation writes one line to the server's log: what, and how long it took.
+computations run at once per process while the rest wait with a message; a live
+computation drawn as it goes (the training race) takes a slot for each of its steps in
+turn (:func:`in_turn`). Each computation writes one line to the server's log: what, and
+how long it took.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import TypeVar
 
@@ -45,6 +47,22 @@ def _logged(run: Callable[..., R], cfg: object, *args: object) -> R:
     seconds, what = time.perf_counter() - t0, repr(cfg)  # a student's text: its start only
     log.info("computed %s in %.2f s: %s", run.__qualname__, seconds, what[:160])
     return value
+
+
+_END = object()  # in_turn: the steps ran out
+
+
+def in_turn(steps: Iterable[R]) -> Iterator[R]:
+    """The items of ``steps``, each computed holding a heavy slot that is let go before it
+    is drawn: a race of a thousand steps shares the cores with every other session's
+    computations, one step at a time, instead of taking a core for all its seconds."""
+    steps = iter(steps)
+    while True:
+        with _heavy:
+            item = next(steps, _END)
+        if item is _END:
+            return
+        yield item
 
 
 def config(cls: Callable[..., C], **fields: object) -> C:

@@ -137,7 +137,7 @@ with right:
         state = st.session_state[RACE] = dict(cfg=cfg, records=records, frames=frames, done=False)
         due = 0.0  # redraws take at most about a fifth of the race's time
         with closing(training_race.race(cfg, models, frames)) as steps_run:
-            for rec in steps_run:
+            for rec in ui.in_turn(steps_run):  # a heavy slot for each step
                 records.append(rec)
                 if rec.step % 10 == 0 or rec.step == cfg.steps:
                     bar.progress(

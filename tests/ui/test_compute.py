@@ -62,3 +62,36 @@ def test_different_settings_run_at_most_max_heavy_at_once():
     assert run_at_once([Cfg(k) for k in range(100, 106)]) == [k * k for k in range(100, 106)]
     assert sorted(calls) == list(range(100, 106))
     assert running[1] == compute_module.MAX_HEAVY
+
+
+def test_a_live_run_takes_a_heavy_slot_for_each_step_and_lets_it_go_between():
+    started = threading.Event()
+
+    def steps():
+        for k in range(3):
+            started.set()
+            yield k
+
+    for _ in range(compute_module.MAX_HEAVY):  # every slot busy with other sessions' runs
+        compute_module._heavy.acquire()
+    got: list[int] = []
+    between: list[bool] = []  # whether a slot was free while each step was drawn
+    free = threading.Event()
+
+    def race() -> None:
+        for k in ui.in_turn(steps()):
+            got.append(k)
+            between.append(compute_module._heavy.acquire(blocking=False))
+            if between[-1]:
+                compute_module._heavy.release()
+        free.set()
+
+    worker = threading.Thread(target=race)
+    worker.start()
+    assert not started.wait(0.3)  # no slot: the first step has not begun
+    compute_module._heavy.release()
+    assert free.wait(10)
+    worker.join()
+    for _ in range(compute_module.MAX_HEAVY - 1):
+        compute_module._heavy.release()
+    assert got == [0, 1, 2] and all(between)
