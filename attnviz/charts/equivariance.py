@@ -33,12 +33,15 @@ def attention_triplet(
     """
     fig = make_subplots(rows=1, cols=3, subplot_titles=titles, horizontal_spacing=0.05)
     N = len(tokens)
+    slots = np.arange(1, N + 1)  # numbered from 1, as the page numbers the tokens
     for k, (z, toks) in enumerate(((A, tokens), (A_P, perm_tokens), (PAPt, perm_tokens))):
         labels = token_labels(toks)
         hover = np.array([[f"{q} → {key}" for key in labels] for q in labels])
         fig.add_trace(
             go.Heatmap(
                 z=np.asarray(z, dtype=np.float32),
+                x=slots,
+                y=slots,
                 coloraxis="coloraxis",
                 customdata=hover,
                 name=titles[k],
@@ -47,7 +50,7 @@ def attention_triplet(
             row=1,
             col=k + 1,
         )
-        ticks = dict(tickmode="array", tickvals=np.arange(N), ticktext=labels)
+        ticks = dict(tickmode="array", tickvals=slots, ticktext=labels)
         show = N <= TICK_LABELS_MAX_N // 2
         fig.update_xaxes(showticklabels=show, row=1, col=k + 1, **(ticks if show else {}))
         fig.update_yaxes(
@@ -89,7 +92,7 @@ def difference_map(
             zmax=lim,
             colorscale=DIVERGING,
             x=np.arange(1, diff.shape[1] + 1),
-            y=np.arange(len(labels)),
+            y=np.arange(1, len(labels) + 1),
             customdata=np.repeat(np.array(labels, dtype=object)[:, None], diff.shape[1], 1),
             hovertemplate=f"%{{customdata}}, {dim_name} %{{x}}<br>%{{z:.3e}}<extra></extra>",
         )
@@ -98,7 +101,9 @@ def difference_map(
     fig.update_yaxes(
         autorange="reversed",
         **(
-            dict(tickmode="array", tickvals=np.arange(len(labels)), ticktext=labels) if show else {}
+            dict(tickmode="array", tickvals=np.arange(1, len(labels) + 1), ticktext=labels)
+            if show
+            else {}
         ),
     )
     fig.update_xaxes(title=x_title)

@@ -46,14 +46,16 @@ def heatmap(
 ) -> go.Figure:
     """One matrix (rows = queries, columns = keys) with token labels and value on hover.
 
-    ``x_positions`` / ``y_positions`` number the tokens when some were left out (e.g. a
-    model's special tokens), so labels and hover keep each token's place in the sentence.
+    ``x_positions`` / ``y_positions`` (from 0) number the tokens when some were left out
+    (e.g. a model's special tokens), so labels and hover keep each token's place in the
+    sentence; the axes count from 1.
     """
     z = np.asarray(z, dtype=np.float32)
     n_y, n_x = z.shape
     xs = np.arange(n_x) if x_positions is None else np.asarray(x_positions)
     ys = np.arange(n_y) if y_positions is None else np.asarray(y_positions)
     xl, yl = token_labels(x_tokens, xs), token_labels(y_tokens, ys)
+    xs, ys = xs + 1, ys + 1  # the axes count from 1, as the labels and the chapter do
     if max(n_x, n_y) <= HOVER_MAX_N:
         hover = dict(
             customdata=np.array([[f"{y} → {x}" for x in xl] for y in yl]),

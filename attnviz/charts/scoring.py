@@ -104,7 +104,7 @@ def matrix(
     """
     z = np.asarray(z, dtype=np.float32)
     n_y, n_x = z.shape
-    xs, ys = np.arange(n_x), np.arange(n_y)
+    xs, ys = np.arange(1, n_x + 1), np.arange(1, n_y + 1)  # from 1, as the chapter counts
     hover = np.array([[f"{y} → {x}" for x in x_labels] for y in y_labels])
     fig = go.Figure(
         go.Heatmap(

@@ -10,6 +10,7 @@ import torch.nn.functional as F
 from PIL import Image
 
 from attnviz import charts
+from attnviz.charts import equivariance, scoring
 from attnviz.charts.raster import colour
 
 
@@ -43,3 +44,22 @@ def test_large_head_grid_is_one_image_of_max_pooled_maps(N, show):
     peak = img[step_y + top + 17 // f, step + 3 // f]  # head 5: row 1, column 1
     np.testing.assert_array_equal(peak, colour(np.float32(hi), lo, hi))
     assert [a.text for a in fig.layout.annotations] == [f"head {h}" for h in range(12)]
+
+
+def _counts_from_one(fig, n_y: int, n_x: int) -> None:
+    """Every heat map trace's rows and columns are 1 … n: the axes count the tokens (and a
+    difference map's dimensions) from 1, as the labels and the chapter do."""
+    for trace in (t for t in fig.data if t.type == "heatmap"):
+        assert np.asarray(trace.x).tolist() == list(range(1, n_x + 1))
+        assert np.asarray(trace.y).tolist() == list(range(1, n_y + 1))
+
+
+def test_heat_maps_count_their_cells_from_one_beyond_their_tick_labels():
+    n = 50  # more than TICK_LABELS_MAX_N: the axes show numbers, not tokens
+    z, toks = np.random.default_rng(0).random((n, n)), [f"w{k}" for k in range(n)]
+    _counts_from_one(charts.heatmap(z, toks, toks), n, n)
+    _counts_from_one(scoring.matrix(z[:3], toks, toks[:3]), 3, n)
+    _counts_from_one(equivariance.attention_triplet(z, z, z, toks, toks, ("a", "b", "c")), n, n)
+    _counts_from_one(equivariance.difference_map(z[:, :8], toks), n, 8)
+    kept = charts.heatmap(z[:3, :3], list("abc"), list("abc"), x_positions=[1, 2, 4])
+    assert np.asarray(kept.data[0].x).tolist() == [2, 3, 5]  # positions 1, 2, 4 from 0
