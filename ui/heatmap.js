@@ -23,9 +23,13 @@ function rich(className, text) {
   return node;
 }
 
+// Characters set upright in vertical text (text-orientation: mixed): kana, CJK ideographs and
+// symbols, Hangul, full-width forms.
+const UPRIGHT = /[\u1100-\u11ff\u2e80-\ua4cf\uac00-\ud7af\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef]/u;
+
 // The map as the page shows it, drawn again at twice the size on a white canvas and saved as
-// a PNG: every text node at its own place and font (vertical labels turned), the cells
-// unsmoothed, the colour bar and the picked cell.
+// a PNG: every text node at its own place and font, the cells in view unsmoothed, the colour
+// bar and the picked cell.
 async function savePng(root, name) {
   const scale = 2;
   const box = root.getBoundingClientRect();
@@ -65,15 +69,33 @@ async function savePng(root, name) {
     const [x, y, w, h] = place(range);
     const style = getComputedStyle(node.parentElement);
     ctx.font = `${style.fontSize} ${style.fontFamily}`;
+    ctx.save();
+    if (style.overflow === "hidden") {
+      ctx.beginPath();
+      ctx.rect(...place(node.parentElement)); // a label cut at its cell is cut here too
+      ctx.clip();
+    }
     if (style.writingMode.startsWith("vertical")) {
-      ctx.save();
-      ctx.translate(x + w / 2, y);
-      ctx.rotate(Math.PI / 2);
-      ctx.fillText(node.textContent, 0, 0);
-      ctx.restore();
+      // canvas has no vertical writing: each character at its place on screen, CJK upright,
+      // others turned a quarter, as the browser sets them
+      ctx.textAlign = "center";
+      const text = node.textContent;
+      for (let k = 0; k < text.length; ) {
+        const char = String.fromCodePoint(text.codePointAt(k));
+        range.setStart(node, k);
+        range.setEnd(node, k + char.length);
+        const [cx, cy, cw, ch] = place(range);
+        ctx.save();
+        ctx.translate(cx + cw / 2, cy + ch / 2);
+        if (!UPRIGHT.test(char)) ctx.rotate(Math.PI / 2);
+        ctx.fillText(char, 0, 0);
+        ctx.restore();
+        k += char.length;
+      }
     } else {
       ctx.fillText(node.textContent, x, y + h / 2);
     }
+    ctx.restore();
   }
   const link = document.createElement("a");
   link.href = canvas.toDataURL("image/png");

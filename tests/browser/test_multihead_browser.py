@@ -2,6 +2,7 @@
 sidebar's share link follows); the enlarged map's tooltip gives the engine's weight, and a
 click on its cell, or the arrow keys and Enter, show the steps of that weight."""
 
+import io
 import re
 
 import numpy as np
@@ -197,3 +198,48 @@ def test_a_dragged_box_zooms_into_its_cells(page, server):
     plot.press("0")
     assert len(root.evaluate(ROW_LABELS)) == n
     assert_clean(page)
+
+
+# the box of each character "日" in the column labels, in CSS px from the map's frame
+CHAR_BOXES = """(root, want) => { const frame = root.getBoundingClientRect(); const out = [];
+  for (const label of root.querySelectorAll(".col-labels .label")) {
+    const node = label.firstChild, range = document.createRange();
+    for (let k = node ? node.textContent.indexOf(want) : -1; k >= 0;
+         k = node.textContent.indexOf(want, k + 1)) {
+      range.setStart(node, k); range.setEnd(node, k + 1); const b = range.getBoundingClientRect();
+      out.push([b.x - frame.x, b.y - frame.y, b.width, b.height]); } }
+  return out; }"""
+
+
+def _ink(image: np.ndarray, box: list[float]) -> tuple[int, int]:
+    """(width, height) of the dark pixels of ``image`` (2× CSS px) inside ``box`` (CSS px)."""
+    x, y, w, h = (round(2 * v) for v in box)
+    ys, xs = np.nonzero(image[y - 2 : y + h + 2, x - 2 : x + w + 2] < 128)
+    return int(np.ptp(xs)) + 1, int(np.ptp(ys)) + 1
+
+
+def test_the_saved_png_sets_japanese_labels_upright(browser, server):
+    """Column labels are vertical: on screen kanji stand upright. The saved PNG draws each
+    character where the screen has it, so 日 is taller than wide there too (turned, as a
+    canvas draws a whole turned string, it would lie wider than tall)."""
+    ctx = browser.new_context(viewport={"width": 1400, "height": 1000}, device_scale_factor=2)
+    page = ctx.new_page()
+    page.errors = []  # as the page fixture's, for assert_clean
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    open_app(page, f"{server}/multihead?lang=ja&text=日が昇り日が沈む")
+    root = page.locator(".heatmap")
+    root.locator(".plot").wait_for(timeout=90_000)
+    root.scroll_into_view_if_needed()
+    page.wait_for_timeout(500)
+    screen = np.asarray(Image.open(io.BytesIO(root.screenshot())).convert("L"))
+    with page.expect_download() as saved:
+        root.locator(".save").click()
+    png = np.asarray(Image.open(saved.value.path()).convert("L"))
+    boxes = root.evaluate(CHAR_BOXES, "日")
+    assert len(boxes) == 2
+    for box in boxes:
+        (w, h), (w_png, h_png) = _ink(screen, box), _ink(png, box)
+        assert h > w and h_png > w_png, (w, h, w_png, h_png)
+        assert abs(w_png - w) <= 3 and abs(h_png - h) <= 3
+    assert_clean(page)
+    ctx.close()
