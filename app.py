@@ -30,7 +30,12 @@ with st.sidebar:
 st.html(  # a formula wider than its column scrolls instead of being cut; display formulas
     # a little smaller than KaTeX's 1.21em, so that a third of a 1280-pixel screen holds them
     "<style>[data-testid=stMain] .katex-display {overflow-x: auto; overflow-y: hidden;}"
-    " [data-testid=stMain] .katex-display > .katex {font-size: 1.1em;}</style>"
+    " [data-testid=stMain] .katex-display > .katex {font-size: 1.1em;}"
+    # Streamlit fades an element that a rerun has not yet redrawn, after 0.5 s; the fade's
+    # transition, set on every element of the page at each rerun, cost about 40 ms of paint
+    # and compositing per slider change of the multi-head page (bench/bench_ui.py, same-run
+    # A/B). Our reruns are shorter than the delay, and a longer one shows a spinner or bar.
+    " [data-stale=true] {transition: none !important; opacity: 1 !important;}</style>"
 )
 if ui.presenting():
     st.html(

@@ -33,6 +33,13 @@ def wait_for_plots(page, n: int = 1, timeout: float = 90_000) -> None:
         page.wait_for_timeout(500)
 
 
+# the fade each element marked stale starts (its transition's duration), from now on
+WATCH_STALE = """() => { window.staleFades = [];
+  new MutationObserver(ms => ms.filter(m => m.target.dataset.stale === "true")
+    .forEach(m => window.staleFades.push(getComputedStyle(m.target).transitionDuration)))
+    .observe(document.body, {subtree: true, attributes: true, attributeFilter: ["data-stale"]});
+}"""
+
 # shown display formulas that need to scroll (app.py lets a too-wide one scroll, not cut
 # it) by more than KaTeX's own 2 px of rounding; those in a closed expander have no width
 WIDE_FORMULAS = """() => Array.from(document.querySelectorAll('.katex-display'))
@@ -62,6 +69,7 @@ def test_moving_a_slider_redraws_the_chart(server, page):
     open_app(page, f"{server}/multihead?lang=en")
     wait_for_plots(page, 2)
     before = plots(page)
+    page.evaluate(WATCH_STALE)
     slider = page.get_by_role("slider").first  # the width D: 64 → 48
     slider.focus()
     slider.press("ArrowLeft")
@@ -71,6 +79,9 @@ def test_moving_a_slider_redraws_the_chart(server, page):
     assert len(after) == len(before) == 2  # the grid of heads and the enlarged head
     assert after[0] != before[0] and after[1] != before[1]
     assert "D=48" in page.url
+    # while the rerun ran, its elements were marked stale, and none started a fade
+    fades = page.evaluate("() => window.staleFades")
+    assert len(fades) > 10 and set(fades) == {"0s"}, fades
     assert_clean(page)
 
 
