@@ -191,7 +191,8 @@ export default function ({ data, parentElement, setTriggerValue }) {
     tip.classList.toggle("flip", x > plot.clientWidth / 2);
     return `${text}: ${value}`;
   };
-  const pick = ([r, c]) => setTriggerValue("pick", [data.rowPositions[r], data.colPositions[c]]);
+  const pick = ([r, c]) =>
+    data.pickable && setTriggerValue("pick", [data.rowPositions[r], data.colPositions[c]]);
 
   // A press and release in place picks a cell; a drag zooms into the cells it boxed (only
   // along one axis when the box is a thin line, as Plotly's zoom does).

@@ -102,12 +102,13 @@ def enlarged_map(
     key: str,
     name: str,
     picked: tuple[int, int] | None,
-    on_pick: Callable[[tuple[int, int]], None],
+    on_pick: Callable[[tuple[int, int]], None] | None,
     **look,
 ) -> None:
     """One map as a picture of its cells with the cell ``picked`` outlined: a click calls
-    ``on_pick((query position, key position))`` before the next run, a dragged box zooms.
-    ``look``: the titles, colour range and positions of ``cell_map``.
+    ``on_pick((query position, key position))`` before the next run (``None``: a click
+    picks nothing), a dragged box zooms. ``look``: the titles, colour range and positions
+    of ``cell_map``.
     """
     payload = cell_map(
         z,
@@ -118,9 +119,10 @@ def enlarged_map(
         name=name,
         save_label=tr("app.save_map_png"),
         reset_label=tr("app.reset_zoom"),
+        pickable=on_pick is not None,
         **look,
     )
-    HEATMAP(key=key, data=payload, on_pick_change=_picked(key, on_pick))
+    HEATMAP(key=key, data=payload, on_pick_change=on_pick and _picked(key, on_pick))
 
 
 def keep_in_url() -> None:

@@ -67,15 +67,17 @@ def cell_map(
     name: str = "map",
     save_label: str = "PNG",
     reset_label: str = "Reset zoom",
+    pickable: bool = True,
 ) -> dict:
     """The payload of ui/heatmap.js for one map (rows = queries, columns = keys).
 
     ``zmin`` / ``zmax`` None: the data's own range. ``x_positions`` / ``y_positions``
     number the tokens when some were left out; a click reports (query position, key
     position) in those numbers, and ``picked`` = (query position, key position) is
-    outlined. ``height``: the tallest the map grows on screen (CSS px). The component's
-    button ``save_label`` saves the map as shown, labels included, as ``name``.png, and
-    ``reset_label`` shows the whole map again after a zoom. Every token is labelled while
+    outlined; ``pickable`` False: a click or Enter picks nothing (a map of heads combined,
+    with no one weight behind a cell). ``height``: the tallest the map grows on screen
+    (CSS px). The component's button ``save_label`` saves the map as shown, labels
+    included, as ``name``.png, and ``reset_label`` shows the whole map again after a zoom. Every token is labelled while
     at most ``TICK_LABELS_MAX_N`` are in view, else every tenth position is numbered.
 
     Shape:
@@ -114,4 +116,5 @@ def cell_map(
         "name": name,
         "saveLabel": save_label,
         "resetLabel": reset_label,
+        "pickable": pickable,
     }

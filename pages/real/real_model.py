@@ -92,19 +92,18 @@ def explore(cfg: real_model.Config, r: real_model.Result, title: str) -> None:
             x_positions=r.keep,
             y_positions=r.keep,
         )
-        picked = (i, j) if cfg.one_head else None
         name = f"{cfg.view}_L{layer + 1}"
-        mosaic.enlarged_map(
+        mosaic.enlarged_map(  # heads combined or rolled out: no one weight behind a cell
             r.shown,
             r.shown_tokens,
             r.shown_tokens,
             key="map",
             name=name,
-            picked=picked,
-            on_pick=pick_cell,
+            picked=(i, j) if cfg.one_head else None,
+            on_pick=pick_cell if cfg.one_head else None,
             **look,
         )
-        st.caption(ui.tr("real_model.map_help"))
+        st.caption(ui.tr("real_model.map_help" if cfg.one_head else "real_model.map_help_combined"))
         ui.csv_button(
             pd.DataFrame(r.shown, index=r.labels, columns=r.labels),
             name,

@@ -1,5 +1,6 @@
 """The real-model page in Chromium: the 72-head mosaic draws, a click on a head enlarges it,
-and a click on a cell of the map shows the steps of that weight."""
+and a click on a cell of the map shows the steps of that weight (of heads combined, it picks
+nothing)."""
 
 import pytest
 from playwright.sync_api import expect
@@ -10,7 +11,7 @@ pytestmark = pytest.mark.browser
 
 STEP_SHOWN = """t => Array.from(document.querySelectorAll('annotation'))
     .some(a => a.textContent.startsWith(t))"""
-MAP = ".heatmap .plot"  # the enlarged map, a picture of its cells (up to 64 tokens)
+MAP = ".heatmap .plot"  # the enlarged map, a picture of its cells
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
@@ -53,4 +54,20 @@ def test_click_on_a_cell_shows_its_steps(page, server):
 def test_head_view_draws_lines(page, server):
     open_app(page, f"{server}/real_model?lang=en&show=head&layer=3&head=4")
     page.locator(".js-plotly-plot").first.locator("path.js-line").first.wait_for(timeout=90_000)
+    assert_clean(page)
+
+
+def test_a_click_on_a_map_of_heads_combined_picks_nothing(page, server):
+    url = f"{server}/real_model?lang=en&show=head&all_heads=true&text=The+cat+sat+on+the+mat."
+    open_app(page, url)
+    plot = page.locator(MAP)
+    plot.wait_for(timeout=90_000)
+    plot.scroll_into_view_if_needed()
+    box = plot.bounding_box()
+    page.mouse.move(box["x"] + box["width"] * 0.4, box["y"] + box["height"] * 0.6)
+    expect(page.locator(".heatmap .tip")).to_be_visible()  # its value, on hover
+    page.mouse.click(box["x"] + box["width"] * 0.4, box["y"] + box["height"] * 0.6)
+    page.wait_for_timeout(1500)
+    wait_idle(page)
+    assert "i=" not in page.url and "follow" not in page.url
     assert_clean(page)
