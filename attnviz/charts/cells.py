@@ -77,8 +77,9 @@ def cell_map(
     outlined; ``pickable`` False: a click or Enter picks nothing (a map of heads combined,
     with no one weight behind a cell). ``height``: the tallest the map grows on screen
     (CSS px). The component's button ``save_label`` saves the map as shown, labels
-    included, as ``name``.png, and ``reset_label`` shows the whole map again after a zoom. Every token is labelled while
-    at most ``TICK_LABELS_MAX_N`` are in view, else every tenth position is numbered.
+    included, as ``name``.png, and ``reset_label`` shows the whole map again after a
+    zoom. Every token is labelled while at most ``TICK_LABELS_MAX_N`` are in view, else
+    every tenth position is numbered.
 
     Shape:
         z (N_q, N_k) with N_q, N_k ≤ MAX_N; in the payload its float32 bytes, base64.
