@@ -275,7 +275,8 @@ export default function ({ data, parentElement, setTriggerValue }) {
       Object.assign(view, { r0: 0, r1: rows, c0: 0, c1: cols });
     } else if (moves[event.key]) {
       const [dr, dc] = moves[event.key];
-      at = [Math.min(rows - 1, Math.max(0, at[0] + dr)), Math.min(cols - 1, Math.max(0, at[1] + dc))];
+      const clamp = (k, n) => Math.min(n - 1, Math.max(0, k));
+      at = [clamp(at[0] + dr, rows), clamp(at[1] + dc, cols)];
       // out of view: the view slides to it, its size kept
       if (at[0] < view.r0 || at[0] >= view.r1) [view.r0, view.r1] = around(at[0], vr, rows);
       if (at[1] < view.c0 || at[1] >= view.c1) [view.c0, view.c1] = around(at[1], vc, cols);
