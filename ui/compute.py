@@ -54,8 +54,8 @@ _END = object()  # in_turn: the steps ran out
 
 def in_turn(steps: Iterable[R]) -> Iterator[R]:
     """The items of ``steps``, each computed holding a heavy slot that is let go before it
-    is drawn: a race of a thousand steps shares the cores with every other session's
-    computations, one step at a time, instead of taking a core for all its seconds."""
+    is drawn: a class's races count among the ``MAX_HEAVY`` computations step by step,
+    waiting their turn with every other session's, and none holds a slot while it draws."""
     steps = iter(steps)
     while True:
         with _heavy:
