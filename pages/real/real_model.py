@@ -12,7 +12,7 @@ import ui
 from attnviz import sinks
 from attnviz.charts import lines_view
 from attnviz.charts.real_model import LINE_MIN_WEIGHT, sink_grid
-from attnviz.lessons import real_model
+from attnviz.lessons import real_model, real_probe
 from attnviz.limits import MAX_TEXT_CHARS
 from attnviz.tables import long_table
 from attnviz.text import token_labels
@@ -43,28 +43,28 @@ def space(cfg: real_model.Config, i: int) -> None:
     st.subheader(ui.tr("real_model.qk_title", l=layer + 1, h=head + 1))
     st.caption(ui.tr("steps.qk_intro"))
     k, centre = steps.qk_controls("space")
-    q = ui.compute(real_model.qk, real_model.Probe(cfg.text, layer, head, i, k, centre))
+    q = ui.compute(real_probe.qk, real_probe.Probe(cfg.text, layer, head, i, k, centre))
     steps.qk_view(q, key="space")
     st.subheader(ui.tr("real_model.pool_title", l=layer + 1, h=head + 1))
     lines = ui.text(
         "pool",
         ui.tr(
             "real_model.pool_text",
-            lines=real_model.MAX_POOLED_LINES,
-            tokens=real_model.MAX_POOLED_TOKENS,
+            lines=real_probe.MAX_POOLED_LINES,
+            tokens=real_probe.MAX_POOLED_TOKENS,
         ),
-        "\n".join(real_model.POOLED),
+        "\n".join(real_probe.POOLED),
         MAX_TEXT_CHARS,
         where=TextArea,
     )
     more = tuple(line.strip() for line in lines.splitlines() if line.strip())
     try:
-        probe = real_model.Probe(cfg.text, layer, head, i, k, centre, more)
+        probe = real_probe.Probe(cfg.text, layer, head, i, k, centre, more)
     except ValueError as err:  # too many lines or tokens: say so, keep the rest of the page
         ui.error_box(err)
         return
     if more:
-        pooled = ui.compute(real_model.qk, probe)
+        pooled = ui.compute(real_probe.qk, probe)
         names = [ui.tr("steps.qk_sentence", s=n + 1) for n in range(len(more) + 1)]
         st.caption(ui.tr("real_model.pool_caption"))
         steps.qk_view(pooled, key="pooled", sentence_names=names)
@@ -116,8 +116,8 @@ def explore(cfg: real_model.Config, r: real_model.Result, title: str) -> None:
     if not cfg.one_head:
         st.info(ui.tr("real_model.steps_one_head"))
     elif ui.toggle("follow", ui.tr("steps.show_steps")):  # a click on a cell turns it on
-        pick = real_model.Pick(cfg.text, layer, head, i, j, cfg.hide_special)
-        s = ui.compute(real_model.follow, pick)
+        pick = real_probe.Pick(cfg.text, layer, head, i, j, cfg.hide_special)
+        s = ui.compute(real_probe.follow, pick)
         where = ui.tr("real_model.map_title", l=layer + 1, h=head + 1)
         steps.follow(s.steps, s.formulas, r.tokens, key="steps", where=where, extra=s.renormalised)
         if cfg.hide_special and s.renormalised is None:

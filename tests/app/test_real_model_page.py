@@ -14,6 +14,7 @@ import attnviz
 from attnviz import formulas
 from attnviz.charts.raster import colour
 from attnviz.lessons import real_model as rm
+from attnviz.lessons import real_probe as rp
 
 from .helpers import (
     assert_clean,
@@ -229,10 +230,10 @@ def test_query_key_pictures_are_the_heads_q_and_k_projected(encoded):
 
 
 def test_too_many_pooled_lines_say_so_and_keep_the_page():
-    pool = "\n".join(["a b."] * (rm.MAX_POOLED_LINES + 1))
+    pool = "\n".join(["a b."] * (rp.MAX_POOLED_LINES + 1))
     at = run_page("real_model", text=TEXT, pool=pool, qkview="true")
     assert_clean(at)
-    assert len(at.error) == 1 and str(rm.MAX_POOLED_LINES) in at.error[0].value
+    assert len(at.error) == 1 and str(rp.MAX_POOLED_LINES) in at.error[0].value
     assert len(sink_grid(at)) == 4  # the rest of the page is drawn
 
 

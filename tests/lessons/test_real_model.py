@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import attnviz
-from attnviz import formulas, sinks, worked
+from attnviz import formulas, sinks
 from attnviz.errors import InputError
 from attnviz.lessons import real_model as rm
 from attnviz.tables import long_table
@@ -165,51 +165,6 @@ def test_formulas_are_those_of_the_view_computed(view):
     assert ("b}^Q_h" in text) == (view != "rollout")  # the model's query bias b^Q
     assert ("rownorm" in text) == (view == "rollout")
     assert "ReLU" not in text and "max(0" not in text
-
-
-@pytest.mark.parametrize("hide", [False, True])
-def test_followed_weight_ends_on_the_maps_cell(encoded, hide):
-    r = rm.run(rm.Config(text=TEXT, view="model", layer=3, head=5, hide_special=hide))
-    for i, j in ((1, 2), (4, 0), (len(encoded.tokens) - 2, 3)):
-        s = rm.follow(rm.Pick(TEXT, 3, 5, i, j, hide))
-        assert s.steps.a_ij == pytest.approx(float(encoded.attentions[3, 5, i, j]), abs=1e-5)
-        text = " ".join(s.formulas)
-        assert r"\mathbf{b}_{6}^K" in text and r"\mathbf{b}^O" in text  # the model's biases
-        assert rf"a_{{{i + 1},{j + 1}}}" in s.formulas[2]
-        shown = i in r.keep and j in r.keep
-        if hide and shown:
-            cell = r.shown[list(r.keep).index(i), list(r.keep).index(j)]
-            assert s.cell == pytest.approx(float(cell), abs=1e-5)
-            assert s.renormalised.endswith(worked.number(s.cell))
-        else:
-            assert s.renormalised is None and s.cell == s.steps.a_ij
-            if not hide:
-                assert s.cell == pytest.approx(float(r.shown[i, j]), abs=1e-5)
-    with pytest.raises(InputError):
-        rm.Pick(TEXT, i=len(encoded.tokens))
-
-
-def test_pooled_query_key_space_stacks_every_sentence_and_caps_them():
-    more = ("The cat sat on the mat.", "Attention is all you need.")
-    q = rm.qk(rm.Probe(TEXT, layer=4, head=3, query=2, k=3, more=more))
-    lengths = [len(rm.encode(t)[0].tokens) for t in (TEXT, *more)]
-    assert q.space.queries.shape == (sum(lengths), 2) and len(q.tokens) == sum(lengths)
-    assert np.bincount(q.space.sentence).tolist() == lengths
-    assert (q.space.sentence[q.space.top_keys] == 0).all()  # query 2 of sentence 1 reads it
-    single = rm.qk(rm.Probe(TEXT, layer=4, head=3, query=2, k=3))
-    np.testing.assert_allclose(
-        single.space.top_weights,
-        np.sort(rm.encode(TEXT)[0].attentions[4, 3, 2])[::-1][:3],
-        atol=1e-6,
-    )
-    with pytest.raises(InputError) as err:
-        rm.Probe(TEXT, more=("a.",) * (rm.MAX_POOLED_LINES + 1))
-    assert err.value.key == "pooled_lines"
-    with pytest.raises(InputError) as err:
-        rm.Probe(TEXT, more=("word " * 300, "word " * 300))
-    assert err.value.key == "pooled_tokens" and err.value.fields["hi"] == rm.MAX_POOLED_TOKENS
-    with pytest.raises(InputError):
-        rm.Probe(TEXT, more=("   ",))
 
 
 @pytest.mark.parametrize("hide", [False, True])
