@@ -11,7 +11,8 @@ from collections.abc import Sequence
 
 import streamlit as st
 
-from attnviz.charts import multihead as charts
+from attnviz.charts import steps as charts
+from attnviz.charts.qkspace import qk_chart
 from attnviz.lessons.multihead import qk_table, step_tables
 from attnviz.qkspace import CENTRES
 from attnviz.stepthrough import WeightSteps
@@ -107,7 +108,7 @@ def qk_view(qk, *, key: str, sentence_names: Sequence[str] | None = None) -> Non
     formulas, the share of variance kept, the centring caption, its points as CSV."""
     space, tokens, formulas = qk.space, qk.tokens, qk.formulas
     a, b = space.explained
-    fig = charts.qk_chart(
+    fig = qk_chart(
         space,
         tokens,
         query_name=tr("steps.qk_query"),

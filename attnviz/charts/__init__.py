@@ -2,8 +2,9 @@
 
 No Streamlit here, so a notebook can draw the same charts as the app. Page ``X``'s
 figures live in ``charts/X.py``; the pieces several pages share in ``maps`` (heat map,
-grid of heads), ``cells`` (one map as a clickable picture: the payload of the app's
-ui/heatmap.js) and ``raster`` (colour table, pooling, PNG).
+grid of heads), ``cells`` (one map as a picture to click and zoom: the payload of the app's
+ui/heatmap.js), ``steps`` (the charts under a picked cell), ``qkspace`` (a head's
+query–key picture) and ``raster`` (colour table, pooling, PNG).
 """
 
 from .maps import head_grid, heatmap

@@ -1,15 +1,11 @@
-"""The multi-head page's charts: tiles are each head's colours, and every step chart and
-the query–key picture draw exactly the engine's numbers."""
+"""The multi-head page's grid: each tile is its head's colours, its titles' band as tall on
+screen as asked."""
 
 import numpy as np
 import pytest
-import torch
 
-import attnviz
 from attnviz.charts import multihead as charts
 from attnviz.charts.raster import colour
-from attnviz.qkspace import qk_space
-from attnviz.stepthrough import step_through
 
 
 @pytest.mark.parametrize(("H", "N"), [(8, 5), (12, 40), (3, 300)])
@@ -40,49 +36,3 @@ def test_title_band_is_title_px_on_screen(title_px):
     m = charts.head_tiles(W, width_px=760, title_px=title_px)
     on_screen = m.band * 760 / m.rgb.shape[1]
     assert title_px <= on_screen < title_px + 760 / m.rgb.shape[1]
-
-
-@pytest.fixture(scope="module")
-def traced():
-    mha = attnviz.MultiHeadAttention(12, 3, score="scaled_dot", seed=2, device="cpu")
-    x = torch.randn(6, 12, generator=torch.Generator().manual_seed(3))
-    mask = attnviz.causal_mask(6)
-    with torch.no_grad():
-        _, trace = mha(x, mask=mask)
-    return mha, x, mask, trace
-
-
-def test_step_charts_draw_the_steps_numbers(traced):
-    mha, x, mask, trace = traced
-    st = step_through(trace, mha, h=1, i=3, j=2, x=x, mask=mask)
-    terms = charts.terms_chart(st).data[0]
-    np.testing.assert_allclose(terms.y, st.terms, rtol=1e-6)
-    assert terms.x.tolist() == [1, 2, 3, 4]  # dimensions counted from 1
-    row = charts.row_chart(st, list("abcdef"))
-    np.testing.assert_allclose(row.data[0].y, st.s_row, rtol=1e-6)
-    np.testing.assert_allclose(row.data[1].y, st.a_row, rtol=1e-6)
-    colours = row.data[1].marker.color
-    assert colours[2] == charts.HIGHLIGHT and colours[4] == colours[5] == charts.MUTED  # masked
-    values = charts.values_chart(st)
-    np.testing.assert_allclose(values.data[0].y, st.a_ij * st.v_j, rtol=1e-5)
-    np.testing.assert_allclose(values.data[2].y, st.head_i, rtol=1e-5)
-
-
-def test_query_key_picture_is_two_marker_traces_at_any_N():
-    mha = attnviz.MultiHeadAttention(64, 2, seed=0, device="cpu")
-    with torch.no_grad():
-        _, trace = mha(torch.randn(512, 64))
-    space = qk_space(trace, mha, h=1, query=7, k=4)
-    fig = charts.qk_chart(space, [f"t{n}" for n in range(512)])
-    markers = [t for t in fig.data if t.mode == "markers" and t.x is not None and len(t.x) == 512]
-    assert len(markers) == 2 and [t.marker.symbol for t in markers] == ["circle", "diamond"]
-    np.testing.assert_allclose(markers[0].x, space.queries[:, 0], rtol=1e-6)
-    np.testing.assert_allclose(markers[1].y, space.keys[:, 1], rtol=1e-6)
-    lines = [t for t in fig.data if t.mode == "lines"]
-    assert len(lines) == 4
-    widths = [t.line.width for t in lines]
-    assert widths == sorted(widths, reverse=True) and widths[0] == 10  # the largest weight
-    np.testing.assert_allclose(
-        lines[0].x, [space.queries[7, 0], space.keys[space.top_keys[0], 0]], rtol=1e-6
-    )
-    assert markers[0].text[7] == "8:t7"  # hover: the token, counted from 1
