@@ -153,7 +153,9 @@ export default function ({ data, parentElement, setTriggerValue }) {
   const cursor = el("div", "cursor"); // the keyboard's cell
   const band = el("div", "band"); // the box being dragged
   const tip = el("div", "tip");
-  plot.append(img, mark, cursor, band, tip);
+  const cells = el("div", "cells"); // the picture, cut at the map's edge when zoomed
+  cells.append(img);
+  plot.append(cells, mark, cursor, band, tip);
   // a node over cell (r, c), hidden when the cell is out of view
   const cover = (node, cell) => {
     const [vr, vc] = [view.r1 - view.r0, view.c1 - view.c0];

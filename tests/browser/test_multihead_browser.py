@@ -63,6 +63,11 @@ def test_the_maps_tooltip_and_a_click_on_a_cell(page, server):
     tip = page.locator(".heatmap .tip")
     expect(tip).to_be_visible()
     assert tip.inner_text().split("\n") == ["3:sat → 5:the", f"{weights[2, 4]:.4f}"]
+    page.mouse.move(*cell_centre(plot, 11, 11, 2))  # the last row: the tip hangs below the map
+    box = tip.bounding_box()
+    assert box["y"] + box["height"] > plot.bounding_box()["y"] + plot.bounding_box()["height"]
+    shot = np.asarray(Image.open(io.BytesIO(page.screenshot())).convert("L"))
+    assert shot[int(box["y"] + box["height"] - 3), int(box["x"] + 3)] < 80  # drawn, not cut
     for i, j in ((3, 5), (8, 2)):
         page.wait_for_timeout(500)  # the map redrawn with the last pick outlined
         page.mouse.click(*cell_centre(plot, 11, i, j))
