@@ -128,7 +128,7 @@ function axis(className, names, positions, a, b, dense) {
 
 export default function ({ data, parentElement, setTriggerValue }) {
   const { rows, cols, rowNames, colNames, selected, bar } = data;
-  const z = values(data.z);
+  let z = null; // decoded on the first tooltip: a redraw at N = 512 need not pay for it
   const pct = (k, n) => `${(100 * k) / n}%`;
 
   let root = parentElement.querySelector(".heatmap");
@@ -185,6 +185,7 @@ export default function ({ data, parentElement, setTriggerValue }) {
   // the tooltip of cell (r, c), at (x, y) px inside the map
   const show = ([r, c], x, y) => {
     const text = `${rowNames[r]} → ${colNames[c]}`;
+    z ??= values(data.z);
     const value = z[r * cols + c].toFixed(4);
     tip.replaceChildren(el("div", "", text), el("div", "value", value));
     tip.style.display = "block";

@@ -34,21 +34,12 @@ def figures(at: AppTest) -> list[dict]:
     return [json.loads(el.proto.spec) for el in at.get("plotly_chart")]
 
 
-def payloads(at: AppTest, name: str) -> list[dict]:
-    """The payloads of the page's ``st.components.v2`` components ``name``, e.g.
-    ``attnviz.heatmap`` (the enlarged map) or ``attnviz.mosaic``."""
-    return [
-        json.loads(el.proto.json)
-        for el in at.get("bidi_component")
-        if el.proto.component_name == name
-    ]
-
-
 def component(at: AppTest, name: str) -> dict:
-    """The payload of the page's one component ``name``."""
-    found = payloads(at, name)
+    """The payload of the page's one ``st.components.v2`` component ``name``, e.g.
+    ``attnviz.heatmap`` (the enlarged map) or ``attnviz.mosaic``."""
+    found = [el for el in at.get("bidi_component") if el.proto.component_name == name]
     assert len(found) == 1, f"{len(found)} components {name}"
-    return found[0]
+    return json.loads(found[0].proto.json)
 
 
 def cell_values(payload: dict) -> np.ndarray:
