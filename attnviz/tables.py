@@ -1,4 +1,5 @@
-"""Long tables of attention maps: one row per (…, query, key), for CSV downloads."""
+"""Tables for CSV downloads: attention maps in long form, one row per (…, query, key); one
+weight's steps, and the points of a query–key picture."""
 
 from __future__ import annotations
 
@@ -6,6 +7,10 @@ from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
+
+from .qkspace import QKSpace
+from .stepthrough import WeightSteps
+from .text import token_labels
 
 
 def long_table(
@@ -27,3 +32,55 @@ def long_table(
     columns = {name: grid[k] for k, name in enumerate(lead)}
     columns |= {"query": lab[grid[-2]], "key": lab[grid[-1]], value: maps.reshape(-1)}
     return pd.DataFrame(columns)
+
+
+def step_tables(steps: WeightSteps, tokens: list[str]) -> dict[str, pd.DataFrame]:
+    """The step-through's numbers as tables (CSV), headed by the chapter's symbols (1-based).
+
+    ``terms``: the summands of s_ij; ``row``: s_i·, the mask and a_i·; ``values``: v_j,
+    a_ij v_j and head_{h,i}, one row per dimension d of D'.
+    """
+    i, j = steps.i + 1, steps.j + 1
+    T = len(steps.terms)
+    if steps.score in ("dot", "scaled_dot"):
+        factors = {f"q_{i},d": steps.q_i, f"k_{j},d": steps.k_j}
+    elif steps.score == "bilinear":
+        factors = {f"(W q_{i})_d": steps.Wq_i, f"k_{j},d": steps.k_j}
+    elif steps.score == "mlp":
+        factors = {"w_2,u": steps.mlp.w_2, "u_u": steps.mlp.u}
+    else:
+        factors = {f"W_{j},d": steps.W_j, f"q_{i},d": steps.q_i}
+    index = "u" if steps.score == "mlp" else "d"
+    terms = pd.DataFrame(
+        {**factors, "term": steps.terms}, index=pd.Index(range(1, T + 1), name=index)
+    )
+    row = pd.DataFrame(
+        {f"s_{i},l": steps.s_row, f"m_{i},l": steps.m_row, f"a_{i},l": steps.a_row},
+        index=pd.Index(token_labels(tokens, escape=False), name="l"),
+    )
+    values = pd.DataFrame(
+        {f"v_{j},d": steps.v_j, f"a_{i},{j} v_{j},d": steps.a_ij_v_j, f"head_{i},d": steps.head_i},
+        index=pd.Index(range(1, len(steps.v_j) + 1), name="d"),
+    )
+    return {"terms": terms, "row": row, "values": values}
+
+
+def qk_table(space: QKSpace, tokens: list[str]) -> pd.DataFrame:
+    """Every point of the query–key picture: kind, sentence, position (1-based), token, x, y."""
+    n = len(tokens)
+    frames = []
+    for kind, points in (("q", space.queries), ("k", space.keys)):
+        frames.append(
+            pd.DataFrame(
+                {
+                    "kind": kind,
+                    "sentence": space.sentence + 1,
+                    "position": space.position + 1,
+                    "token": tokens,
+                    "x": points[:, 0],
+                    "y": points[:, 1],
+                },
+                index=range(n),
+            )
+        )
+    return pd.concat(frames, ignore_index=True)

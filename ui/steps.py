@@ -13,9 +13,9 @@ import streamlit as st
 
 from attnviz.charts import steps as charts
 from attnviz.charts.qkspace import qk_chart
-from attnviz.lessons.multihead import qk_table, step_tables
 from attnviz.qkspace import CENTRES
 from attnviz.stepthrough import WeightSteps
+from attnviz.tables import qk_table, step_tables
 
 from .export import csv_button, plot
 from .frame import tr

@@ -1,9 +1,7 @@
 """Multi-head self-attention on a typed sentence (S9–S12), inside one block (S13, S14).
 
-``run(cfg)`` gives every head's map; ``follow(Pick(cfg, h, i, j))`` one weight a_ij
-followed through its formula with the numbers, and ``qk(Probe(cfg, h, query, …))`` head
-h's queries and keys in one 2D picture. Both rebuild the block from the config (seeded,
-so the same numbers) instead of keeping modules or tensors in a cached result.
+``run(cfg)`` gives every head's map; ``multihead_probe`` follows one weight and draws a
+head's query–key space, rebuilding the block from the config through ``forward``.
 """
 
 from __future__ import annotations
@@ -14,7 +12,7 @@ import numpy as np
 import pandas as pd
 import torch
 
-from .. import formulas, worked
+from .. import formulas
 from ..block import NORMS, BlockTrace, TransformerBlock
 from ..device import resolve_device
 from ..errors import InputError
@@ -31,14 +29,11 @@ from ..limits import (
 )
 from ..masks import causal_mask
 from ..positional import KINDS, MODES, PositionalEncoding
-from ..qkspace import CENTRES, QKSpace, qk_space
 from ..scoring import SCORES
-from ..stepthrough import WeightSteps, step_through
-from ..text import embed, token_labels, tokenize
+from ..text import embed, tokenize
 
 MIN_QK_SCALE, MAX_QK_SCALE = 0.25, 8.0
 NEAR_UNIFORM = 0.8  # share of log N above which a head's rows count as almost uniform
-MAX_TOP_K = 16  # keys joined to the chosen query in the query–key picture
 
 
 @dataclass(frozen=True)
@@ -166,124 +161,3 @@ def run(cfg: Config) -> Result:
         entropy=(entropy / np.log(N) if N > 1 else torch.ones_like(entropy)).numpy(),
         max_weight=weights.amax((-1, -2)).numpy(),
     )
-
-
-def _check_pick(cfg: Config, h: int, positions: dict[str, int]) -> None:
-    check_int("head", h, 0, cfg.H - 1)
-    N = len(tokenize(cfg.text))
-    for name, value in positions.items():
-        check_int(name, value, 0, N - 1)
-
-
-@dataclass(frozen=True)
-class Pick:
-    """One weight a_ij of the config's block: head h, query i, key j (0-based)."""
-
-    cfg: Config
-    h: int = 0
-    i: int = 0
-    j: int = 0
-
-    def __post_init__(self) -> None:
-        _check_pick(self.cfg, self.h, {"i": self.i, "j": self.j})
-
-
-@dataclass(frozen=True)
-class Steps:
-    steps: WeightSteps  # every step from x_i to out_i, float64, 0-based indices
-    formulas: list[str]  # the five lines of weight_steps, numbered from 1
-
-
-def follow(pick: Pick) -> Steps:
-    """a_ij followed from x_i to out_i, each step checked against the block's own trace."""
-    _, block, mask, trace = forward(pick.cfg)
-    steps = step_through(trace, block.attn, h=pick.h, i=pick.i, j=pick.j, mask=mask)
-    return Steps(steps, worked.weight_steps(steps, bias=False))
-
-
-@dataclass(frozen=True)
-class Probe:
-    """Head h's query–key space, with the top-k keys of one query (0-based)."""
-
-    cfg: Config
-    h: int = 0
-    query: int = 0
-    k: int = 5
-    centre: str = "each"
-
-    def __post_init__(self) -> None:
-        _check_pick(self.cfg, self.h, {"query": self.query})
-        check_int("k", self.k, 1, MAX_TOP_K)
-        check_choice("centre", self.centre, CENTRES)
-        if self.cfg.score == "query_only":
-            raise InputError("the query_only score never reads the keys", "no_keys")
-
-
-@dataclass(frozen=True)
-class QK:
-    space: QKSpace  # the 2D points, axes, variance shares and the query's top keys
-    tokens: list[str]  # the token of every row (queries and keys alike)
-    formulas: list[str]
-    score: str  # the head's score function: what the picture's points are
-
-
-def qk(probe: Probe) -> QK:
-    """Head h's queries and keys projected together to 2D (PCA after centring)."""
-    tokens, block, _, trace = forward(probe.cfg)
-    space = qk_space(
-        trace, block.attn, h=probe.h, query=probe.query, k=probe.k, centre=probe.centre
-    )
-    lines = formulas.qk_space(probe.cfg.score, probe.centre)
-    return QK(space, tokens, lines, probe.cfg.score)
-
-
-def step_tables(steps: WeightSteps, tokens: list[str]) -> dict[str, pd.DataFrame]:
-    """The step-through's numbers as tables (CSV), headed by the chapter's symbols (1-based).
-
-    ``terms``: the summands of s_ij; ``row``: s_i·, the mask and a_i·; ``values``: v_j,
-    a_ij v_j and head_{h,i}, one row per dimension d of D'.
-    """
-    i, j = steps.i + 1, steps.j + 1
-    T = len(steps.terms)
-    if steps.score in ("dot", "scaled_dot"):
-        factors = {f"q_{i},d": steps.q_i, f"k_{j},d": steps.k_j}
-    elif steps.score == "bilinear":
-        factors = {f"(W q_{i})_d": steps.Wq_i, f"k_{j},d": steps.k_j}
-    elif steps.score == "mlp":
-        factors = {"w_2,u": steps.mlp.w_2, "u_u": steps.mlp.u}
-    else:
-        factors = {f"W_{j},d": steps.W_j, f"q_{i},d": steps.q_i}
-    index = "u" if steps.score == "mlp" else "d"
-    terms = pd.DataFrame(
-        {**factors, "term": steps.terms}, index=pd.Index(range(1, T + 1), name=index)
-    )
-    row = pd.DataFrame(
-        {f"s_{i},l": steps.s_row, f"m_{i},l": steps.m_row, f"a_{i},l": steps.a_row},
-        index=pd.Index(token_labels(tokens, escape=False), name="l"),
-    )
-    values = pd.DataFrame(
-        {f"v_{j},d": steps.v_j, f"a_{i},{j} v_{j},d": steps.a_ij_v_j, f"head_{i},d": steps.head_i},
-        index=pd.Index(range(1, len(steps.v_j) + 1), name="d"),
-    )
-    return {"terms": terms, "row": row, "values": values}
-
-
-def qk_table(space: QKSpace, tokens: list[str]) -> pd.DataFrame:
-    """Every point of the query–key picture: kind, sentence, position (1-based), token, x, y."""
-    n = len(tokens)
-    frames = []
-    for kind, points in (("q", space.queries), ("k", space.keys)):
-        frames.append(
-            pd.DataFrame(
-                {
-                    "kind": kind,
-                    "sentence": space.sentence + 1,
-                    "position": space.position + 1,
-                    "token": tokens,
-                    "x": points[:, 0],
-                    "y": points[:, 1],
-                },
-                index=range(n),
-            )
-        )
-    return pd.concat(frames, ignore_index=True)

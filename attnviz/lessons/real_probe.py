@@ -12,7 +12,7 @@ from ..errors import InputError
 from ..limits import check_choice, check_int
 from ..qkspace import CENTRES, QKSpace, qk_space, qk_space_pooled
 from ..stepthrough import WeightSteps, step_through
-from .multihead import MAX_TOP_K
+from .multihead_probe import MAX_TOP_K
 from .real_model import HIDDEN, attention, check_text, encode, model, size
 
 MAX_POOLED_LINES = 8  # sentences pooled with the main one in the query–key picture

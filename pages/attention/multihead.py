@@ -13,7 +13,7 @@ import ui
 from attnviz.block import NORMS
 from attnviz.charts import multihead as charts
 from attnviz.errors import InputError
-from attnviz.lessons import multihead
+from attnviz.lessons import multihead, multihead_probe
 from attnviz.limits import MAX_D_HEAD, MAX_H, MAX_SEED, MAX_TEXT_CHARS
 from attnviz.positional import KINDS, MODES
 from attnviz.scoring import SCORES
@@ -137,19 +137,19 @@ def explore(cfg: multihead.Config, r: multihead.Result) -> None:
     )
     # drawn on demand (a click on a cell turns the steps on): the page redraws lean
     if ui.toggle("follow", ui.tr("steps.show_steps")):
-        s = ui.compute(multihead.follow, multihead.Pick(cfg, h, i, j))
+        s = ui.compute(multihead_probe.follow, multihead_probe.Pick(cfg, h, i, j))
         steps.follow(s.steps, s.formulas, r.tokens, key="steps", where=titles[h])
         st.caption(ui.tr(f"steps.cell_{show}", i=i + 1, j=j + 1, value=float(shown[h, i, j])))
     if ui.toggle("qkview", ui.tr("steps.show_qk")):
         st.subheader(ui.tr("steps.qk_title", h=h + 1))
         k, centre = steps.qk_controls("space")
         try:
-            probe = multihead.Probe(cfg, h, i, k, centre)
+            probe = multihead_probe.Probe(cfg, h, i, k, centre)
         except InputError:  # query_only: no keys, so no query–key space
             st.info(ui.tr("steps.qk_no_keys"))
         else:
             st.caption(ui.tr("steps.qk_intro"))
-            steps.qk_view(ui.compute(multihead.qk, probe), key="space")
+            steps.qk_view(ui.compute(multihead_probe.qk, probe), key="space")
     mosaic.keep_in_url()
 
 

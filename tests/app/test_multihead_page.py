@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 from attnviz.charts.raster import colour
-from attnviz.lessons import multihead
+from attnviz.lessons import multihead, multihead_probe
 from attnviz.text import tokenize
 
-from ..lessons.test_multihead import independent_qk
+from ..lessons.test_multihead_probe import independent_qk
 from .helpers import (
     assert_clean,
     component,
@@ -128,8 +128,8 @@ def test_formulas_shown_are_those_of_the_config_run(lang, params, present, absen
     fields |= {k: v for k, v in params.items() if k != "causal"}
     cfg = multihead.Config(**fields)
     r = multihead.run(cfg)
-    followed = multihead.follow(multihead.Pick(cfg, h=1, i=2, j=1)).formulas
-    space = multihead.qk(multihead.Probe(cfg, h=1, query=2)).formulas
+    followed = multihead_probe.follow(multihead_probe.Pick(cfg, h=1, i=2, j=1)).formulas
+    space = multihead_probe.qk(multihead_probe.Probe(cfg, h=1, query=2)).formulas
     assert shown == r.formulas + followed + space
     joined = " ".join(r.formulas)
     assert all(p in joined for p in present) and not any(a in joined for a in absent)
