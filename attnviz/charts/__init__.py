@@ -4,7 +4,8 @@ No Streamlit here, so a notebook can draw the same charts as the app. Page ``X``
 figures live in ``charts/X.py``; the pieces several pages share in ``maps`` (heat map,
 grid of heads), ``cells`` (one map as a picture to click and zoom: the payload of the app's
 ui/heatmap.js), ``steps`` (the charts under a picked cell), ``qkspace`` (a head's
-query–key picture) and ``raster`` (colour table, pooling, PNG).
+query–key picture) and ``raster`` (colour table, pooling, PNG). ``sinks`` draws
+``attnviz.sinks``: where the heads park weight.
 """
 
 from .maps import head_grid, heatmap

@@ -11,7 +11,8 @@ import streamlit as st
 import ui
 from attnviz import sinks
 from attnviz.charts import lines_view
-from attnviz.charts.real_model import LINE_MIN_WEIGHT, sink_grid
+from attnviz.charts.real_model import LINE_MIN_WEIGHT
+from attnviz.charts.sinks import sink_grid
 from attnviz.lessons import real_model, real_probe
 from attnviz.limits import MAX_TEXT_CHARS
 from attnviz.tables import long_table

@@ -1,5 +1,5 @@
 """The real-model charts: the mosaic is one image of every head's map, the lines view draws
-every weight above its threshold, the sink grid one layer × head map per category."""
+every weight above its threshold."""
 
 import base64
 import io
@@ -10,7 +10,6 @@ from PIL import Image
 
 from attnviz.charts import Mosaic, lines_view, model_grid, mosaic
 from attnviz.charts.raster import colour
-from attnviz.charts.real_model import sink_grid
 
 
 def _png(fig) -> np.ndarray:
@@ -56,18 +55,6 @@ def test_mosaic_cell_is_each_heads_map_and_its_png_round_trips():
     np.testing.assert_array_equal(cell, colour(A[1, 2], 0.0, 1.0))
     png = np.asarray(Image.open(io.BytesIO(m.png())))
     np.testing.assert_array_equal(png, m.rgb)
-
-
-def test_sink_grid_draws_each_category_as_a_layer_by_head_map():
-    rng = np.random.default_rng(3)
-    shares = rng.dirichlet(np.ones(4), size=(6, 12)).transpose(2, 0, 1)  # (4, 6, 12), sums to 1
-    fig = sink_grid(shares, ["[CLS]", "[SEP]", "P", "R"], layer_label="L{l}", head_label="H{h}")
-    assert [t.type for t in fig.data] == ["heatmap"] * 4
-    total = sum(np.asarray(t.z, dtype=np.float64) for t in fig.data)
-    np.testing.assert_allclose(total, 1.0, atol=1e-6)
-    assert fig.data[0].customdata[5][11] == "L6, H12"  # layers and heads counted from 1
-    assert [t.showscale for t in fig.data] == [False, False, False, True]  # one colour bar
-    assert [a.text for a in fig.layout.annotations] == ["[CLS]", "[SEP]", "P", "R"]
 
 
 def test_mosaic_band_moves_every_row_down():

@@ -1,0 +1,82 @@
+"""Where a model's heads park their weight (``attnviz.sinks``): ``sink_grid`` draws one
+layer × head map per category ([CLS], [SEP], punctuation, the rest), side by side on one
+colour scale.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+
+from .raster import COLORSCALE
+
+
+def sink_grid(
+    shares: np.ndarray,
+    titles: list[str],
+    *,
+    layer_label: str = "layer {l}",
+    head_label: str = "head {h}",
+    value_name: str = "share",
+    height: int = 330,
+) -> go.Figure:
+    """One layer × head grid per category, side by side on one colour scale from 0 to 1:
+    ``shares`` (C, L, H), e.g. ``sinks.SinkShares.shares``; layers and heads from 1."""
+    shares = np.asarray(shares, dtype=np.float32)
+    C, L, H = shares.shape
+    heads = [head_label.format(h=b + 1) for b in range(H)]
+    layers = [layer_label.format(l=a + 1) for a in range(L)]
+    hover = np.array([[f"{la}, {he}" for he in heads] for la in layers], dtype=object)
+    # one layout dict and one Figure call: an update_layout per category took 23 ms, this 6
+    traces, layout, notes = [], {}, []
+    width, gap = 1 / C, 0.03
+    for c in range(C):
+        axis = "" if c == 0 else str(c + 1)
+        traces.append(
+            go.Heatmap(
+                z=shares[c],
+                x=np.arange(H, dtype=np.int32),
+                y=np.arange(L, dtype=np.int32),
+                zmin=0.0,
+                zmax=1.0,
+                colorscale=COLORSCALE,
+                showscale=c == C - 1,
+                colorbar=dict(title=value_name),
+                customdata=hover,
+                hovertemplate=f"{titles[c]}<br>%{{customdata}}<br>{value_name} %{{z:.3f}}"
+                "<extra></extra>",
+                xaxis=f"x{axis}",
+                yaxis=f"y{axis}",
+            )
+        )
+        domain = [c * width + (gap if c else 0), (c + 1) * width - gap]
+        layout[f"xaxis{axis}"] = dict(
+            domain=domain,
+            anchor=f"y{axis}",
+            tickmode="array",
+            tickvals=np.arange(H)[::2],
+            ticktext=heads[::2],
+        )
+        layout[f"yaxis{axis}"] = dict(
+            anchor=f"x{axis}",
+            autorange="reversed",
+            tickmode="array",
+            tickvals=np.arange(L),
+            ticktext=layers,
+            showticklabels=c == 0,
+            automargin=True,
+        )
+        notes.append(
+            dict(
+                text=titles[c],
+                x=(domain[0] + domain[1]) / 2,
+                y=1.0,
+                xref="paper",
+                yref="paper",
+                yanchor="bottom",
+                showarrow=False,
+                font_size=13,
+            )
+        )
+    layout |= dict(annotations=notes, height=height, margin=dict(l=10, r=10, t=30, b=10))
+    return go.Figure(traces, layout)
