@@ -82,7 +82,7 @@ def test_head_view_combines_heads_and_hides_special_tokens(lang, encoded):
     heat = component(at, "attnviz.heatmap")
     assert heat["colPositions"] == keep  # tokens keep their place in the text
     assert not heat["pickable"] and heat["selected"] is None  # no one weight behind a cell
-    hover = "Hover over a cell" if lang == "en" else "マウスを重ねる"
+    hover = "Hover over a cell" if lang == "en" else "カーソルを合わせる"
     assert any(hover in c.value for c in at.caption)
     assert heat["colNames"][0] == f"2:{encoded.tokens[1]}"  # from 1
     assert any(("rescaled" if lang == "en" else "割り直") in c.value for c in at.caption)
