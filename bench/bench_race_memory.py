@@ -21,6 +21,7 @@ import threading
 import time
 from pathlib import Path
 
+from attnviz.lessons import race_frames
 from attnviz.lessons import training_race as training
 
 REPLICA = 3 * 2**30  # bytes of memory of one replica (deploy/k8s.yaml's limit)
@@ -52,7 +53,7 @@ def record_bytes(rec: training.StepRecord) -> int:
 
 def session(cfg: training.Config, run: int, start: threading.Barrier, kept: list) -> None:
     """One student's race as the page runs it, stopped after ``run`` steps; its state kept."""
-    frames, records = training.Frames(cfg), []
+    frames, records = race_frames.Frames(cfg), []
     state = dict(cfg=cfg, records=records, frames=frames, done=False)
     start.wait()
     race = training.race(cfg, {}, frames)
@@ -73,7 +74,7 @@ def main() -> None:
     args = ap.parse_args()
     cfg = training.Config(L=args.L, steps=args.steps)
     warm = training.Config(L=args.L, steps=20)
-    warm_records = list(training.race(warm, {}, training.Frames(warm)))  # one-off allocations
+    warm_records = list(training.race(warm, {}, race_frames.Frames(warm)))  # one-off allocations
     record = record_bytes(warm_records[-1])
     before = rss()
     peak_reset = reset_peak()

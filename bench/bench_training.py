@@ -24,7 +24,7 @@ import torch
 from torch import nn
 
 from attnviz.lessons import depth_gradients as depth
-from attnviz.lessons import race_tasks
+from attnviz.lessons import race_frames, race_tasks
 from attnviz.lessons import training_race as training
 from bench.bench_race_memory import record_bytes
 
@@ -55,7 +55,7 @@ def reference_steps_per_second(cfg: training.Config, steps: int = 30) -> float:
 def race_seconds(cfg: training.Config, record: bool) -> tuple[float, float, list]:
     """Wall time of one race as the page runs it, with or without recording its frames, and
     the part of it spent recording (the probe's forward passes and their storage)."""
-    frames = training.Frames(cfg) if record else None
+    frames = race_frames.Frames(cfg) if record else None
     inner, spent = training._weights, [0.0]
 
     def timed(*args):
@@ -87,7 +87,7 @@ def recording_overhead(cfg: training.Config, pairs: int) -> None:
             shares += [spent / seconds] if record else []
             losses[record] = [r.loss for r in records]
     off, on = statistics.median(times[False]), statistics.median(times[True])
-    frames = len(training.frame_steps(cfg.steps))
+    frames = len(race_frames.frame_steps(cfg.steps))
     print(
         f"race L={cfg.L}, {cfg.steps} steps, {frames} frames: {off:.2f} s without recording, "
         f"{on:.2f} s with (median of {pairs}); ratio {on / off:.3f}; recording's share of "
@@ -99,7 +99,7 @@ def recording_overhead(cfg: training.Config, pairs: int) -> None:
 
 def session_bytes(cfg: training.Config) -> None:
     """What the page keeps in session state for one finished race: records and frames."""
-    frames = training.Frames(cfg)
+    frames = race_frames.Frames(cfg)
     records = list(training.race(cfg, {}, frames))
     kept = frames.nbytes + sum(record_bytes(r) for r in records)
     state = dict(cfg=cfg, records=records, frames=frames, done=True)

@@ -18,6 +18,8 @@ from ..positional import PositionalEncoding
 if TYPE_CHECKING:
     from .training_race import Config
 
+NORMS = ("post", "pre")  # where each block's LayerNorm sits: the two models of a race
+
 
 class SeqModel(nn.Module):
     """Embedding + learned positions + ``TransformerStack`` + linear read-out.

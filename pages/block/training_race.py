@@ -13,7 +13,7 @@ import streamlit as st
 
 import ui
 from attnviz.charts import training_race as charts
-from attnviz.lessons import training_race
+from attnviz.lessons import race_frames, training_race
 from attnviz.limits import MAX_SEED
 
 RACE, FRAME = "race", "race_frame"  # session keys: the latest race, the step slider
@@ -50,7 +50,7 @@ short = {n: ui.tr(f"training.short_{n}") for n in training_race.NORMS}
 grid = dict(layer_label=ui.tr("training.layer"), head_label=ui.tr("training.head"))
 
 
-def probe_line(frames: training_race.Frames) -> None:
+def probe_line(frames: race_frames.Frames) -> None:
     target = frames.probe[frames.target.argmax(1)]  # the digit each output position needs
     digits = dict(tokens=" ".join(map(str, frames.probe)), target=" ".join(map(str, target)))
     name = ui.tr(f"training.task_{frames.cfg.task}")
@@ -58,7 +58,7 @@ def probe_line(frames: training_race.Frames) -> None:
     st.caption(ui.tr("training.maps_caption", chance=frames.chance))
 
 
-def show_maps(frames: training_race.Frames, f: int, key: str) -> None:
+def show_maps(frames: race_frames.Frames, f: int, key: str) -> None:
     """Frame f's maps of both models (None where a model had diverged)."""
     shown = {k: frames.decode(f, k) if frames.alive[k][f] else None for k in frames.maps}
     tokens = [f"{i + 1}:{d}" for i, d in enumerate(frames.probe)]
@@ -133,7 +133,7 @@ with right:
     if start:
         st.session_state.pop(FRAME, None)
         bar, live = st.progress(0.0), st.empty()
-        models, records, frames = {}, [], training_race.Frames(cfg)
+        models, records, frames = {}, [], race_frames.Frames(cfg)
         state = st.session_state[RACE] = dict(cfg=cfg, records=records, frames=frames, done=False)
         due = 0.0  # redraws take at most about a fifth of the race's time
         with closing(training_race.race(cfg, models, frames)) as steps_run:
@@ -172,7 +172,7 @@ with right:
             st.markdown("- " + ui.tr(key, name=names[norm], loss=loss, acc=acc))
         history = training_race.history(state["records"]).set_index("step")
         ui.csv_button(history, f"race_{state['cfg'].task}", "csv_race")
-        scores = lambda: training_race.score_table(state["frames"])  # noqa: E731
+        scores = lambda: race_frames.score_table(state["frames"])  # noqa: E731
         ui.csv_button(scores, f"race_scores_{state['cfg'].task}", "csv_scores")
         st.caption(ui.tr("training.pe_link"))
     with st.expander(ui.tr("training.why_heading")):

@@ -8,7 +8,7 @@ import pytest
 import torch
 
 from attnviz import formulas
-from attnviz.lessons import race_model, race_tasks
+from attnviz.lessons import race_frames, race_model, race_tasks
 from attnviz.lessons import training_race as training
 
 
@@ -117,36 +117,13 @@ def test_pattern_scores_on_hand_made_maps():
     assert race_tasks.chance(ties) == pytest.approx(5 / 9) and race_tasks.chance(rev) == 1 / 3
 
 
-def test_probe_is_fixed_and_frame_steps_are_bounded():
+def test_probe_is_fixed():
     cfg = training.Config()
     x = race_tasks.probe(cfg)
     assert len(set(x.tolist())) == cfg.n and x.max() < cfg.vocab  # distinct digits
     np.testing.assert_array_equal(x, race_tasks.probe(training.Config(seed=5, task="copy", L=1)))
-    for steps in (10, 20, 200, 600):
-        s = training.frame_steps(steps)
-        assert s[0] == 0 and s[-1] == steps and np.all(np.diff(s) > 0)
-        assert len(s) <= min(training.MAX_FRAMES, steps // 4 + 1)
-        assert np.diff(s)[0] <= np.diff(s)[-1]  # denser early
     repeats = race_tasks.probe(training.Config(n=12))  # more positions than digits
     assert len(repeats) == 12 and repeats.max() < 10
-
-
-def test_frames_store_uint8_maps_within_half_a_level():
-    cfg = training.Config(L=2, H=2, steps=20)
-    frames = training.Frames(cfg, steps=[0, 5])
-    rng = np.random.default_rng(0)
-    w = rng.dirichlet(np.ones(cfg.n), size=(cfg.L, cfg.H, cfg.n)).astype(np.float32)
-    frames.add({"post": w, "pre": None})
-    assert frames.count == 1 and frames.maps["post"].dtype == np.uint8
-    assert np.abs(frames.decode(0, "post") - w).max() <= 1 / 510 + 1e-7
-    want = race_tasks.pattern_scores(w, frames.target)
-    np.testing.assert_allclose(frames.scores["post"][0], want)
-    assert frames.alive["post"][0] and not frames.alive["pre"][0]
-    layer, head, score = frames.best(0, "post")
-    assert score == frames.scores["post"][0].max() == frames.scores["post"][0, layer - 1, head - 1]
-    assert frames.best(0, "pre") is None
-    assert np.isnan(frames.scores["pre"][0]).all() and not frames.maps["pre"][0].any()
-    assert frames.nbytes >= 2 * 2 * cfg.L * cfg.H * cfg.n**2  # two frames of two models
 
 
 def _layer_1_weights(model: race_model.SeqModel, x: np.ndarray) -> np.ndarray:
@@ -165,7 +142,7 @@ def _layer_1_weights(model: race_model.SeqModel, x: np.ndarray) -> np.ndarray:
 
 def test_recorded_frames_match_an_oracle_and_leave_training_unchanged():
     cfg = training.Config(task="reverse", L=2, lr=1e-2, steps=12, seed=3)
-    models, frames = {}, training.Frames(cfg)
+    models, frames = {}, race_frames.Frames(cfg)
     records = list(training.race(cfg, models, frames))
     assert frames.count == len(frames.steps) and frames.steps[-1] == cfg.steps
     plain = list(training.race(cfg))
@@ -182,7 +159,7 @@ def test_recorded_frames_match_an_oracle_and_leave_training_unchanged():
 
 def test_a_stopped_race_keeps_the_frames_so_far():
     cfg = training.Config(task="copy", L=1, steps=200)
-    frames = training.Frames(cfg)
+    frames = race_frames.Frames(cfg)
     race = training.race(cfg, None, frames)
     for rec in race:
         if rec.step == 30:
@@ -242,13 +219,3 @@ def test_race_threads_return_to_the_process_count():
     before = torch.get_num_threads()
     list(training.race(training.Config(L=1, steps=10)))
     assert torch.get_num_threads() == before
-
-
-def test_score_table_has_a_row_per_frame_norm_layer_and_head():
-    cfg = training.Config(task="sort", L=2, steps=12)
-    frames = training.run(cfg).frames
-    table = training.score_table(frames)
-    assert len(table) == frames.count * 2 * cfg.L * cfg.H
-    row = table[(table["norm"] == "pre") & (table["layer"] == 2) & (table["head"] == 1)]
-    np.testing.assert_array_equal(row["step"], frames.steps[: frames.count])
-    np.testing.assert_allclose(row["score"], frames.scores["pre"][: frames.count, 1, 0])
