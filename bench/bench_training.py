@@ -24,7 +24,7 @@ import torch
 from torch import nn
 
 from attnviz.lessons import depth_gradients as depth
-from attnviz.lessons import race_frames, race_tasks
+from attnviz.lessons import depth_model, race_frames, race_tasks
 from attnviz.lessons import training_race as training
 from bench.bench_race_memory import record_bytes
 
@@ -165,7 +165,7 @@ def main() -> None:
     )
     for D in (128, 512):
         t0 = time.perf_counter()
-        for norm, grads in depth.layer_gradients(24, D, 0).items():
+        for norm, grads in depth_model.layer_gradients(24, D, 0).items():
             g = grads["W_2"]
             print(f"  D={D} {norm}-LN W_2 grad norm, layer 1 / 24: {g[0]:.3f} / {g[-1]:.3f}")
         print(f"depth-24 gradients, post + pre, D={D}: {time.perf_counter() - t0:.2f} s")

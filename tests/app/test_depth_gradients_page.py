@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from attnviz.lessons import depth_gradients as depth
+from attnviz.lessons import depth_model
 
 from .helpers import assert_clean, decode, figures, latex, run_page, sweep_controls
 
@@ -15,7 +16,7 @@ def test_renders_with_trend(lang):
     by_layer, trend = figures(at)[:2]
     lines = {tr["name"]: decode(tr["y"]) for tr in by_layer["data"] if tr.get("mode")}
     assert len(lines) == 2 and all(len(v) == 4 for v in lines.values())
-    ref = depth.layer_gradients(4, 64, 0)["post"]["W_2"]
+    ref = depth_model.layer_gradients(4, 64, 0)["post"]["W_2"]
     assert any(np.allclose(v, ref, rtol=1e-4) for v in lines.values())
     means = [decode(tr["y"]) for tr in trend["data"] if tr.get("mode") == "lines+markers"]
     post, pre = means
@@ -32,7 +33,7 @@ def test_matrix_choice_shows_that_matrix():
     at = run_page("depth_gradients", D="64", seeds="1", L="3", param="W_V")
     assert_clean(at)
     lines = [decode(tr["y"]) for tr in figures(at)[0]["data"] if tr.get("mode")]
-    ref = depth.layer_gradients(3, 64, 0)["pre"]["W_V"]
+    ref = depth_model.layer_gradients(3, 64, 0)["pre"]["W_V"]
     assert any(np.allclose(v, ref, rtol=1e-4) for v in lines)
 
 

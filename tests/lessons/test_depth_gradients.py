@@ -2,10 +2,8 @@
 
 import numpy as np
 import pytest
-import torch
 
 from attnviz import formulas
-from attnviz.block import TransformerStack
 from attnviz.lessons import depth_gradients as depth
 
 
@@ -27,48 +25,6 @@ def test_pre_ln_last_layer_gradient_shrinks_like_one_over_sqrt_L(trend):
 def test_post_ln_last_layer_gradient_does_not_shrink(trend):
     assert trend["post"][24] / trend["post"][3] > 0.95
     assert trend["post"][24] > 2 * trend["pre"][24]
-
-
-@pytest.mark.parametrize("norm", depth.NORMS)
-def test_one_pass_for_every_depth_equals_separate_stacks(norm):
-    """The trend's shortcut (one forward, one small gradient per depth) against a full
-    backward through a separately built stack of each depth, with PyTorch's own LayerNorm."""
-    depths = (1, 3, 5)
-    fast = depth.last_layer_gradients(32, 0, depths)[norm]
-    for L, got in zip(depths, fast, strict=True):
-        stack, (X, r) = depth._stack(L, 32, 0).requires_grad_(True), depth._inputs(32, 0, "unit")
-        for block in stack.blocks:
-            block.norm = norm
-        x = X
-        for block in stack.blocks:
-            x, _ = block(x)
-        out = torch.nn.functional.layer_norm(x, (32,)) if norm == "pre" else x
-        (out @ r).mean().backward()
-        assert got == pytest.approx(stack.blocks[-1].ffn.W_2.grad.norm().item(), rel=1e-5)
-
-
-@pytest.mark.parametrize("norm", depth.NORMS)
-def test_per_layer_gradients_equal_a_plain_backward(norm):
-    """Every layer's norms, each gradient dropped as it lands, against ``.grad`` after one
-    ordinary backward through every parameter of a separately built stack."""
-    got = depth.layer_gradients(4, 32, 1, "sqrt_d")[norm]
-    stack, (X, r) = depth._stack(4, 32, 1).requires_grad_(True), depth._inputs(32, 1, "sqrt_d")
-    x = X
-    for block in stack.blocks:
-        block.norm = norm
-        x, _ = block(x)
-    out = torch.nn.functional.layer_norm(x, (32,)) if norm == "pre" else x
-    (out @ r).mean().backward()
-    b = stack.blocks
-    want = {
-        "W_2": [k.ffn.W_2.grad for k in b],
-        "W_1": [k.ffn.W_1.grad for k in b],
-        "W_O": [k.attn.W_O.grad for k in b],
-        "W_V": [k.attn.W_QKV.grad[:, 2] for k in b],  # W_V's part of the fused (D, 3, H, D′)
-    }
-    assert set(got) == set(depth.PARAMS)
-    for name, grads in want.items():
-        np.testing.assert_allclose(got[name], [g.norm().item() for g in grads], rtol=1e-5)
 
 
 def test_per_layer_shapes_depend_on_the_input_scale():
@@ -122,18 +78,3 @@ def test_config_checks_caps_seeds_and_its_trend_leaves_L_out():
     for bad in ({"L": 25}, {"D": 4}, {"seeds": 0}, {"seeds": 11}, {"x_scale": "big"}):
         with pytest.raises(ValueError):
             depth.Config(**bad)
-
-
-def test_xavier_uniform_bounds():
-    stack = TransformerStack(1, 64, 4, 256, device="cpu")
-    depth.xavier_(stack.blocks)
-    f, a = stack.blocks[0].ffn, stack.blocks[0].attn
-    assert f.W_1.std().item() == pytest.approx(np.sqrt(2 / (64 + 256)), rel=0.05)
-    assert a.W_Q.std().item() == pytest.approx(np.sqrt(2 / (64 + 64)), rel=0.05)
-    assert f.W_1.abs().max().item() <= np.sqrt(6 / (64 + 256))
-    assert f.b_1.abs().max().item() == 0
-
-
-def test_rejects_out_of_range_depth():
-    with pytest.raises(ValueError, match="layers"):
-        depth.layer_gradients(25, 64, 0)

@@ -1,0 +1,160 @@
+"""One seed's gradients of the depth experiment (S13, S14; Xiong et al. 2020), at initialisation.
+
+Setup (the one in which Xiong et al. analyse the two orders):
+  * weights Xavier-uniform, W ~ U(−a, a), a = √(6 / (fan_in + fan_out)), for every matrix
+    of the block (W_Q, W_K, W_V, W_O, W_1, W_2), biases 0, γ = 1, β = 0; post-LN and pre-LN
+    run the same weights;
+  * pre-LN ends with a final LayerNorm, post-LN does not need one;
+  * input X of shape (B, N, D) with N(0, 1) entries, or √D times larger (``x_scale``), a
+    fixed random read-out r ~ N(0, I/D), and loss = mean over tokens of out_i · r.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+
+import numpy as np
+import torch
+
+from ..block import SEED_STRIDE, TransformerBlock, TransformerStack
+from ..device import resolve_device
+from ..limits import MAX_D, MAX_LAYERS, check_choice, check_int
+
+NORMS = ("post", "pre")
+PARAMS = ("W_2", "W_1", "W_O", "W_V")  # per-layer matrices whose gradient norm is reported
+THREADS = 2
+H, B, N = 8, 2, 16  # heads; B sequences of N tokens per gradient
+X_SCALES = {  # the input tokens' scale: N(0, 1) entries, or √D times that (Transformer embeddings)
+    "unit": lambda D: 1.0,
+    "sqrt_d": math.sqrt,
+}
+
+
+def xavier_(blocks: Iterable[TransformerBlock]) -> None:
+    """Rescale the blocks' matrices in place to Xavier-uniform, U(−a, a), a = √(6 / (fan_in +
+    fan_out)), and zero their biases. The engine draws U(−1/√fan_in, 1/√fan_in), so the
+    rescale is a multiplication, not a second draw (drawing dominates the cost at D = 512).
+    """
+    with torch.no_grad():
+        for block in blocks:
+            a, f = block.attn, block.ffn
+            d_ff = f.W_1.shape[1]
+            for W, fan_in, fan_out in (
+                *((W, a.D, a.H * a.d_head) for W in (a.W_Q, a.W_K, a.W_V)),  # D → H·D′
+                (a.W_O, a.H * a.d_head, a.D),
+                (f.W_1, a.D, d_ff),
+                (f.W_2, d_ff, a.D),
+            ):
+                W.mul_(math.sqrt(6.0 / (fan_in + fan_out)) * math.sqrt(fan_in))
+            for b in (a.b_Q, a.b_K, a.b_V, a.b_O, f.b_1, f.b_2):
+                if b is not None:
+                    b.zero_()
+
+
+def _stack(L: int, D: int, seed: int) -> TransformerStack:
+    """The seeded depth-L stack, Xavier-uniform, with a final LN that only pre-LN uses, and no
+    parameter requiring a gradient until a caller asks for one. Block i depends only on
+    (seed, i), so the first ℓ blocks of a deeper stack are the depth-ℓ stack."""
+    stack = TransformerStack(L, D, H, 4 * D, final_norm=True, seed=seed, device=resolve_device())
+    xavier_(stack.blocks)
+    return stack.requires_grad_(False)
+
+
+def _inputs(D: int, seed: int, x_scale: str) -> tuple[torch.Tensor, torch.Tensor]:
+    """The input X (B, N, D) and the read-out r (D,), drawn on the CPU, then moved."""
+    g = torch.Generator().manual_seed(seed + 12345)
+    X = torch.randn(B, N, D, generator=g) * X_SCALES[x_scale](D)
+    r = torch.randn(D, generator=g) / math.sqrt(D)
+    return X.to(resolve_device()), r.to(resolve_device())
+
+
+def _output(stack: TransformerStack, norm: str, x: torch.Tensor) -> torch.Tensor:
+    """What the loss reads: the last block's output (post-LN) or its final LN (pre-LN)."""
+    return stack.final_ln(x) if norm == "pre" else x
+
+
+def layer_gradients(L: int, D: int, seed: int, x_scale: str = "unit") -> dict[str, dict]:
+    """norm → {matrix: (L,) ‖∂loss_L/∂W‖_F of every layer}, for both placements, same weights.
+
+    loss_L = mean_i out_i · r. Only the reported matrices require a gradient, and each is
+    reduced to its norm and dropped as soon as backward has written it: at D = 512, L = 24
+    keeping them all would hold 240 MB next to the 280 MB of weights.
+    """
+    L = check_int("layers", L, 1, MAX_LAYERS)
+    D = check_int("D", D, 8, MAX_D)
+    check_choice("input scale", x_scale, X_SCALES)
+    out = {}
+    with _threads(THREADS):
+        stack, (X, r) = _stack(L, D, seed), _inputs(D, seed, x_scale)
+        blocks = stack.blocks
+        # matrix → (the parameter that holds it, the part of that parameter's gradient it is):
+        # W_V is a view of the fused W^{Q,K,V}, (D, 3, H, D′), so its gradient is slice 2.
+        params = {
+            "W_2": [(b.ffn.W_2, ...) for b in blocks],
+            "W_1": [(b.ffn.W_1, ...) for b in blocks],
+            "W_O": [(b.attn.W_O, ...) for b in blocks],
+            "W_V": [(b.attn.W_QKV, (slice(None), 2)) for b in blocks],
+        }
+        part = {id(p): where for ps in params.values() for p, where in ps}
+        norms: dict[int, float] = {}  # id(parameter) → the norm of its reported part's gradient
+
+        def record(p: torch.Tensor) -> None:
+            norms[id(p)] = p.grad[part[id(p)]].norm().item()
+            p.grad = None
+
+        for p, _ in (pw for ps in params.values() for pw in ps):
+            p.requires_grad_(True)
+            p.register_post_accumulate_grad_hook(record)
+        for norm in NORMS:  # the same weights in either order: the blocks' ``norm`` says which
+            x = X
+            for block in blocks:
+                block.norm = norm
+                x, _ = block(x)
+            (_output(stack, norm, x) @ r).mean().backward()
+            out[norm] = {k: np.array([norms[id(p)] for p, _ in ps]) for k, ps in params.items()}
+    return out
+
+
+def last_layer_gradients(
+    D: int, seed: int, depths: Iterable[int], x_scale: str = "unit"
+) -> dict[str, np.ndarray]:
+    """norm → the last layer's ‖∂loss_L/∂W_2‖ of the depth-L stack for every L in ``depths``.
+
+    One pass through the deepest stack, both placements side by side, one block alive at a
+    time: loss_L depends on block L's W_2 only through block L's output, so its gradient
+    needs no pass back through the blocks below, and a block is dropped once both streams
+    have gone through it.
+
+    Shape:
+        returns {norm: (len(depths),)} float64.
+    """
+    depths = [check_int("layers", d, 1, MAX_LAYERS) for d in depths]
+    grads: dict[str, dict[int, float]] = {norm: {} for norm in NORMS}
+    with _threads(THREADS):
+        X, r = _inputs(D, seed, x_scale)
+        x = dict.fromkeys(NORMS, X)
+        for depth in range(1, max(depths) + 1):
+            stack = _stack(1, D, seed + SEED_STRIDE * (depth - 1))  # block ``depth`` alone
+            block, W_2 = stack.blocks[0], stack.blocks[0].ffn.W_2
+            W_2.requires_grad_(depth in depths)
+            for norm in NORMS:
+                block.norm = norm
+                x[norm], _ = block(x[norm])
+                if depth in depths:
+                    loss = (_output(stack, norm, x[norm]) @ r).mean()
+                    grads[norm][depth] = torch.autograd.grad(loss, W_2)[0].norm().item()
+                    x[norm] = x[norm].detach()
+    return {norm: np.array([g[d] for d in depths]) for norm, g in grads.items()}
+
+
+@contextmanager
+def _threads(n: int) -> Iterator[None]:
+    """Run torch on ``n`` threads inside the block (the app's server has 2 cores)."""
+    previous = torch.get_num_threads()
+    torch.set_num_threads(n)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(previous)
