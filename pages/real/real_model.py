@@ -13,7 +13,7 @@ from attnviz import sinks
 from attnviz.charts import lines_view
 from attnviz.charts.real_model import LINE_MIN_WEIGHT
 from attnviz.charts.sinks import sink_grid
-from attnviz.lessons import real_model, real_probe
+from attnviz.lessons import real_encode, real_model, real_probe, real_sinks
 from attnviz.limits import MAX_TEXT_CHARS
 from attnviz.tables import long_table
 from attnviz.text import token_labels
@@ -133,7 +133,7 @@ def explore(cfg: real_model.Config, r: real_model.Result, title: str) -> None:
 st.title(ui.tr("real_model.title"))
 st.markdown(ui.tr("real_model.intro"))
 with st.spinner(ui.tr("real_model.loading")):
-    L, H = ui.compute(real_model.size, real_model.MODEL)
+    L, H = ui.compute(real_encode.size, real_encode.MODEL)
 left, right = st.columns([2, 3])  # the formulas need two fifths
 with left:
     text = ui.text(
@@ -228,7 +228,7 @@ with right:
         st.caption(ui.tr("real_model.all_csv_big", n=len(r.tokens), hi=real_model.CSV_ALL_MAX_N))
 
 st.subheader(ui.tr("real_model.sinks_title"))
-shown = [c for c in sinks.CATEGORIES if not (hide and c in real_model.HIDDEN)]
+shown = [c for c in sinks.CATEGORIES if not (hide and c in real_sinks.HIDDEN)]
 st.markdown(ui.tr("real_model.sinks_intro_hidden" if hide else "real_model.sinks_intro"))
 sink_name = ui.tr(f"real_model.sink_{r.sinks.sink}")
 why = "real_model.sinks_why" if r.sinks.idle else "real_model.sinks_plain"
@@ -244,4 +244,4 @@ grid = sink_grid(
     value_name=ui.tr("real_model.sink_value"),
 )
 ui.plot(grid, "sinks", "sinks")
-ui.csv_button(real_model.sink_table(r.sinks, shown), "sinks", "csv_sinks")
+ui.csv_button(real_sinks.sink_table(r.sinks, shown), "sinks", "csv_sinks")

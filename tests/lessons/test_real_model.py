@@ -1,4 +1,4 @@
-"""The real-model lesson: rollout's laws, combining and hiding, its config's rules (L and H
+"""The real-model lesson: combining and hiding, its config's rules (L and H
 from the model itself), the maps it returns against the model's own, and its formulas."""
 
 import numpy as np
@@ -7,6 +7,7 @@ import pytest
 import attnviz
 from attnviz import formulas, sinks
 from attnviz.errors import InputError
+from attnviz.lessons import real_encode, real_sinks
 from attnviz.lessons import real_model as rm
 from attnviz.tables import long_table
 from attnviz.text import token_labels
@@ -19,35 +20,19 @@ def encoded():
     return attnviz.load_pretrained("all-MiniLM-L6-v2").encode(TEXT)
 
 
-def test_rollout_laws():
-    rng = np.random.default_rng(0)
-    A = rng.random((4, 3, 5, 5))
-    A /= A.sum(-1, keepdims=True)
-    R = rm.rollout(A)
-    assert R.shape == (4, 5, 5)
-    np.testing.assert_allclose(R.sum(-1), 1.0, atol=1e-6)
-    first = 0.5 * A[0].mean(0) + 0.5 * np.eye(5)  # rows of mean + I sum to 2
-    np.testing.assert_allclose(R[0], first, atol=1e-6)
-    second = (0.5 * A[1].mean(0) + 0.5 * np.eye(5)) @ first
-    np.testing.assert_allclose(R[1], second, atol=1e-6)
-    np.testing.assert_allclose(rm.rollout(np.broadcast_to(np.eye(5), (3, 2, 5, 5)))[-1], np.eye(5))
-    with pytest.raises(ValueError, match="L, H, N, N"):
-        rm.rollout(A[0])
-
-
 def test_combine_and_hide():
     W = np.stack([np.eye(3), np.full((3, 3), 1 / 3)]).astype(np.float32)
     np.testing.assert_allclose(rm.combine_heads(W, "mean"), (np.eye(3) + 1 / 3) / 2)
     np.testing.assert_allclose(rm.combine_heads(W, "max"), np.maximum(np.eye(3), 1 / 3))
     with pytest.raises(ValueError, match="how"):
         rm.combine_heads(W, "sum")
-    assert sinks.kept_positions(["[CLS]", "a", "b", "[SEP]"], rm.HIDDEN).tolist() == [1, 2]
-    assert sinks.kept_positions(["[CLS]", "[SEP]"], rm.HIDDEN).tolist() == [0, 1]
+    assert sinks.kept_positions(["[CLS]", "a", "b", "[SEP]"], real_sinks.HIDDEN).tolist() == [1, 2]
+    assert sinks.kept_positions(["[CLS]", "[SEP]"], real_sinks.HIDDEN).tolist() == [0, 1]
 
 
 def test_layer_and_head_bounds_come_from_the_model():
     model = attnviz.load_pretrained("all-MiniLM-L6-v2")
-    assert rm.size() == (model.L, model.H) == (6, 12)
+    assert real_encode.size() == (model.L, model.H) == (6, 12)
     rm.Config(text=TEXT, layer=model.L - 1, head=model.H - 1)
     for field, value in (("layer", model.L), ("head", model.H), ("layer", -1)):
         with pytest.raises(InputError) as err:
@@ -112,7 +97,7 @@ def test_one_head_without_special_tokens_is_renormalised(encoded):
 
 def test_rollout_view_follows_the_law(encoded):
     r = rm.run(rm.Config(text=TEXT, view="rollout", layer=5))
-    np.testing.assert_allclose(r.shown, rm.rollout(encoded.attentions)[5], atol=1e-6)
+    np.testing.assert_allclose(r.shown, real_encode.rollout(encoded.attentions)[5], atol=1e-6)
     np.testing.assert_allclose(r.shown.sum(1), 1.0, atol=1e-5)
 
 
@@ -140,12 +125,12 @@ def test_all_heads_table_up_to_its_cap(encoded):
 def test_picking_a_head_or_view_does_not_re_encode():
     text = "Only this test encodes this sentence."
     rm.run(rm.Config(text=text, view="model"))
-    encodes, mosaics = rm.encode.cache_info().misses, rm.model_mosaic.cache_info().misses
+    encodes, mosaics = real_encode.encode.cache_info().misses, rm.model_mosaic.cache_info().misses
     for layer, head in ((0, 0), (5, 11), (3, 4)):
         rm.run(rm.Config(text=text, view="model", layer=layer, head=head))
         rm.run(rm.Config(text=text, view="head", layer=layer, head=head, combine="mean"))
         rm.run(rm.Config(text=text, view="rollout", layer=layer, hide_special=True))
-    assert rm.encode.cache_info().misses == encodes
+    assert real_encode.encode.cache_info().misses == encodes
     assert rm.model_mosaic.cache_info().misses == mosaics
 
 
@@ -165,36 +150,6 @@ def test_formulas_are_those_of_the_view_computed(view):
     assert ("b}^Q_h" in text) == (view != "rollout")  # the model's query bias b^Q
     assert ("rownorm" in text) == (view == "rollout")
     assert "ReLU" not in text and "max(0" not in text
-
-
-@pytest.mark.parametrize("hide", [False, True])
-def test_sink_shares_and_the_rest_add_up_to_one(encoded, hide):
-    view = rm.run(rm.Config(text=TEXT, hide_special=hide)).sinks
-    assert view.shares.shape == (4, 6, 12)
-    np.testing.assert_allclose(view.shares.sum(0), 1.0, atol=1e-5)
-    np.testing.assert_allclose(view.moved.sum(0), 1.0, atol=1e-6)
-    if hide:
-        np.testing.assert_allclose(view.shares[:2], 0.0)  # [CLS] and [SEP] are gone
-        assert view.formulas[0] == formulas.HIDE_RENORMALISE
-    cls = encoded.attentions[..., 0].mean(-1)  # (L, H): mean weight on position 0, [CLS]
-    np.testing.assert_allclose(view.raw[0], cls, atol=1e-6)
-
-
-def test_the_sink_is_cls_and_carries_little_of_what_it_takes(encoded):
-    """The page's sentence about why heads park weight: true for this model and sentence."""
-    view = rm.run(rm.Config(text=TEXT)).sinks
-    assert view.sink == "cls" and 0.3 < view.weight < 0.7 and view.idle
-    model = rm.model()
-    layer, head = 2, 4
-    x = rm.encode(TEXT)[2][layer].astype(np.float64)  # what layer 3's attention read
-    mha = model.stack.blocks[layer].attn
-    v = x @ mha.W_V[head].double().numpy() + mha.b_V[head].double().numpy()  # (N, D')
-    norms = np.linalg.norm(v @ mha.W_O[head].double().numpy(), axis=1)  # ‖v_j W_h^O‖
-    a = encoded.attentions[layer, head].astype(np.float64)
-    want = ((a[:, 0] * norms[0]) / (a * norms).sum(1)).mean()
-    assert view.moved[0, layer, head] == pytest.approx(want, abs=1e-5)
-    table = rm.sink_table(view, list(sinks.CATEGORIES))
-    assert len(table) == 4 * 6 * 12 and table["layer"].min() == 1 and table["head"].max() == 12
 
 
 def test_japanese_is_read_as_english_wordpiece():
