@@ -2,15 +2,15 @@
 
 The setup is in ``depth_model`` (Xavier-uniform weights, the same in either order).
 
-Measured (D = 128, L = 12 and 3 → 24, seeds 0–3):
-  * the last layer's ‖∂loss/∂W_2‖: post-LN stays O(1) as L grows (×1.2 from L = 3 to 24);
-    with unit inputs pre-LN's shrinks like 1/√L (×0.37, √(3/24) = 0.35): the stream's
+Measured at the page's defaults (D = 128, L = 12 and 3 → 24, seeds 0–2):
+  * the last layer's ‖∂loss/∂W_2‖: post-LN stays O(1) as L grows (×1.27 from L = 3 to 24);
+    with unit inputs pre-LN's shrinks like 1/√L (×0.40, √(3/24) = 0.35): the stream's
     length grows like √L and the final LN divides by it;
   * per layer at L = 12: with unit inputs pre-LN's gradient falls ~3× from layer 1 to 12
-    (a layer's gradient passes back through the Jacobians of every block above it, a term
-    Xiong et al.'s bound leaves out); with inputs √D larger, as Transformers scale their
-    embeddings, the input dominates the stream and every layer gets the same gradient
-    (×1.0, their Fig. 3), which then no longer shrinks with L (×0.98).
+    (×0.31: a layer's gradient passes back through the Jacobians of every block above it, a
+    term Xiong et al.'s bound leaves out); with inputs √D larger, as Transformers scale their
+    embeddings, the input dominates the stream and every layer gets nearly the same gradient
+    (×0.96, their Fig. 3), which then no longer shrinks with L (×0.99).
 """
 
 from __future__ import annotations

@@ -1,10 +1,14 @@
 """Gradient norms by depth at initialisation: the Xiong et al. (2020) trends, at a small size."""
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 from attnviz import formulas
 from attnviz.lessons import depth_gradients as depth
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def means(table, by: str, value: str = "W_2") -> dict:
@@ -78,3 +82,27 @@ def test_config_checks_caps_seeds_and_its_trend_leaves_L_out():
     for bad in ({"L": 25}, {"D": 4}, {"seeds": 0}, {"seeds": 11}, {"x_scale": "big"}):
         with pytest.raises(ValueError):
             depth.Config(**bad)
+
+
+def test_the_figures_quoted_are_those_of_the_page_defaults():
+    """README.md and this lesson's docstring quote the ratios at the page's defaults
+    (D = 128, L = 12, seeds 0–2); computed again here, so the text cannot drift."""
+    quoted = {  # (x_scale, what): the figure quoted
+        ("unit", "trend post"): 1.27,
+        ("unit", "trend pre"): 0.40,
+        ("unit", "layer pre"): 0.31,
+        ("sqrt_d", "layer pre"): 0.96,
+        ("sqrt_d", "trend pre"): 0.99,
+    }
+    got = {}
+    for x_scale in ("unit", "sqrt_d"):
+        cfg = depth.Config(x_scale=x_scale)
+        ratios = depth.trend(cfg.trend).ratios
+        got[x_scale, "trend post"], got[x_scale, "trend pre"] = ratios["post"], ratios["pre"]
+        got[x_scale, "layer pre"] = depth.run(cfg).last_over_first["pre"]
+    for what, figure in quoted.items():
+        assert got[what] == pytest.approx(figure, abs=0.005), what
+    doc, readme = depth.__doc__, (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "×1.27 from L = 3 to 24" in doc and "(×0.40, √(3/24) = 0.35)" in doc
+    assert "(×0.31:" in doc and "(×0.96, their Fig. 3)" in doc and "(×0.99)" in doc
+    assert "×0.40 from L = 3 to 24 at D = 128" in readme

@@ -188,12 +188,16 @@ def test_reverse_draws_the_anti_diagonal_in_layer_1(seed):
     assert end.min() > 0.8
 
 
-def test_copy_is_learned_without_the_diagonal():
-    """The residual stream carries each token to its own output: 100 % with diffuse heads."""
-    for seed in (0, 1):
-        r = training.run(training.Config(task="copy", L=1, lr=1e-2, steps=60, seed=seed))
+@pytest.mark.parametrize(("L", "quoted"), [(1, 0.69), (2, 0.48)])
+def test_copy_is_learned_without_the_diagonal(L, quoted):
+    """The residual stream carries each token to its own output: 100 % with diffuse heads,
+    none above the figure the page's "why" text quotes at its rate and length (seeds 0–2)."""
+    best = []
+    for seed in (0, 1, 2):
+        r = training.run(training.Config(task="copy", L=L, lr=1e-2, steps=300, seed=seed))
         assert min(acc for _, acc in training.summary(r.records).values()) > 0.99
-        assert max(r.frames.scores[n][r.frames.count - 1].max() for n in training.NORMS) < 0.7
+        best.append(max(r.frames.scores[n][r.frames.count - 1].max() for n in training.NORMS))
+    assert max(best) == pytest.approx(quoted, abs=0.01)
 
 
 def test_models_are_drawn_on_the_cpu_then_moved(monkeypatch):
