@@ -9,11 +9,22 @@ import attnviz
 TOL = {torch.float32: 1e-5, torch.float64: 1e-10}
 
 
+def trained(attn: nn.MultiheadAttention, seed: int = 3) -> None:
+    """PyTorch starts both attention biases at 0; a trained layer's are not, so give them
+    values: a bias copied to the wrong projection, or not at all, then shows."""
+    g = torch.Generator().manual_seed(seed)
+    with torch.no_grad():
+        for b in (attn.in_proj_bias, attn.out_proj.bias):
+            if b is not None:
+                b.copy_(torch.randn(b.shape, generator=g, dtype=b.dtype) * 0.5)
+
+
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
 @pytest.mark.parametrize("bias", [True, False])
 def test_multihead_attention_matches_torch(dtype, bias):
     torch.manual_seed(0)
     m = nn.MultiheadAttention(32, 4, bias=bias, batch_first=True, dtype=dtype).eval()
+    trained(m)
     x = torch.randn(3, 7, 32, dtype=dtype)
     ref_out, ref_w = m(x, x, x, need_weights=True, average_attn_weights=False)
     out, trace = attnviz.from_torch(m)(x)
@@ -25,6 +36,7 @@ def test_multihead_attention_matches_torch(dtype, bias):
 def test_multihead_attention_cross_and_mask_match_torch():
     torch.manual_seed(1)
     m = nn.MultiheadAttention(24, 3, batch_first=True).eval()
+    trained(m)
     q, kv = torch.randn(2, 5, 24), torch.randn(2, 9, 24)
     mask = torch.rand(5, 9) > 0.3
     mask[:, 0] = True  # every query may attend somewhere
@@ -60,6 +72,7 @@ def test_encoder_layer_matches_torch(dtype, norm_first, activation):
         for ln in (layer.norm1, layer.norm2):
             ln.weight.uniform_(0.5, 1.5)
             ln.bias.uniform_(-0.5, 0.5)
+    trained(layer.self_attn)
     x = torch.randn(2, 6, 32, dtype=dtype)
     block = attnviz.from_torch(layer)
     assert block.norm == ("pre" if norm_first else "post")

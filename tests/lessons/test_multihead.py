@@ -88,3 +88,18 @@ def test_random_heads_are_almost_uniform_and_the_qk_scale_sharpens_them():
     np.testing.assert_allclose(sharp.scores, 16 * base.scores, rtol=1e-4, atol=1e-4)
     assert any("4\\,W_h^Q" in f for f in sharp.formulas)
     assert not any("leftarrow 1" in f for f in base.formulas)
+
+
+@pytest.mark.parametrize("causal", [False, True])
+def test_entropy_is_each_rows_entropy_over_log_n_averaged_per_head(causal):
+    """Oracle in float64 from the weights the page draws: H_h = mean_i (−Σ_j a_ij ln a_ij) / ln N,
+    0 ln 0 = 0; a causal map's first row is one-hot (0) and pulls the mean down."""
+    r = multihead.run(multihead.Config(text="a b c d e f", D=16, H=2, causal=causal, qk_scale=2))
+    a = r.weights.astype(np.float64)  # (H, N, N)
+    terms = np.where(a > 0, -a * np.log(np.where(a > 0, a, 1.0)), 0.0)
+    rows = terms.sum(-1) / np.log(a.shape[-1])  # (H, N) each row's normalised entropy
+    np.testing.assert_allclose(r.entropy, rows.mean(-1), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(r.max_weight, a.max((-1, -2)), rtol=1e-6)
+    if causal:
+        np.testing.assert_allclose(rows[:, 0], 0.0, atol=1e-6)
+        assert (r.entropy < rows[:, 1:].mean(-1)).all()
