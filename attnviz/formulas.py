@@ -170,12 +170,18 @@ LAYER_NORM = (
     r" \epsilon}} + \beta,\qquad \mu = \tfrac{1}{D}\sum_{d} x_d,\ "
     r"\sigma^2 = \tfrac{1}{D}\sum_d (x_d - \mu)^2"
 )
-GRAD_SCALE = (
-    r"\begin{aligned}\text{pre-LN: }\ \Big\|\frac{\partial \mathcal{L}}"
-    r"{\partial W_2^{(L)}}\Big\| &= O\!\big(1/\sqrt{L}\big) \\"
-    r" \text{post-LN: }\ \Big\|\frac{\partial \mathcal{L}}{\partial W_2^{(L)}}"
-    r"\Big\| &= O(1)\end{aligned}"
-)
+
+
+def grad_scale(x_scale: str) -> str:
+    """The last layer's gradient against depth L at initialisation (Xiong et al. 2020), for
+    inputs of unit size ("unit") or √D times larger ("sqrt_d"): then ‖x_0‖² = D² outweighs
+    what L blocks add to the stream, and pre-LN's final LN divides by about the same length."""
+    grad = r"\Big\|\frac{\partial \mathcal{L}}{\partial W_2^{(L)}}\Big\|"
+    pre = r"O\!\big(1/\sqrt{L}\big)" if x_scale == "unit" else r"O(1)\ \ (\|x_0\|^2 = D^2)"
+    return (
+        rf"\begin{{aligned}}\text{{pre-LN: }}\ {grad} &= {pre} \\"
+        rf" \text{{post-LN: }}\ {grad} &= O(1)\end{{aligned}}"
+    )
 
 
 def race(warm_steps: int | None) -> str:

@@ -148,4 +148,4 @@ def trend(cfg: TrendConfig, progress: Progress | None = None) -> TrendResult:
     reference = (Ls, mean["pre"][TREND_DEPTHS[0]] * np.sqrt(Ls[0] / Ls))
     lo, hi = RATIO_DEPTHS
     ratios = {n: float(mean[n][hi] / mean[n][lo]) for n in NORMS} | {"ref": math.sqrt(lo / hi)}
-    return TrendResult(table, stats, reference, ratios, [formulas.GRAD_SCALE])
+    return TrendResult(table, stats, reference, ratios, [formulas.grad_scale(cfg.x_scale)])

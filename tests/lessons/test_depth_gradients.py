@@ -9,6 +9,7 @@ from attnviz import formulas
 from attnviz.lessons import depth_gradients as depth
 
 ROOT = Path(__file__).resolve().parents[2]
+X_SCALES = ("unit", "sqrt_d")
 
 
 def means(table, by: str, value: str = "W_2") -> dict:
@@ -70,8 +71,17 @@ def test_trend_reference_is_one_over_sqrt_L_through_pre_ln_and_ratios_follow_the
     assert t.ratios["pre"] == pytest.approx(pre[hi] / pre[lo])
     assert t.ratios["post"] == pytest.approx(post[hi] / post[lo])
     assert t.ratios["ref"] == pytest.approx(np.sqrt(lo / hi))
-    assert t.formulas == [formulas.GRAD_SCALE]
-    assert "W_2^{(L)}" in formulas.GRAD_SCALE and "W_2^{(\\ell)}" not in formulas.GRAD_SCALE
+    assert t.formulas == [formulas.grad_scale("unit")]
+    assert "W_2^{(L)}" in t.formulas[0] and "W_2^{(\\ell)}" not in t.formulas[0]
+
+
+def test_the_law_shown_is_the_one_the_input_scale_gives():
+    """Unit inputs: pre-LN's last-layer gradient is O(1/√L), as the trend shows (×0.40 from
+    L = 3 to 24); inputs √D larger: O(1), as it shows then (×0.99): each formula with its run."""
+    unit, big = (depth.trend(depth.TrendConfig(D=64, seeds=1, x_scale=x)) for x in X_SCALES)
+    assert "sqrt{L}" in unit.formulas[0] and unit.ratios["pre"] < 0.6
+    assert "sqrt{L}" not in big.formulas[0] and big.ratios["pre"] > 0.9
+    assert all(f.count("O(1)") == (1 if t is unit else 2) for t in (unit, big) for f in t.formulas)
 
 
 def test_config_checks_caps_seeds_and_its_trend_leaves_L_out():
