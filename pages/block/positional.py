@@ -30,7 +30,7 @@ with left:
     D = int(ui.choice_slider("D", ui.tr("positional.D"), WIDTHS, "64"))
     seed = ui.number("seed", ui.tr("positional.seed"), 0, MAX_SEED, 0)
     cosine = ui.toggle("cosine", ui.tr("positional.cosine"), False)
-if race is None:
+if race is None and kind == "learned":
     st.caption(ui.tr("positional.no_race"))
 elif kind in positional.RACE_TABLES:
     st.caption(ui.tr("positional.race_shape", N=race.cfg.n, D=race.cfg.D))
@@ -65,7 +65,7 @@ with right:
         charts.matrix(
             r.S,
             title=ui.tr("positional.similarity_cosine" if cosine else "positional.similarity"),
-            x_title=ui.tr("positional.position"),
+            x_title=ui.tr("positional.position_j"),
             y_title=ui.tr("positional.position"),
         ),
         "pe_sim",
@@ -90,6 +90,8 @@ mode = ui.select(
     labels="names.mode_",
     radio=True,
 )
+if mode == "concat":
+    st.caption(ui.tr("positional.same_word_concat", D=positional.SAME_WORD_D))
 same = ui.config(positional.SameWord, text=text, mode=mode, seed=seed)
 two = ui.compute(positional.same_word, same)
 if two is None:

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from attnviz import formulas
+from attnviz.i18n import t
 from attnviz.lessons import positional
 from attnviz.positional import sinusoidal
 
@@ -121,3 +122,23 @@ def test_the_similarity_note_says_what_attention_reads(lang, kind):
     S = decode(figures(at)[1]["data"][0]["z"])
     toeplitz = np.allclose(np.diagonal(S, 1), np.diagonal(S, 1)[0], atol=1e-3)
     assert toeplitz == (kind == "sinusoidal")  # the note is true of the figure shown
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_captions_say_what_the_figures_hold(lang):
+    """ "Random initial values" only under a learned table at initialisation; the similarity
+    map's columns are j, as in S_ij = p_iᵀp_j; concatenating in the same-word section says the
+    width it doubles."""
+
+    def captions(at) -> str:
+        return " ".join(c.value for c in at.caption)
+
+    sine = run_page("positional", lang=lang)
+    assert t("positional.no_race", lang) not in captions(sine)
+    layout = figures(sine)[1]["layout"]
+    assert layout["xaxis"]["title"]["text"] == t("positional.position_j", lang)
+    assert layout["yaxis"]["title"]["text"] == t("positional.position", lang)
+    learned = run_page("positional", lang=lang, kind="learned", mode="concat")
+    shown = captions(learned)
+    assert t("positional.no_race", lang) in shown
+    assert t("positional.same_word_concat", lang, D=positional.SAME_WORD_D) in shown
