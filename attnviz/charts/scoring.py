@@ -11,6 +11,16 @@ from .maps import TICK_LABELS_MAX_N
 from .raster import COLORSCALE
 
 
+def _positions(labels: list[str]) -> tuple[np.ndarray, dict]:
+    """Bars at positions 1 … N, and their axis: every label while at most TICK_LABELS_MAX_N,
+    else Plotly's own numbered ticks (hundreds of labels would run together and take the
+    browser tens of seconds to lay out); the labels stay in the hover."""
+    x = np.arange(1, len(labels) + 1)
+    if len(labels) > TICK_LABELS_MAX_N:
+        return x, {}
+    return x, dict(tickmode="array", tickvals=x, ticktext=labels)
+
+
 def grouped_bars(
     series: dict[str, np.ndarray],
     x_labels: list[str],
@@ -21,7 +31,7 @@ def grouped_bars(
 ) -> go.Figure:
     """One bar group per position, one colour per series (e.g. before/after a shuffle)."""
     fig = go.Figure()
-    x = np.arange(len(x_labels))
+    x, ticks = _positions(x_labels)
     for name, values in series.items():
         fig.add_trace(
             go.Bar(
@@ -32,7 +42,7 @@ def grouped_bars(
                 hovertemplate=f"{name}<br>%{{customdata}}: %{{y:.4f}}<extra></extra>",
             )
         )
-    fig.update_xaxes(tickmode="array", tickvals=x, ticktext=x_labels, automargin=True)
+    fig.update_xaxes(automargin=True, **ticks)
     fig.update_yaxes(automargin=True)
     fig.update_layout(
         title=title,
@@ -66,17 +76,16 @@ def weights_bar(
     """
     values = np.asarray(values, dtype=np.float32)
     labels = token_labels(tokens) if numbered else list(tokens)
+    x, ticks = _positions(labels)
     fig = go.Figure(
         go.Bar(
-            x=np.arange(len(values)),
+            x=x,
             y=values,
             hovertemplate="%{customdata}: %{y:.4f}<extra></extra>",
             customdata=labels,
         )
     )
-    fig.update_xaxes(
-        tickmode="array", tickvals=np.arange(len(values)), ticktext=labels, automargin=True
-    )
+    fig.update_xaxes(automargin=True, **ticks)
     fig.update_yaxes(automargin=True)
     fig.update_layout(
         title=title, yaxis_title=y_title, height=height, margin=dict(l=10, r=10, t=50, b=40)

@@ -35,9 +35,25 @@ def test_grouped_bars_one_trace_per_series_by_position():
     assert [t["name"] for t in fig["data"]] == ["before", "after"]
     for trace, values in zip(fig["data"], (before, after), strict=True):
         np.testing.assert_array_equal(decode(trace["y"]), values.astype(np.float32))
-        np.testing.assert_array_equal(decode(trace["x"]), np.arange(3))
+        np.testing.assert_array_equal(decode(trace["x"]), np.arange(1, 4))  # from 1
     assert fig["layout"]["barmode"] == "group"
     assert fig["layout"]["xaxis"]["ticktext"] == labels
+
+
+def test_bars_over_many_sources_number_their_axis_and_keep_the_labels_for_hover():
+    """Above TICK_LABELS_MAX_N bars the axis gets Plotly's own numbered ticks (512 token
+    labels took Chromium about 40 s to lay out); every label stays in the hover."""
+    tokens = [f"w{i}" for i in range(charts.TICK_LABELS_MAX_N + 1)]
+    labels = charts.position_labels(tokens)
+    for fig in (
+        shipped(charts.weights_bar(np.ones(len(tokens)), tokens)),
+        shipped(charts.grouped_bars({"a": np.ones(len(tokens))}, labels)),
+    ):
+        assert "ticktext" not in fig["layout"]["xaxis"] and "tickvals" not in fig["layout"]["xaxis"]
+        np.testing.assert_array_equal(decode(fig["data"][0]["x"]), np.arange(1, len(tokens) + 1))
+        assert list(fig["data"][0]["customdata"]) == labels
+    few = shipped(charts.weights_bar(np.ones(3), tokens[:3]))
+    assert few["layout"]["xaxis"]["ticktext"] == labels[:3]
 
 
 def test_position_labels_default_to_the_order_given():
