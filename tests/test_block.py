@@ -10,6 +10,8 @@ from hypothesis import strategies as st
 import attnviz
 from attnviz.block import NORMS
 
+from .oracles import ffn, gelu, layer_norm, multi_head_attention, nontrivial_
+
 
 def test_post_ln_is_the_chapters_formula():
     """S13: Q' = LN(Q + Q̃); out = LN(ReLU(Q'W_1 + 1b_1ᵀ)W_2 + 1b_2ᵀ + Q')."""
@@ -28,13 +30,46 @@ def test_post_ln_is_the_chapters_formula():
     torch.testing.assert_close(t.resid_mid[0], Qp)
 
 
-def test_pre_ln_order_and_ln_statistics():
-    block = attnviz.TransformerBlock(16, 2, norm="pre", activation="gelu", seed=1, device="cpu")
-    x = torch.randn(2, 7, 16) * 3 + 1
+def test_pre_ln_is_xiong_et_als_formula():
+    """S14: h = X + MHA(LN₁(X)); out = h + FFN(LN₂(h)), FFN = GELU(x W_1 + b_1) W_2 + b_2,
+    written out in float64 with PyTorch's layer_norm and a hand-written MHA and GELU."""
+    block = attnviz.TransformerBlock(
+        16, 2, 24, norm="pre", activation="gelu", seed=1, device="cpu", dtype="float64"
+    )
+    nontrivial_(block, seed=1)
+    x = torch.randn(7, 16, generator=torch.Generator().manual_seed(1), dtype=torch.float64) * 3 + 1
     out, t = block(x)
-    torch.testing.assert_close(t.sum_1, x + t.attn_out)
-    torch.testing.assert_close(out, t.resid_mid + t.ffn_out)
-    for hat in (t.ln_1_hat, t.ln_2_hat):  # per token, before γ, β: mean 0, variance 1
+    with torch.no_grad():
+        h = x + multi_head_attention(block.attn, layer_norm(x, block.ln_1))
+        ffn_out, _ = ffn(block.ffn, layer_norm(h, block.ln_2), act=gelu)
+    torch.testing.assert_close(t.resid_mid[0], h)
+    torch.testing.assert_close(out, h + ffn_out)
+
+
+def test_no_ln_block_is_two_plain_residual_sums():
+    """norm="none": h = X + MHA(X); out = h + ReLU(h W_1 + b_1) W_2 + b_2, in float64 from
+    the block's own parameters."""
+    block = attnviz.TransformerBlock(16, 4, 32, norm="none", seed=3, device="cpu", dtype="float64")
+    nontrivial_(block, seed=3)
+    x = torch.randn(6, 16, generator=torch.Generator().manual_seed(3), dtype=torch.float64)
+    out, t = block(x)
+    with torch.no_grad():
+        h = x + multi_head_attention(block.attn, x)
+        ffn_out, hidden = ffn(block.ffn, h)
+    torch.testing.assert_close(t.resid_mid[0], h)
+    torch.testing.assert_close(t.ffn_hidden[0], hidden)
+    torch.testing.assert_close(t.sum_2[0], h + ffn_out)
+    torch.testing.assert_close(out, h + ffn_out)
+    assert t.ln_1_hat is None and t.ln_2_hat is None
+
+
+@pytest.mark.parametrize("norm", ["post", "pre"])
+def test_ln_normalises_each_token_to_mean_0_variance_1(norm):
+    """Per token, before γ and β: (x − μ) / √(σ² + ε) has mean 0 and variance σ²/(σ² + ε) ≈ 1."""
+    block = attnviz.TransformerBlock(16, 2, norm=norm, activation="gelu", seed=1, device="cpu")
+    x = torch.randn(2, 7, 16) * 3 + 1
+    _, t = block(x)
+    for hat in (t.ln_1_hat, t.ln_2_hat):
         torch.testing.assert_close(hat.mean(-1), torch.zeros(2, 7), atol=1e-5, rtol=0)
         torch.testing.assert_close(hat.var(-1, unbiased=False), torch.ones(2, 7), atol=1e-3, rtol=0)
 

@@ -4,6 +4,7 @@ import base64
 import io
 
 import numpy as np
+import plotly.colors
 import pytest
 import torch
 import torch.nn.functional as F
@@ -12,6 +13,27 @@ from PIL import Image
 from attnviz import charts
 from attnviz.charts import equivariance, scoring
 from attnviz.charts.raster import colour
+
+
+def _viridis(t) -> np.ndarray:
+    """Oracle: Plotly's own Viridis sampled at fractions t of the range, as (len(t), 3) RGB."""
+    samples = plotly.colors.sample_colorscale("Viridis", list(t))
+    return np.array([plotly.colors.unlabel_rgb(c) for c in samples], dtype=float)
+
+
+def test_colours_are_plotlys_viridis_from_zmin_to_zmax():
+    """zmin (and below) is Viridis's first colour #440154, zmax (and above) its last, #fde725;
+    a value a fraction t up the range is within one of the table's 256 steps of Viridis(t)."""
+    lo, hi = -2.0, 3.0
+    ends = colour(np.array([lo, lo - 1.0, hi, hi + 5.0]), lo, hi)
+    first, last = _viridis([0, 1])
+    np.testing.assert_array_equal(first, [0x44, 0x01, 0x54])
+    np.testing.assert_array_equal(last, [0xFD, 0xE7, 0x25])
+    np.testing.assert_array_equal(ends, [first, first, last, last])
+    t = np.array([0.1, 0.25, 0.37, 0.63, 0.8])
+    got = colour(lo + t * (hi - lo), lo, hi).astype(float)
+    step = np.abs(_viridis(t) - _viridis(t - 1 / 255)).max(-1, keepdims=True) + 1  # + rounding
+    assert (np.abs(got - _viridis(t)) <= step).all(), (got, _viridis(t))
 
 
 def _png(source: str) -> np.ndarray:

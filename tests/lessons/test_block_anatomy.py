@@ -1,11 +1,64 @@
-"""Block anatomy: LN makes each token mean 0 / variance 1; post-LN output length ≈ √D."""
+"""Block anatomy: every step against the block written out by hand; LN makes each token
+mean 0 / variance 1; the post-LN output has length ≈ √D."""
 
 import numpy as np
 import pytest
+import torch
 
+from attnviz.block import TransformerBlock
 from attnviz.errors import InputError
 from attnviz.lessons import block_anatomy
 from attnviz.lessons.block_anatomy import Config, heads, run
+from attnviz.text import embed, tokenize
+
+from ..oracles import ffn, layer_norm, multi_head_attention
+
+
+@torch.no_grad()
+def by_hand(cfg: Config) -> dict[str, torch.Tensor]:
+    """Oracle: every step of the stream, label → (N, ·), written out in float64 from the
+    formulas of S13 / S14 with the parameters of a block built from the same seed."""
+    block = TransformerBlock(cfg.D, cfg.H, cfg.d_ff, norm=cfg.norm, seed=cfg.seed, device="cpu")
+    block = block.double()
+    X = embed(tokenize(cfg.text), cfg.D).double()
+    mha, ln_1, ln_2 = block.attn, block.ln_1, block.ln_2
+    if cfg.norm == "post":
+        A = multi_head_attention(mha, X)
+        Qp = layer_norm(X + A, ln_1)
+        F, hidden = ffn(block.ffn, Qp)
+        return {
+            "X": X,
+            "Aᴹ(X)": A,
+            "X + Aᴹ(X)": X + A,
+            "Q' = LN₁(·)": Qp,
+            "ReLU(Q'W₁+b₁)": hidden,
+            "FFN(Q')": F,
+            "Q'+FFN(Q')": Qp + F,
+            "out = LN₂(·)": layer_norm(Qp + F, ln_2),
+        }
+    if cfg.norm == "pre":
+        A = multi_head_attention(mha, layer_norm(X, ln_1))
+        F, hidden = ffn(block.ffn, layer_norm(X + A, ln_2))
+        return {
+            "X": X,
+            "LN₁(X)": layer_norm(X, ln_1),
+            "Aᴹ(LN₁(X))": A,
+            "X' = X + Aᴹ": X + A,
+            "LN₂(X')": layer_norm(X + A, ln_2),
+            "ReLU(·W₁+b₁)": hidden,
+            "FFN(LN₂(X'))": F,
+            "out = X' + FFN": X + A + F,
+        }
+    A = multi_head_attention(mha, X)
+    F, hidden = ffn(block.ffn, X + A)
+    return {
+        "X": X,
+        "Aᴹ(X)": A,
+        "X' = X + Aᴹ": X + A,
+        "ReLU(X'W₁+b₁)": hidden,
+        "FFN(X')": F,
+        "out = X' + FFN": X + A + F,
+    }
 
 
 @pytest.mark.parametrize("norm", ["post", "pre"])
@@ -16,6 +69,35 @@ def test_ln_rows_are_standardised(norm):
     assert (np.abs(r.stats["mean_before"]) > 1e-3).any()
     assert r.norms.shape == (len(r.steps), 6)
     assert list(r.stats["token"])[:2] == ["1:the", "2:cat"]
+
+
+@pytest.mark.parametrize("norm", ["post", "pre", "none"])
+def test_each_steps_norm_is_the_norm_of_that_step_written_out_by_hand(norm):
+    """The residual-norm chart: row s is ‖step s‖₂ per token, the step computed by hand."""
+    cfg = Config("the cat sat on the mat", norm, D=32, H=4, ff=2, seed=2)
+    r = run(cfg)
+    expected = by_hand(cfg)
+    assert r.steps == list(expected)
+    for label, norms, shape in zip(r.steps, r.norms, r.shapes, strict=True):
+        value = expected[label]
+        np.testing.assert_allclose(norms, value.norm(dim=-1).numpy(), rtol=1e-5, err_msg=label)
+        assert shape == " × ".join(map(str, value.shape)), label
+
+
+@pytest.mark.parametrize(
+    ("norm", "reads"), [("post", "X + Aᴹ(X)"), ("pre", "X")], ids=["post", "pre"]
+)
+def test_statistics_before_ln_are_those_of_what_ln_1_reads(norm, reads):
+    """LN₁ reads X + Aᴹ(X) in post-LN and X in pre-LN; the table's mean and variance before
+    LN₁ are that input's per-token mean and (biased) variance over the D features."""
+    cfg = Config("the cat sat on the mat", norm, D=32, H=4, ff=2, seed=2)
+    r = run(cfg)
+    x = by_hand(cfg)[reads]
+    np.testing.assert_allclose(r.stats["mean_before"], x.mean(-1).numpy(), atol=1e-6)
+    np.testing.assert_allclose(r.stats["var_before"], x.var(-1, unbiased=False).numpy(), rtol=1e-5)
+    np.testing.assert_allclose(r.ln_in, x.numpy(), atol=1e-5)
+    x_hat = torch.nn.functional.layer_norm(x, (cfg.D,), eps=1e-5)  # before γ, β
+    np.testing.assert_allclose(r.ln_hat, x_hat.numpy(), atol=1e-5)
 
 
 def test_post_ln_output_has_length_sqrt_d_and_none_has_no_ln():

@@ -53,14 +53,32 @@ def test_per_layer_gradients_equal_a_plain_backward(norm):
         np.testing.assert_allclose(got[name], [g.norm().item() for g in grads], rtol=1e-5)
 
 
-def test_xavier_uniform_bounds():
-    stack = TransformerStack(1, 64, 4, 256, device="cpu")
+def test_every_matrix_is_xavier_uniform_and_every_bias_zero():
+    """Xavier-uniform, U(−a, a) with a = √(6 / (fan_in + fan_out)) and std a/√3, for all six
+    matrices; the fans are torch.nn.init's for the same map as an nn.Linear weight
+    (fan_out, fan_in): W_Q, W_K, W_V map D → H·D′, W_O H·D′ → D, W_1 D → D_ff, W_2 D_ff → D.
+    H·D′ = 32 ≠ D = 64, so a fan of D where H·D′ belongs shows."""
+    D, H, d_head, d_ff = 64, 4, 8, 256
+    stack = TransformerStack(1, D, H, d_ff, d_head=d_head, device="cpu")
     depth_model.xavier_(stack.blocks)
-    f, a = stack.blocks[0].ffn, stack.blocks[0].attn
-    assert f.W_1.std().item() == pytest.approx(np.sqrt(2 / (64 + 256)), rel=0.05)
-    assert a.W_Q.std().item() == pytest.approx(np.sqrt(2 / (64 + 64)), rel=0.05)
-    assert f.W_1.abs().max().item() <= np.sqrt(6 / (64 + 256))
-    assert f.b_1.abs().max().item() == 0
+    a, f = stack.blocks[0].attn, stack.blocks[0].ffn
+    maps = {  # name: (the matrix, its in and out widths)
+        "W_Q": (a.W_Q, D, H * d_head),
+        "W_K": (a.W_K, D, H * d_head),
+        "W_V": (a.W_V, D, H * d_head),
+        "W_O": (a.W_O, H * d_head, D),
+        "W_1": (f.W_1, D, d_ff),
+        "W_2": (f.W_2, d_ff, D),
+    }
+    for name, (W, d_in, d_out) in maps.items():
+        fan_in, fan_out = torch.nn.init._calculate_fan_in_and_fan_out(torch.empty(d_out, d_in))
+        bound = np.sqrt(6 / (fan_in + fan_out))
+        assert W.numel() == fan_in * fan_out, name
+        top = W.detach().abs().max().item()
+        assert 0.99 * bound < top <= bound, name  # the whole range, and no more
+        assert W.std().item() == pytest.approx(np.sqrt(2 / (fan_in + fan_out)), rel=0.05), name
+    for b in (a.b_Q, a.b_K, a.b_V, a.b_O, f.b_1, f.b_2):
+        assert b.abs().max().item() == 0
 
 
 def test_rejects_out_of_range_depth():
