@@ -75,7 +75,9 @@ with right:
 st.subheader(ui.tr("scoring.all_title"))
 q, sqrt_D = r.queries[0], D**0.5
 shares = dict(q=q, dot=r.top_share["dot"], scaled=r.top_share["scaled_dot"], root=sqrt_D)
-if r.self_index is None:
+if cfg.source == "random":
+    st.caption(ui.tr("scoring.sqrt_caption_random", N=len(r.tokens), **shares))
+elif r.self_index is None:
     st.caption(ui.tr("scoring.sqrt_caption", **shares))
 else:
     st.caption(ui.tr("scoring.self_caption", i=r.self_index + 1, self=r.self_score, **shares))

@@ -116,6 +116,26 @@ def test_sqrt_D_caption_is_true_of_the_default_figure(lang):
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
+def test_random_sources_get_a_caption_about_vectors_with_the_charts_shares(lang):
+    """Random vectors are no words: their caption names sources, with the largest weight of
+    the dot and scaled-dot rows of the five-scores chart (512 sources: numbered axis)."""
+    at = run_page("scoring", lang=lang, source="random", N=512)
+    assert_clean(at)
+    z = decode(figures(at)[3]["data"][0]["z"])
+    top_dot, top_scaled = (
+        z[list(SCORES).index("dot")].max(),
+        z[list(SCORES).index("scaled_dot")].max(),
+    )
+    caption = t(
+        "scoring.sqrt_caption_random", lang, N=512, q="q1", dot=top_dot, scaled=top_scaled, root=8.0
+    )
+    captions = [c.value for c in at.caption]
+    assert caption in captions
+    shares = dict(q="q1", dot=top_dot, scaled=top_scaled, root=8.0)
+    assert t("scoring.sqrt_caption", lang, **shares) not in captions  # the one about words
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
 def test_a_query_that_is_a_source_gets_the_self_match_caption(lang):
     word = "猫" if lang == "ja" else "cat"
     at = run_page("scoring", lang=lang, query=word, D=1024)
