@@ -42,7 +42,8 @@ with right:
             ("{:.3g}", "{:.3f}", "{:.3g}", "{:.1%}"),
             strict=True,
         ):
-            cell.metric(ui.tr(f"saturation.m_{col}"), fmt.format(at_D.stats.loc[scaled, col]))
+            label = ui.tr(f"saturation.m_{col}", t=saturation.SATURATED)
+            cell.metric(label, fmt.format(at_D.stats.loc[scaled, col]))
     hist = charts.logit_histograms(
         at_D.logits,
         D,
@@ -72,7 +73,10 @@ ui.plot(
     "variance",
     "variance",
 )
-titles = {c: ui.tr(f"saturation.t_{c}") for c in ("max_weight", "entropy", "jacobian", "saturated")}
+titles = {
+    c: ui.tr(f"saturation.t_{c}", t=saturation.SATURATED)
+    for c in ("max_weight", "entropy", "jacobian", "saturated")
+}
 ui.plot(charts.softmax_curves(r.curves, D, N, names, titles), "curves", "softmax_curves")
 st.markdown(ui.tr("saturation.reading"))
 columns = {c: ui.tr(f"saturation.col_{c}") for c in r.curves.columns if c != "D"}

@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from attnviz.i18n import t
 from attnviz.lessons import saturation
 
 from .helpers import assert_clean, decode, figures, latex, run_page
@@ -39,6 +40,10 @@ def test_moving_D_changes_the_chosen_row_and_metrics():
     np.testing.assert_allclose([raw_w.sum(), scaled_w.sum()], 1.0, atol=1e-5)
     assert raw_w.max() > scaled_w.max()
     assert float(at.metric[0].value) > 3000
+    label = at.metric[3].label  # the share of saturated rows says where saturation starts
+    assert label == t("saturation.m_saturated", "en", t=saturation.SATURATED) and "0.99" in label
+    stats = saturation.run(saturation.Config()).at(4096).stats  # unscaled row first
+    assert at.metric[3].value == f"{stats.loc[False, 'saturated']:.1%}"
     example = saturation.run(saturation.Config()).at(4096).example  # the page's defaults
     np.testing.assert_allclose([raw_w, scaled_w], example, atol=1e-6)
 
