@@ -101,7 +101,7 @@ def test_the_table_is_E_numbered_from_1(lang):
     assert table["layout"]["title"]["text"].startswith("E")
     assert decode(table["data"][0]["y"]).tolist() == [1, 2, 3, 4, 5]
     assert decode(table["data"][0]["x"]).tolist() == [1, 2, 3, 4]
-    assert any("E = [p_1, …, p_N]ᵀ" in c.value for c in at.caption)
+    assert any(r"E = [\mathbf p_1, \dots, \mathbf p_N]^\top" in c.value for c in at.caption)
     assert formulas.SINUSOIDAL in latex(at)
     np.testing.assert_allclose(decode(table["data"][0]["z"])[0], [0, 1, 0, 1], atol=1e-6)  # p_1
 
@@ -114,7 +114,7 @@ def test_the_similarity_note_says_what_attention_reads(lang, kind):
     at = run_page("positional", lang=lang, kind=kind)
     assert_clean(at)
     notes = " ".join(c.value for c in at.caption)
-    assert "(x_i + p_i)ᵀ W^Q W^Kᵀ (x_j + p_j)" in notes
+    assert r"(\mathbf x_i + \mathbf p_i)^\top W^Q (W^K)^\top (\mathbf x_j + \mathbf p_j)" in notes
     assert ("|i − j|" in notes and ("だけで決まり" in notes or "depends only" in notes)) == (
         kind == "sinusoidal"
     )
