@@ -207,7 +207,7 @@ def test_the_latin_word_check_catches_what_it_is_for():
     assert _latin_words("W_1 と D_ff、{name} と $W^Q$") == []
 
 
-@pytest.mark.parametrize("page", PAGES + ("app", "names", "steps", "errors"))
+@pytest.mark.parametrize("page", (*PAGES, "app", "names", "steps", "errors"))
 def test_japanese_prose_has_no_line_breaks_inside_a_paragraph(page):
     """Markdown shows a single line break as a space, stray between Japanese sentences."""
     broken = [k for k, text in _strings(page).items() if re.search(r"(?<!\n)\n(?!\n)", text)]

@@ -45,6 +45,11 @@ WATCH_STALE = """() => { window.staleFades = [];
 WIDE_FORMULAS = """() => Array.from(document.querySelectorAll('.katex-display'))
     .filter(e => e.clientWidth > 0 && e.scrollWidth > e.clientWidth + 4)
     .map(e => e.textContent.slice(0, 50))"""
+# toggle labels cut short ("…"), which Streamlit does to a label longer than its line
+CUT_LABELS = """() => Array.from(document.querySelectorAll(
+    '[data-testid=stCheckbox] [data-testid=stWidgetLabel] .stMarkdownEllipsis'))
+    .filter(e => e.clientWidth > 0 && e.scrollWidth > e.clientWidth + 1)
+    .map(e => e.textContent.slice(0, 50))"""
 
 
 @pytest.mark.browser
@@ -52,16 +57,18 @@ WIDE_FORMULAS = """() => Array.from(document.querySelectorAll('.katex-display'))
 def test_every_page_loads_without_error_and_its_formulas_fit(server, page, lang, present):
     assert len(PAGES) >= 3
     page.set_viewport_size({"width": 1280, "height": 900})  # a classroom projector
-    formulas = 0
+    formulas = toggles = 0
     for path in PAGES:
         open_app(page, f"{server}/{path}?lang={lang}{present}")
         assert_clean(page)
         formulas += page.locator(".katex-display").count()
         assert page.evaluate(WIDE_FORMULAS) == [], path
+        toggles += page.locator("[data-testid=stCheckbox]").count()
+        assert page.evaluate(CUT_LABELS) == [], path
         title = page.locator("h1").first.inner_text()
         if lang == "ja":  # the page really is in Japanese
             assert re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", title), (path, title)
-    assert formulas >= 20  # the check looked at the pages' formulas
+    assert formulas >= 20 and toggles >= 5  # the checks looked at formulas and toggles
 
 
 @pytest.mark.browser
