@@ -7,7 +7,7 @@ in the URL and bounded by the engine's caps; export: charts with PNG, CSV downlo
 from attnviz.i18n import LANGS
 
 from .compute import compute, compute_with_progress, config, in_turn
-from .export import csv_button, formula_table, plot
+from .export import csv_button, download_label, formula_table, plot
 from .frame import (
     begin_page,
     error_box,
@@ -30,6 +30,7 @@ __all__ = [
     "compute_with_progress",
     "config",
     "csv_button",
+    "download_label",
     "error_box",
     "explain",
     "formula_table",

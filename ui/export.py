@@ -2,13 +2,24 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from .frame import presenting, tr
+from .frame import lang, presenting, tr
+
+KANA_KANJI = re.compile(r"[\u3000-\u30ff\u3400-\u9fff\uff00-\uffef]")
+
+
+def download_label(kind: str, what: str) -> str:
+    """A download button's text, ``kind`` "csv" or "png": 「X を CSV でダウンロード」 with a
+    space before を only after a Latin letter, digit or symbol, as the app writes 行 i を."""
+    if lang() == "ja" and what and not KANA_KANJI.match(what[-1]):
+        what += " "
+    return tr(f"app.download_{kind}", name=what)
 
 
 def plot(fig: go.Figure, key: str, name: str) -> None:
@@ -23,9 +34,15 @@ def plot(fig: go.Figure, key: str, name: str) -> None:
 
 
 def csv_button(
-    table: pd.DataFrame | Callable[[], pd.DataFrame], name: str, key: str, where=st
+    table: pd.DataFrame | Callable[[], pd.DataFrame],
+    name: str,
+    key: str,
+    where=st,
+    *,
+    label: str | None = None,
 ) -> None:
-    """A CSV download (UTF-8 with BOM, so spreadsheet apps read Japanese).
+    """A CSV download (UTF-8 with BOM, so spreadsheet apps read Japanese), saved as
+    ``name``.csv; the button names what it holds, ``label`` (translated), or ``name``.
 
     The file is made only when the button is clicked; pass a function to defer
     building a large table as well.
@@ -36,7 +53,7 @@ def csv_button(
         return df.to_csv().encode("utf-8-sig")
 
     where.download_button(
-        tr("app.download_csv", name=name),
+        download_label("csv", label or name),
         data,
         file_name=f"{name}.csv",
         mime="text/csv",

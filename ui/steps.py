@@ -85,7 +85,7 @@ def follow(
         if name == "row" and not steps.m_row.all():
             st.caption(tr("steps.row_masked"))
         plot(fig, f"{key}_{name}", f"{key}_{name}")
-        csv_button(tables[name], f"{key}_{name}", f"{key}_{name}_csv")
+        csv_button(tables[name], f"{key}_{name}", f"{key}_{name}_csv", label=tr(f"steps.dl_{name}"))
 
 
 def qk_controls(key: str) -> tuple[int, str]:
@@ -103,9 +103,12 @@ def qk_controls(key: str) -> tuple[int, str]:
     return k, centre
 
 
-def qk_view(qk, *, key: str, sentence_names: Sequence[str] | None = None) -> None:
+def qk_view(
+    qk, *, key: str, sentence_names: Sequence[str] | None = None, csv_label: str | None = None
+) -> None:
     """A lesson's ``QK`` result (space, tokens, formulas, score): the picture under its
-    formulas, the share of variance kept, the centring caption, its points as CSV."""
+    formulas, the share of variance kept, the centring caption, its points as CSV (the
+    button named ``csv_label``, by default the points of the query–key picture)."""
     space, tokens, formulas = qk.space, qk.tokens, qk.formulas
     a, b = space.explained
     fig = qk_chart(
@@ -130,4 +133,5 @@ def qk_view(qk, *, key: str, sentence_names: Sequence[str] | None = None) -> Non
     if not space.inner_product:
         st.caption(tr("steps.qk_mlp"))
     st.caption(tr("steps.qk_explain"))
-    csv_button(lambda: qk_table(space, list(tokens)), key, f"{key}_csv")
+    label = csv_label or tr("steps.dl_qk")
+    csv_button(lambda: qk_table(space, list(tokens)), key, f"{key}_csv", label=label)

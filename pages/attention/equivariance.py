@@ -118,4 +118,5 @@ with right:
             pd.DataFrame(z, index=rows, columns=list(cols)),
             ui.tr(f"equivariance.csv_{name}", h=h),
             f"csv_{name}",
+            label=ui.tr(f"equivariance.dl_{name}", h=h),
         )

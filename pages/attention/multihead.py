@@ -95,7 +95,7 @@ def explore(cfg: multihead.Config, r: multihead.Result) -> None:
     if show == "weights":
         st.caption(ui.tr("multihead.range", hi=hi, N=N, uniform=1 / N))
     st.download_button(
-        ui.tr("app.download_png", name="heads"),
+        ui.download_label("png", ui.tr("multihead.dl_grid")),
         png,
         file_name="heads.png",
         mime="image/png",
@@ -129,11 +129,18 @@ def explore(cfg: multihead.Config, r: multihead.Result) -> None:
         )
         st.caption(ui.tr("multihead.map_help"))
     labels = token_labels(r.tokens, escape=False)
+    what = ui.tr(f"multihead.{show}")
     ui.csv_button(
-        pd.DataFrame(shown[h], index=labels, columns=labels), f"head{h + 1}_{show}", "csv_head"
+        pd.DataFrame(shown[h], index=labels, columns=labels),
+        f"head{h + 1}_{show}",
+        "csv_head",
+        label=ui.tr("multihead.dl_head", h=h + 1, what=what),
     )
     ui.csv_button(
-        lambda: long_table(shown, labels, show).set_index("head"), f"all_heads_{show}", "csv_all"
+        lambda: long_table(shown, labels, show).set_index("head"),
+        f"all_heads_{show}",
+        "csv_all",
+        label=ui.tr("multihead.dl_all", what=what),
     )
     # drawn on demand (a click on a cell turns the steps on): the page redraws lean
     if ui.toggle("follow", ui.tr("steps.show_steps")):

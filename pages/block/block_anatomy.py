@@ -54,6 +54,7 @@ with right:
         pd.DataFrame(r.norms.T, index=token_labels(r.tokens, escape=False), columns=r.steps),
         ui.tr("block_anatomy.csv_norms", norm=ui.tr(f"block_anatomy.short_{norm}")),
         "csv_norms",
+        label=ui.tr("block_anatomy.dl_norms", norm=ui.tr(f"block_anatomy.short_{norm}")),
     )
     st.subheader(ui.tr("block_anatomy.ln_heading"))
     if r.ln_hat is None:

@@ -51,7 +51,12 @@ with right:
     if cfg.L > 1:
         st.markdown(ui.tr("depth.per_layer", L=cfg.L, **r.last_over_first))
         st.caption(ui.tr(f"depth.why_{cfg.x_scale}"))
-    ui.csv_button(r.table.set_index("norm"), f"grad_by_layer_L{cfg.L}_D{cfg.D}", "csv_layers")
+    ui.csv_button(
+        r.table.set_index("norm"),
+        f"grad_by_layer_L{cfg.L}_D{cfg.D}",
+        "csv_layers",
+        label=ui.tr("depth.dl_layers", L=cfg.L),
+    )
     t = ui.compute_with_progress(depth_gradients.trend, cfg.trend, computing)
     ui.plot(
         charts.band(
@@ -69,7 +74,8 @@ with right:
     )
     lo, hi = depth_gradients.RATIO_DEPTHS
     st.markdown(ui.tr("depth.ratio", lo=lo, hi=hi, **t.ratios))
-    ui.csv_button(t.table.set_index("norm"), f"grad_trend_D{cfg.D}", "csv_trend")
+    trend_csv = ui.tr("depth.dl_trend")
+    ui.csv_button(t.table.set_index("norm"), f"grad_trend_D{cfg.D}", "csv_trend", label=trend_csv)
 with left:
     for formula in t.formulas:
         st.latex(formula)

@@ -171,9 +171,12 @@ with right:
             key = "training.diverged" if math.isnan(loss) else "training.result"
             st.markdown("- " + ui.tr(key, name=names[norm], loss=loss, acc=acc))
         history = training_race.history(state["records"]).set_index("step")
-        ui.csv_button(history, f"race_{state['cfg'].task}", "csv_race")
+        task = state["cfg"].task
+        ui.csv_button(history, f"race_{task}", "csv_race", label=ui.tr("training.dl_history"))
         scores = lambda: race_frames.score_table(state["frames"])  # noqa: E731
-        ui.csv_button(scores, f"race_scores_{state['cfg'].task}", "csv_scores")
+        ui.csv_button(
+            scores, f"race_scores_{task}", "csv_scores", label=ui.tr("training.dl_scores")
+        )
         st.caption(ui.tr("training.pe_link"))
     with st.expander(ui.tr("training.why_heading")):
         st.markdown(ui.tr("training.why"))

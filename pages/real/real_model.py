@@ -68,7 +68,8 @@ def space(cfg: real_model.Config, i: int) -> None:
         pooled = ui.compute(real_probe.qk, probe)
         names = [ui.tr("steps.qk_sentence", s=n + 1) for n in range(len(more) + 1)]
         st.caption(ui.tr("real_model.pool_caption"))
-        steps.qk_view(pooled, key="pooled", sentence_names=names)
+        csv = ui.tr("real_model.dl_pooled")
+        steps.qk_view(pooled, key="pooled", sentence_names=names, csv_label=csv)
     else:
         st.caption(ui.tr("real_model.pool_empty"))
 
@@ -109,6 +110,7 @@ def explore(cfg: real_model.Config, r: real_model.Result, title: str) -> None:
             pd.DataFrame(r.shown, index=r.labels, columns=r.labels),
             name,
             "csv",
+            label=ui.tr("real_model.dl_map", title=title),
         )
     if cfg.view == "head":
         st.subheader(ui.tr("real_model.lines"))
@@ -205,7 +207,7 @@ with right:
             pick_head,
         )
         st.download_button(
-            ui.tr("app.download_png", name="all_heads"),
+            ui.download_label("png", ui.tr("real_model.dl_grid")),
             r.png,
             file_name="all_heads.png",
             mime="image/png",
@@ -223,6 +225,7 @@ with right:
             ),
             "all_layers_heads",
             "csv_all",
+            label=ui.tr("real_model.dl_all"),
         )
     else:
         st.caption(ui.tr("real_model.all_csv_big", n=len(r.tokens), hi=real_model.CSV_ALL_MAX_N))
@@ -244,4 +247,6 @@ grid = sink_grid(
     value_name=ui.tr("real_model.sink_value"),
 )
 ui.plot(grid, "sinks", "sinks")
-ui.csv_button(real_sinks.sink_table(r.sinks, shown), "sinks", "csv_sinks")
+ui.csv_button(
+    real_sinks.sink_table(r.sinks, shown), "sinks", "csv_sinks", label=ui.tr("real_model.dl_sinks")
+)
