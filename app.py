@@ -36,8 +36,10 @@ st.html(  # a formula wider than its column scrolls instead of being cut; displa
     # and compositing per slider change of the multi-head page (bench/bench_ui.py, same-run
     # A/B). Our reruns are shorter than the delay, and a longer one shows a spinner or bar.
     " [data-stale=true] {transition: none !important; opacity: 1 !important;}"
-    # a toggle's label wraps instead of ending in "…": its end often names the chapter's rule
-    " [data-testid=stCheckbox] [data-testid=stWidgetLabel] :is(.stMarkdownEllipsis, p)"
+    # a toggle's or metric's label wraps instead of ending in "…": its end often names the
+    # chapter's rule or the threshold the number counts by
+    " :is([data-testid=stCheckbox] [data-testid=stWidgetLabel], [data-testid=stMetricLabel])"
+    " :is(.stMarkdownEllipsis, p)"
     " {white-space: normal; overflow: visible; text-overflow: clip;}</style>"
 )
 if ui.presenting():

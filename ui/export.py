@@ -23,14 +23,23 @@ def download_label(kind: str, what: str) -> str:
 
 
 def plot(fig: go.Figure, key: str, name: str) -> None:
-    """Draw a Plotly figure; its toolbar keeps the PNG download, named ``name``."""
+    """Draw a Plotly figure; its toolbar keeps the PNG download, named ``name``. An axis
+    title beside tick labels that grow the margin gets a standoff, which makes the margin
+    grow for the title too (else a title can sit among long or turned tick labels)."""
     if presenting():
         fig.update_layout(font_size=20)
+    fig.for_each_xaxis(_stand_off)
+    fig.for_each_yaxis(_stand_off)
     config = {
         "displaylogo": False,
         "toImageButtonOptions": {"format": "png", "filename": name, "scale": 2},
     }
     st.plotly_chart(fig, key=key, config=config, theme=None)
+
+
+def _stand_off(axis) -> None:
+    if axis.automargin and axis.title.text and axis.title.standoff is None:
+        axis.title.standoff = 8
 
 
 def csv_button(

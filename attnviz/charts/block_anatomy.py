@@ -80,6 +80,7 @@ def stream_norms(
     fig.update_layout(
         title=title, yaxis_title=y_title, height=height, margin=dict(l=60, r=10, t=50, b=40)
     )
+    fig.update_xaxes(automargin=True)  # the steps' labels, turned, need more than 40 px
     return fig
 
 

@@ -107,7 +107,7 @@ def softmax_curves(
         cols=2,
         subplot_titles=[titles[c] for c in cols],
         horizontal_spacing=0.08,
-        vertical_spacing=0.14,
+        vertical_spacing=0.16,
     )
     for k, col in enumerate(cols):
         r, c = divmod(k, 2)
@@ -126,7 +126,10 @@ def softmax_curves(
             )
         fig.add_vline(x=D, line_color="grey", line_width=1, row=r + 1, col=c + 1)
     fig.add_hline(y=float(np.log(N)), line=dict(color="grey", dash="dot"), row=1, col=2)
-    fig.update_xaxes(type="log", title="D")
+    # entropy ≤ log N: room above its line, which would otherwise run along the panel's title
+    fig.update_yaxes(range=[0, 1.12 * float(np.log(N))], row=1, col=2)
+    fig.update_xaxes(type="log")
+    fig.update_xaxes(title="D", row=2)  # under the lower panels only: not on the titles below
     fig.update_layout(
         height=height, margin=dict(l=60, r=10, t=40, b=40), legend=dict(orientation="h", y=-0.12)
     )

@@ -16,8 +16,8 @@ def _positions(labels: list[str]) -> tuple[np.ndarray, dict]:
     else Plotly's own numbered ticks (hundreds of labels would run together and take the
     browser tens of seconds to lay out); the labels stay in the hover."""
     x = np.arange(1, len(labels) + 1)
-    if len(labels) > TICK_LABELS_MAX_N:
-        return x, {}
+    if len(labels) > TICK_LABELS_MAX_N or list(labels) == [str(v) for v in x]:
+        return x, {}  # (components 1 … n are numbered as Plotly numbers them)
     return x, dict(tickmode="array", tickvals=x, ticktext=labels)
 
 
@@ -128,9 +128,9 @@ def matrix(
             hovertemplate="%{customdata}<br>%{z:.4f}<extra></extra>",
         )
     )
-    x_ticks = (
-        dict(tickmode="array", tickvals=xs, ticktext=x_labels) if n_x <= TICK_LABELS_MAX_N else {}
-    )
+    numbers = list(x_labels) == [str(x) for x in xs]  # components 1 … n: Plotly's own ticks
+    named = n_x <= TICK_LABELS_MAX_N and not numbers
+    x_ticks = dict(tickmode="array", tickvals=xs, ticktext=x_labels) if named else {}
     y_ticks = (
         dict(tickmode="array", tickvals=ys, ticktext=y_labels) if n_y <= TICK_LABELS_MAX_N else {}
     )

@@ -45,9 +45,10 @@ WATCH_STALE = """() => { window.staleFades = [];
 WIDE_FORMULAS = """() => Array.from(document.querySelectorAll('.katex-display'))
     .filter(e => e.clientWidth > 0 && e.scrollWidth > e.clientWidth + 4)
     .map(e => e.textContent.slice(0, 50))"""
-# toggle labels cut short ("…"), which Streamlit does to a label longer than its line
+# toggle and metric labels cut short ("…"), which Streamlit does to a label longer than its line
 CUT_LABELS = """() => Array.from(document.querySelectorAll(
-    '[data-testid=stCheckbox] [data-testid=stWidgetLabel] .stMarkdownEllipsis'))
+    ':is([data-testid=stCheckbox] [data-testid=stWidgetLabel], [data-testid=stMetricLabel])'
+    + ' .stMarkdownEllipsis'))
     .filter(e => e.clientWidth > 0 && e.scrollWidth > e.clientWidth + 1)
     .map(e => e.textContent.slice(0, 50))"""
 
