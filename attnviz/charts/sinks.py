@@ -56,6 +56,7 @@ def sink_grid(
             tickmode="array",
             tickvals=np.arange(H)[::2],
             ticktext=heads[::2],
+            automargin=True,  # the head labels under the grids (a 10 px margin cut them off)
         )
         layout[f"yaxis{axis}"] = dict(
             anchor=f"x{axis}",
