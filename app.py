@@ -45,6 +45,7 @@ st.html(  # a formula wider than its column scrolls instead of being cut; displa
 if ui.presenting():
     st.html(
         "<style>[data-testid=stMain] .stMarkdown :is(p, li) {font-size: 1.35rem !important;}"
+        " [data-testid=stMain] [data-testid=stWidgetLabel] p {font-size: 1.15rem !important;}"
         " [data-testid=stMain] .katex {font-size: 1.5em !important;}"
         # below a full-HD width the big formulas would not fit their columns
         " @media (max-width: 1700px) {[data-testid=stMain] .katex-display > .katex"

@@ -95,6 +95,7 @@ def difference_map(
             y=np.arange(1, len(labels) + 1),
             customdata=np.repeat(np.array(labels, dtype=object)[:, None], diff.shape[1], 1),
             hovertemplate=f"%{{customdata}}, {dim_name} %{{x}}<br>%{{z:.3e}}<extra></extra>",
+            colorbar=dict(exponentformat="e"),  # 2e-07, not the SI "200n" students misread
         )
     )
     show = len(labels) <= TICK_LABELS_MAX_N

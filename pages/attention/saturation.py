@@ -29,6 +29,12 @@ with left:
     for formula in r.formulas:
         st.latex(formula)
 
+
+def sig3(x: float) -> str:
+    """Three significant digits, written out from 1000 up (4,170 rather than 4.17e+03)."""
+    return f"{x:,.0f}" if abs(x) >= 1000 else f"{x:.3g}"
+
+
 names = (ui.tr("saturation.unscaled"), ui.tr("saturation.scaled"))
 at_D = r.at(D)  # the logits, one row's weights and the statistics at the chosen D
 with right:
@@ -39,11 +45,11 @@ with right:
         for cell, col, fmt in zip(
             cells,
             ("variance", "max_weight", "jacobian", "saturated"),
-            ("{:.3g}", "{:.3f}", "{:.3g}", "{:.1%}"),
+            (sig3, "{:.3f}".format, sig3, "{:.1%}".format),
             strict=True,
         ):
             label = ui.tr(f"saturation.m_{col}", t=saturation.SATURATED)
-            cell.metric(label, fmt.format(at_D.stats.loc[scaled, col]))
+            cell.metric(label, fmt(at_D.stats.loc[scaled, col]))
     hist = charts.logit_histograms(
         at_D.logits,
         D,

@@ -75,5 +75,7 @@ with right:
         )
         st.caption(ui.tr("block_anatomy.ln_note"))
         stats = r.stats.rename(columns=lambda c: ui.tr(f"block_anatomy.col_{c}"))
-        st.dataframe(stats, hide_index=True)
+        # 4 significant digits: a mean of 1e-8 after LN reads as what it is, not -0.00000001
+        number = st.column_config.NumberColumn(format="%.4g")
+        st.dataframe(stats, hide_index=True, column_config=dict.fromkeys(stats.columns[1:], number))
         ui.csv_button(stats.set_index(stats.columns[0]), ui.tr("block_anatomy.csv_ln"), "csv_ln")

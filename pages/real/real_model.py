@@ -150,7 +150,8 @@ with left:
         radio=True,
     )
     layer = ui.slider("layer", ui.tr("real_model.layer"), 1, L, 3) - 1
-    head = ui.slider("head", ui.tr("real_model.head"), 1, H, 1) - 1
+    # rollout averages the heads: the slider stays, greyed, so that its value is kept
+    head = ui.slider("head", ui.tr("real_model.head"), 1, H, 1, disabled=view == "rollout") - 1
     combine = None
     if view == "head" and ui.toggle("all_heads", ui.tr("real_model.all_heads", H=H)):
         combine = ui.select(

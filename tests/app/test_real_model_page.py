@@ -102,6 +102,8 @@ def test_rollout_view_matches_the_law(encoded):
     z = map_z(at)
     np.testing.assert_allclose(z, real_encode.rollout(encoded.attentions)[5], atol=1e-6)
     np.testing.assert_allclose(z.sum(1), 1.0, atol=1e-5)
+    assert at.slider(key="head").disabled  # rollout averages the heads
+    assert not run_page("real_model", text=TEXT, show="head").slider(key="head").disabled
 
 
 def test_long_text_is_truncated_visibly():
