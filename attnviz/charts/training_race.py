@@ -18,6 +18,11 @@ GAP = 1  # empty cells between two maps of the grid
 HEAD_DASHES = ("solid", "dot", "dash", "dashdot", "longdash", "longdashdot")
 
 
+# under the panels, in rows: beside them the long names took half the width, squeezed the
+# panels to about 120 px and, with a layer × head list, needed a scroll bar
+LEGEND_BELOW = dict(orientation="h", x=0, xanchor="left", y=-0.2, yanchor="top")
+
+
 def race(
     history: pd.DataFrame,
     *,
@@ -68,7 +73,7 @@ def race(
                 )
     fig.update_xaxes(title=x_title)
     fig.update_yaxes(range=[0, 1.02], row=1, col=2)
-    fig.update_layout(height=height, margin=dict(l=60, r=10, t=40, b=40))
+    fig.update_layout(height=height, margin=dict(l=60, r=10, t=40, b=40), legend=LEGEND_BELOW)
     return fig
 
 
@@ -222,5 +227,5 @@ def scores(
     fig.update_xaxes(title=x_title)
     fig.update_yaxes(range=[0, 1.02])
     fig.update_yaxes(title=y_title, row=1, col=1)
-    fig.update_layout(height=height, margin=dict(l=60, r=10, t=40, b=40))
+    fig.update_layout(height=height, margin=dict(l=60, r=10, t=40, b=40), legend=LEGEND_BELOW)
     return fig
