@@ -81,11 +81,21 @@ def follow(
     ]
     for formulas, fig, name in panels:
         for formula in formulas:
-            st.latex(formula)
+            st.latex(_one_step_a_line(formula) if formula in lines[1:3] else formula)
         if name == "row" and not steps.m_row.all():
             st.caption(tr("steps.row_masked"))
         plot(fig, f"{key}_{name}", f"{key}_{name}")
         csv_button(tables[name], f"{key}_{name}", f"{key}_{name}_csv", label=tr(f"steps.dl_{name}"))
+
+
+def _one_step_a_line(chain: str) -> str:
+    """``a = b = c = d`` as aligned lines, ``a &= b``, ``&= c``, …: the score and softmax
+    lines with their numbers are wider than the map's column, and a display formula that
+    overflows hides its result behind a scroll bar."""
+    first, *rest = chain.split(" = ")
+    if not rest:
+        return chain
+    return rf"\begin{{aligned}}{first} &= " + r" \\ &= ".join(rest) + r"\end{aligned}"
 
 
 def qk_controls(key: str) -> tuple[int, str]:

@@ -111,3 +111,13 @@ def sweep_controls(at: AppTest, skip: tuple[str, ...] = ("lang",)) -> int:
 def latex(at: AppTest) -> list[str]:
     """Every formula typeset on the page (``st.latex``), as the LaTeX it was given."""
     return [el.value.removeprefix("$$\n").removesuffix("\n$$") for el in at.latex]
+
+
+def chain(line: str) -> str:
+    """A followed weight's score or softmax line, which the page sets one step a line
+    (``s_{i,j} &= b \\\\ &= c``), as the line the lesson gave (``s_{i,j} = b = c``); any
+    other formula as it is."""
+    begin, end = r"\begin{aligned}", r"\end{aligned}"
+    if not (line.startswith((begin + "s_{", begin + "a_{")) and line.endswith(end)):
+        return line
+    return line[len(begin) : -len(end)].replace(r" \\ &= ", " = ").replace(" &= ", " = ", 1)

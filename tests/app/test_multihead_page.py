@@ -14,6 +14,7 @@ from attnviz.text import tokenize
 from ..lessons.test_multihead_probe import independent_qk
 from .helpers import (
     assert_clean,
+    chain,
     component,
     decode,
     figures,
@@ -123,7 +124,7 @@ def test_formulas_shown_are_those_of_the_config_run(lang, params, present, absen
     on = dict(i=3, j=2, head=2, follow="true", qkview="true")  # the steps and the QK picture
     at = run_page("multihead", lang=lang, text="a b c d", D=16, H=2, **on, **params)
     assert_clean(at)
-    shown = latex(at)
+    shown = [chain(line) for line in latex(at)]  # the steps' chains set one step a line
     fields = {"text": "a b c d", "D": 16, "H": 2, "causal": params.get("causal") == "true"}
     fields |= {k: v for k, v in params.items() if k != "causal"}
     cfg = multihead.Config(**fields)
@@ -164,9 +165,9 @@ def test_steps_and_the_query_key_picture_wait_for_their_toggles():
     at = run_page("multihead", text="a b c d")
     assert_clean(at)
     assert not figures(at) and component(at, "attnviz.heatmap")  # the map alone
-    assert not any(line.startswith("s_{") for line in latex(at))
+    assert not any(line.startswith("s_{") for line in map(chain, latex(at)))
     at.toggle(key="follow").set_value(True).run()
-    assert any(line.startswith("s_{1,1}") for line in latex(at))
+    assert any(line.startswith("s_{1,1}") for line in map(chain, latex(at)))
 
 
 def test_the_head_slider_picks_the_tile_and_the_map():
@@ -194,7 +195,7 @@ def test_picked_weight_ends_on_the_maps_cell(score, show):
         assert_clean(at)
         assert component(at, "attnviz.heatmap")["selected"] == [i - 1, j - 1]  # outlined
         cell = float(map_z(at)[i - 1, j - 1])
-        lines = latex(at)
+        lines = [chain(line) for line in latex(at)]  # the score and softmax set one step a line
         at_score = next(n for n, line in enumerate(lines) if line.startswith(f"s_{{{i},{j}}}"))
         score_line, weight_line = lines[at_score], lines[at_score + 1]  # softmax, or the mask
         if show == "scores":
@@ -235,4 +236,6 @@ def test_query_only_says_it_has_no_query_key_space():
     assert_clean(at)
     assert any("never reads a key" in i.value for i in at.info)
     assert not any(t.get("name") == "query q_i" for f in figures(at) for t in f["data"])
-    assert any(line.startswith("s_{1,1}") for line in latex(at))  # the steps are still there
+    assert any(
+        line.startswith("s_{1,1}") for line in map(chain, latex(at))
+    )  # the steps are still there

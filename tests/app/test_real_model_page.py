@@ -19,6 +19,7 @@ from attnviz.lessons import real_probe as rp
 
 from .helpers import (
     assert_clean,
+    chain,
     component,
     decode,
     figures,
@@ -137,7 +138,7 @@ def test_blank_text_shows_an_error_not_a_traceback():
 def test_formulas_shown_are_those_of_the_config_run(lang, params, fields):
     at = run_page("real_model", lang=lang, text=TEXT, follow="true", **params)
     assert_clean(at)
-    shown = latex(at)
+    shown = [chain(line) for line in latex(at)]  # the steps' chains set one step a line
     r = rm.run(rm.Config(text=TEXT, **fields))
     assert shown[: len(r.formulas)] == r.formulas  # the map's, then the steps', QK's, sinks'
     assert shown[-len(r.sinks.formulas) :] == r.sinks.formulas
@@ -196,7 +197,7 @@ def test_picked_weight_ends_on_the_maps_cell(encoded, hide):
         assert_clean(at)
         z = map_z(at)
         cell = float(z[keep.index(i - 1), keep.index(j - 1)])
-        lines = latex(at)
+        lines = [chain(line) for line in latex(at)]  # the score and softmax set one step a line
         at_score = next(n for n, line in enumerate(lines) if line.startswith(f"s_{{{i},{j}}}"))
         weight = lines[at_score + 1]
         assert last_number(weight) == pytest.approx(

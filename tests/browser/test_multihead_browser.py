@@ -72,7 +72,8 @@ def test_the_maps_tooltip_and_a_click_on_a_cell(page, server):
         page.wait_for_timeout(500)  # the map redrawn with the last pick outlined
         page.mouse.click(*cell_centre(plot, 11, i, j))
         page.wait_for_url(f"**i={i}&j={j}**", timeout=30_000)
-        page.wait_for_function(STEP_SHOWN, arg=f"s_{{{i},{j}}} =", timeout=30_000)
+        score = rf"\begin{{aligned}}s_{{{i},{j}}} &="  # the score line, one step a line
+        page.wait_for_function(STEP_SHOWN, arg=score, timeout=30_000)
         wait_idle(page)
         mark = page.locator(".heatmap .picked").bounding_box()  # the picked cell, outlined
         x, y = cell_centre(plot, 11, i, j)

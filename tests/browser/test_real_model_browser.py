@@ -46,7 +46,8 @@ def test_click_on_a_cell_shows_its_steps(page, server):
             box["x"] + (j - 0.5) / n * box["width"], box["y"] + (i - 0.5) / n * box["height"]
         )
         page.wait_for_url(f"**i={i}&j={j}**", timeout=30_000)
-        page.wait_for_function(STEP_SHOWN, arg=f"s_{{{i},{j}}} =", timeout=30_000)
+        score = rf"\begin{{aligned}}s_{{{i},{j}}} &="  # the score line, one step a line
+        page.wait_for_function(STEP_SHOWN, arg=score, timeout=30_000)
         wait_idle(page)
     assert_clean(page)
 
