@@ -89,7 +89,7 @@ def test_the_maps_tooltip_and_a_click_on_a_cell(page, server):
     assert tip.inner_text().split("\n") == ["6:mat → 3:sat", f"{weights[5, 2]:.4f}"]
     plot.press("Enter")
     page.wait_for_url("**i=6&j=3**", timeout=30_000)
-    page.wait_for_function(STEP_SHOWN, arg="s_{6,3} =", timeout=30_000)
+    page.wait_for_function(STEP_SHOWN, arg=r"\begin{aligned}s_{6,3} &=", timeout=30_000)
     wait_idle(page)
     expect(plot).to_be_focused()  # the map was redrawn; the focus stayed on it
     assert_clean(page)
