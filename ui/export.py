@@ -30,6 +30,8 @@ def plot(fig: go.Figure, key: str, name: str) -> None:
         fig.update_layout(font_size=20)
     fig.for_each_xaxis(_stand_off)
     fig.for_each_yaxis(_stand_off)
+    if "<br>" in (fig.layout.title.text or ""):  # a title of two lines: room for both
+        fig.update_layout(title_automargin=True, title_yref="container")
     config = {
         "displaylogo": False,
         "toImageButtonOptions": {"format": "png", "filename": name, "scale": 2},

@@ -21,7 +21,9 @@ def wait_for_plots(page, n: int, timeout: float = 90_000) -> list[str]:
 
 
 def metric(page, k: int) -> float:
-    return float(page.locator("[data-testid=stMetricValue]").nth(k).inner_text().strip("%"))
+    """The k-th metric's number (1,042 and 28.0% as 1042 and 28.0)."""
+    text = page.locator("[data-testid=stMetricValue]").nth(k).inner_text()
+    return float(text.strip("%").replace(",", ""))
 
 
 @pytest.mark.browser
