@@ -30,8 +30,10 @@ def plot(fig: go.Figure, key: str, name: str) -> None:
         fig.update_layout(font_size=20)
     fig.for_each_xaxis(_stand_off)
     fig.for_each_yaxis(_stand_off)
-    if "<br>" in (fig.layout.title.text or ""):  # a title of two lines: room for both
-        fig.update_layout(title_automargin=True, title_yref="container")
+    text = fig.layout.title.text or ""
+    if "<br>" in text:  # a title of two lines: the second as Plotly's subtitle, with room
+        main, sub = text.split("<br>", 1)
+        fig.update_layout(title=dict(text=main, subtitle_text=sub, automargin=True))
     config = {
         "displaylogo": False,
         "toImageButtonOptions": {"format": "png", "filename": name, "scale": 2},
