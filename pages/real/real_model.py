@@ -125,8 +125,9 @@ def explore(cfg: real_model.Config, r: real_model.Result, title: str) -> None:
         steps.follow(s.steps, s.formulas, r.tokens, key="steps", where=where, extra=s.renormalised)
         if cfg.hide_special and s.renormalised is None:
             st.caption(ui.tr("real_model.steps_hidden"))
-        else:
-            st.caption(ui.tr("steps.cell_weights", i=i + 1, j=j + 1, value=s.cell))
+        else:  # the map's cell: the softmax line's last number, or the rescaling line's
+            cell = "real_model.cell_renormalised" if s.renormalised else "steps.cell_weights"
+            st.caption(ui.tr(cell, i=i + 1, j=j + 1, value=s.cell))
     if ui.toggle("qkview", ui.tr("steps.show_qk")):
         space(cfg, i)
     mosaic.keep_in_url()

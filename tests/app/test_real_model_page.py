@@ -13,6 +13,7 @@ from PIL import Image
 import attnviz
 from attnviz import formulas
 from attnviz.charts.raster import colour
+from attnviz.i18n import t
 from attnviz.lessons import real_encode
 from attnviz.lessons import real_model as rm
 from attnviz.lessons import real_probe as rp
@@ -208,6 +209,10 @@ def test_picked_weight_ends_on_the_maps_cell(encoded, hide):
         )  # ã_ij: the map's renormalised cell
         assert last_number(shown) == pytest.approx(cell, rel=6e-3)
         assert r"\mathbf{b}_{6}^Q" in lines[at_score - 1]  # the model's biases, head 6
+        # the caption names the line whose last number is the cell
+        key = "real_model.cell_renormalised" if hide == "true" else "steps.cell_weights"
+        said = t(key, "en", i=i, j=j, value=cell)
+        assert said.split(":")[0] in [c.value.split(":")[0] for c in at.caption]
 
 
 def test_query_key_pictures_are_the_heads_q_and_k_projected(encoded):
