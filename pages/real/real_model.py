@@ -79,8 +79,9 @@ def explore(cfg: real_model.Config, r: real_model.Result, title: str) -> None:
     N, layer, head = len(r.tokens), cfg.layer, cfg.head
     map_slot = st.container()
     left, right = st.columns(2)
-    i = ui.slider("i", ui.tr("real_model.pick_i"), 1, N, 1, where=left) - 1
-    j = ui.slider("j", ui.tr("real_model.pick_j"), 1, N, 1, where=right) - 1
+    rollout = cfg.view == "rollout"  # no head to follow a weight of: greyed, values kept
+    i = ui.slider("i", ui.tr("real_model.pick_i"), 1, N, 1, where=left, disabled=rollout) - 1
+    j = ui.slider("j", ui.tr("real_model.pick_j"), 1, N, 1, where=right, disabled=rollout) - 1
     with map_slot:
         if cfg.hide_special:
             st.caption(ui.tr("real_model.hide_note"))
@@ -128,7 +129,7 @@ def explore(cfg: real_model.Config, r: real_model.Result, title: str) -> None:
         else:  # the map's cell: the softmax line's last number, or the rescaling line's
             cell = "real_model.cell_renormalised" if s.renormalised else "steps.cell_weights"
             st.caption(ui.tr(cell, i=i + 1, j=j + 1, value=s.cell))
-    if ui.toggle("qkview", ui.tr("steps.show_qk")):
+    if ui.toggle("qkview", ui.tr("steps.show_qk"), disabled=rollout) and not rollout:
         space(cfg, i)
     mosaic.keep_in_url()
 

@@ -104,7 +104,9 @@ def test_rollout_view_matches_the_law(encoded):
     z = map_z(at)
     np.testing.assert_allclose(z, real_encode.rollout(encoded.attentions)[5], atol=1e-6)
     np.testing.assert_allclose(z.sum(1), 1.0, atol=1e-5)
-    assert at.slider(key="head").disabled  # rollout averages the heads
+    assert at.slider(key="head").disabled  # rollout averages the heads: no head to follow
+    assert at.slider(key="i").disabled and at.slider(key="j").disabled
+    assert at.toggle(key="qkview").disabled
     assert not run_page("real_model", text=TEXT, show="head").slider(key="head").disabled
 
 
