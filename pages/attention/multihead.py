@@ -26,6 +26,11 @@ WIDTHS += ["768", "1024"]  # each has divisors among H = 1 … 32
 QK_SCALES = ["0.25", "0.5", "1", "2", "3", "4", "8"]
 
 
+def score_name(score: str) -> str:
+    """The scoring function's name; a head scales its dot product by √D′, not √D."""
+    return ui.tr("names.scaled_dot_head" if score == "scaled_dot" else f"names.{score}")
+
+
 def pick_head(cols: int):
     """Tile (row, col) → the enlarged head's slider (h from 1)."""
     return lambda tile: st.session_state.update(head=tile[0] * cols + tile[1] + 1)
@@ -169,7 +174,8 @@ with left:
     H = ui.slider("H", ui.tr("multihead.H"), 1, MAX_H, 8)
     auto = ui.toggle("auto", ui.tr("multihead.d_head_auto"), True)
     d_head = None if auto else ui.slider("d_head", ui.tr("multihead.d_head"), 1, MAX_D_HEAD, 8)
-    score = ui.select("score", ui.tr("multihead.score"), SCORES, "scaled_dot", labels="names.")
+    score_names = {k: score_name(k) for k in SCORES}.get  # translated in this run
+    score = ui.select("score", ui.tr("multihead.score"), SCORES, "scaled_dot", labels=score_names)
     causal = ui.toggle("causal", ui.tr("multihead.causal"))
     pe = ui.select("pe", ui.tr("multihead.pe"), KINDS, "sinusoidal", labels="names.pe_")
     pe_mode = ui.select(
