@@ -26,11 +26,15 @@ def plot(fig: go.Figure, key: str, name: str) -> None:
     """Draw a Plotly figure; its toolbar keeps the PNG download, named ``name``. An axis
     title beside tick labels that grow the margin gets a standoff, which makes the margin
     grow for the title too (else a title can sit among long or turned tick labels)."""
+    text = fig.layout.title.text or ""
     if presenting():
-        fig.update_layout(font_size=20)
+        fig.update_layout(font_size=20, title_font_size=20)  # titles as large as the rest
+        if (fig.layout.legend.y or 0) < 0:  # a legend under the axes: below their larger text
+            fig.update_layout(legend_y=1.5 * fig.layout.legend.y)
+        if "<br>" not in text and _width(text) > PRESENT_TITLE_WIDTH:
+            text = _halved(text)  # at 20 px a long title ran past both sides of its chart
     fig.for_each_xaxis(_stand_off)
     fig.for_each_yaxis(_stand_off)
-    text = fig.layout.title.text or ""
     if "<br>" in text:  # a title of two lines: the second as Plotly's subtitle, with room
         main, sub = text.split("<br>", 1)
         fig.update_layout(title=dict(text=main, subtitle_text=sub, automargin=True))
@@ -39,6 +43,28 @@ def plot(fig: go.Figure, key: str, name: str) -> None:
         "toImageButtonOptions": {"format": "png", "filename": name, "scale": 2},
     }
     st.plotly_chart(fig, key=key, config=config, theme=None)
+
+
+PRESENT_TITLE_WIDTH = 32  # wider chart titles are set on two lines when presenting
+# where a title may break: a Japanese one after 、 or ： or before （ (its spaces only set
+# Latin letters and digits apart), any other after a space
+BREAKS = {"ja": re.compile(r"(?<=[、：])|(?=（)"), "en": re.compile(r"(?<= )")}
+
+
+def _width(text: str) -> int:
+    """Columns ``text`` takes: two for a kana, kanji or full-width sign, one for the rest."""
+    return sum(2 if KANA_KANJI.match(c) else 1 for c in text)
+
+
+def _halved(title: str) -> str:
+    """``title`` with "<br>" at the allowed break nearest its middle (as it is if none)."""
+    middle = len(title) / 2
+    breaks = BREAKS["ja" if KANA_KANJI.search(title) else "en"]
+    cuts = [m.start() for m in breaks.finditer(title) if 0 < m.start() < len(title)]
+    if not cuts:
+        return title
+    cut = min(cuts, key=lambda k: abs(k - middle))
+    return title[:cut].rstrip() + "<br>" + title[cut:].lstrip()
 
 
 def _stand_off(axis) -> None:

@@ -66,6 +66,8 @@ def band(
         yaxis_title=y_title,
         height=height,
         margin=dict(l=60, r=10, t=50, b=40),
+        # under the plot: beside it, the norms' names took half the width when presenting
+        legend=dict(orientation="h", x=0, xanchor="left", y=-0.32, yanchor="top"),
     )
     if log:
         fig.update_xaxes(type="log")

@@ -58,5 +58,8 @@ def rows(
         yaxis_title=y_title,
         height=height,
         margin=dict(l=60, r=10, t=50, b=40),
+        legend=dict(orientation="h", x=0, xanchor="left", y=-0.32, yanchor="top"),
     )
+    fig.update_xaxes(automargin=True)  # the token labels and the legend below them
+    fig.update_yaxes(automargin=True)
     return fig

@@ -20,7 +20,7 @@ HEAD_DASHES = ("solid", "dot", "dash", "dashdot", "longdash", "longdashdot")
 
 # under the panels, in rows: beside them the long names took half the width, squeezed the
 # panels to about 120 px and, with a layer × head list, needed a scroll bar
-LEGEND_BELOW = dict(orientation="h", x=0, xanchor="left", y=-0.2, yanchor="top")
+LEGEND_BELOW = dict(orientation="h", x=0, xanchor="left", y=-0.32, yanchor="top")
 
 
 def race(
