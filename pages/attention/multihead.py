@@ -97,8 +97,9 @@ def explore(cfg: multihead.Config, r: multihead.Result) -> None:
     st.caption(ui.tr("multihead.grid_caption"))
     if tiles.cell < N:
         st.caption(ui.tr("multihead.grid_pooled", N=N))
+    range_note = st.empty()  # in both views: the map below keeps its place, and its zoom
     if show == "weights":
-        st.caption(ui.tr("multihead.range", hi=hi, N=N, uniform=1 / N))
+        range_note.caption(ui.tr("multihead.range", hi=hi, N=N, uniform=1 / N))
     st.download_button(
         ui.download_label("png", ui.tr("multihead.dl_grid")),
         png,

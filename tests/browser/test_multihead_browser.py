@@ -195,6 +195,11 @@ def test_a_dragged_box_zooms_into_its_cells(page, server):
     np.testing.assert_array_equal(
         image[int(2 * (y - frame["y"])), int(2 * (x - frame["x"]))], cells[17, 32]
     )
+    for view in ("scores (before softmax)", "weights (after softmax)"):  # the other view
+        page.get_by_text(view).click()
+        wait_idle(page)
+        page.wait_for_timeout(500)
+        assert len(root.evaluate(ROW_LABELS)) == 20, view  # keeps the zoom
     reset.click()
     assert len(root.evaluate(ROW_LABELS)) == n
     expect(reset).to_be_hidden()
