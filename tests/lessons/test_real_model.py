@@ -12,12 +12,7 @@ from attnviz.lessons import real_model as rm
 from attnviz.tables import long_table
 from attnviz.text import token_labels
 
-TEXT = "The quick brown fox jumps over the lazy dog."
-
-
-@pytest.fixture(scope="module")
-def encoded():
-    return attnviz.load_pretrained("all-MiniLM-L6-v2").encode(TEXT)
+from .real import TEXT
 
 
 def test_combine_and_hide():

@@ -4,19 +4,13 @@
 import numpy as np
 import pytest
 
-import attnviz
 from attnviz import worked
 from attnviz.errors import InputError
 from attnviz.lessons import real_encode
 from attnviz.lessons import real_model as rm
 from attnviz.lessons import real_probe as rp
 
-TEXT = "The quick brown fox jumps over the lazy dog."
-
-
-@pytest.fixture(scope="module")
-def encoded():
-    return attnviz.load_pretrained("all-MiniLM-L6-v2").encode(TEXT)
+from .real import TEXT
 
 
 @pytest.mark.parametrize("hide", [False, True])

@@ -4,17 +4,11 @@ own maps, and what the weight moves against ‖v_j W_h^O‖ computed by hand."""
 import numpy as np
 import pytest
 
-import attnviz
 from attnviz import formulas, sinks
 from attnviz.lessons import real_encode, real_sinks
 from attnviz.lessons import real_model as rm
 
-TEXT = "The quick brown fox jumps over the lazy dog."
-
-
-@pytest.fixture(scope="module")
-def encoded():
-    return attnviz.load_pretrained("all-MiniLM-L6-v2").encode(TEXT)
+from .real import TEXT
 
 
 @pytest.mark.parametrize("hide", [False, True])
