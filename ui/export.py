@@ -3,21 +3,22 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable
 
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from .frame import lang, presenting, tr
+from attnviz.text import has_japanese
 
-KANA_KANJI = re.compile(r"[\u3000-\u30ff\u3400-\u9fff\uff00-\uffef]")
+from .frame import lang, presenting, tr
 
 
 def download_label(kind: str, what: str) -> str:
     """A download button's text, ``kind`` "csv" or "png": 「X を CSV でダウンロード」 with a
     space before を only after a Latin letter, digit or symbol, as the app writes 行 i を."""
-    if lang() == "ja" and what and not KANA_KANJI.match(what[-1]):
+    if lang() == "ja" and what and not _wide(what[-1]):
         what += " "
     return tr(f"app.download_{kind}", name=what)
 
@@ -51,15 +52,20 @@ PRESENT_TITLE_WIDTH = 32  # wider chart titles are set on two lines when present
 BREAKS = {"ja": re.compile(r"(?<=[、：])|(?=（)"), "en": re.compile(r"(?<= )")}
 
 
+def _wide(c: str) -> bool:
+    """A kana, kanji or full-width sign: two columns (Unicode's East Asian width W or F)."""
+    return unicodedata.east_asian_width(c) in "WF"
+
+
 def _width(text: str) -> int:
-    """Columns ``text`` takes: two for a kana, kanji or full-width sign, one for the rest."""
-    return sum(2 if KANA_KANJI.match(c) else 1 for c in text)
+    """Columns ``text`` takes: two for a wide character, one for the rest."""
+    return sum(2 if _wide(c) else 1 for c in text)
 
 
 def _halved(title: str) -> str:
     """``title`` with "<br>" at the allowed break nearest its middle (as it is if none)."""
     middle = len(title) / 2
-    breaks = BREAKS["ja" if KANA_KANJI.search(title) else "en"]
+    breaks = BREAKS["ja" if has_japanese(title) else "en"]
     cuts = [m.start() for m in breaks.finditer(title) if 0 < m.start() < len(title)]
     if not cuts:
         return title
