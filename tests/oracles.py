@@ -5,6 +5,8 @@ import math
 import torch
 from torch.nn import functional as F
 
+import attnviz
+
 
 def multi_head_attention(attn, x: torch.Tensor) -> torch.Tensor:
     """S12, head by head: Σ_h softmax(Q_h K_hᵀ / √D′) V_h W_h^O + b_O, Q_h = X W_h^Q + b_h^Q.
@@ -38,12 +40,24 @@ def gelu(x: torch.Tensor) -> torch.Tensor:
     return 0.5 * x * (1 + torch.erf(x / math.sqrt(2)))
 
 
+def with_random_biases(mha: attnviz.MultiHeadAttention, seed: int = 1) -> None:
+    """Every bias starts at 0; make them non-zero so a missing + b cannot pass."""
+    g = torch.Generator().manual_seed(seed)
+    with torch.no_grad():
+        for name in ("b_Q", "b_K", "b_V", "b_O"):
+            p = getattr(mha, name)
+            p.copy_(torch.randn(p.shape, generator=g) * 0.5)
+        if mha.score_name == "mlp":
+            mha.score.b_1.copy_(torch.randn(mha.score.b_1.shape, generator=g) * 0.5)
+
+
 def nontrivial_(block, seed: int = 0):
     """Give a block's zero-started biases and its γ, β random values, so a sub-layer that
     skips one of them, or reads the wrong input, shows. Returns the block."""
-    g = torch.Generator().manual_seed(seed)
+    with_random_biases(block.attn, seed)
+    g = torch.Generator().manual_seed(seed + 1)
     with torch.no_grad():
-        for p in (block.attn.b_QKV, block.attn.b_O, block.ln_1.beta, block.ln_2.beta):
+        for p in (block.ln_1.beta, block.ln_2.beta):
             p.copy_(torch.randn(p.shape, generator=g, dtype=p.dtype) * 0.5)
         for p in (block.ln_1.gamma, block.ln_2.gamma):
             p.copy_(torch.rand(p.shape, generator=g, dtype=p.dtype) + 0.5)

@@ -15,19 +15,10 @@ import attnviz
 from attnviz import worked
 from attnviz.stepthrough import step_through
 
+from .oracles import with_random_biases
+
 D, H, N = 12, 3, 5
 ATOL = 2e-5  # float32 rounding of O(1) values
-
-
-def with_random_biases(mha: attnviz.MultiHeadAttention, seed: int = 1) -> None:
-    """Every bias starts at 0; make them non-zero so a missing + b cannot pass."""
-    g = torch.Generator().manual_seed(seed)
-    with torch.no_grad():
-        for name in ("b_Q", "b_K", "b_V", "b_O"):
-            p = getattr(mha, name)
-            p.copy_(torch.randn(p.shape, generator=g) * 0.5)
-        if mha.score_name == "mlp":
-            mha.score.b_1.copy_(torch.randn(mha.score.b_1.shape, generator=g) * 0.5)
 
 
 def oracle(mha: attnviz.MultiHeadAttention, x: torch.Tensor, mask: torch.Tensor | None) -> dict:
