@@ -119,6 +119,14 @@ def test_cors_not_open_to_every_origin(container):
         assert r.headers.get("Access-Control-Allow-Origin") != "*"
 
 
+def test_no_origin_may_drive_the_app_from_a_parent_frame(container):
+    """Streamlit lets a listed origin stop, rerun or steer the app by postMessage from a
+    parent frame; its default list is Community Cloud's. attnviz's list is empty."""
+    _, url, _ = container
+    with urllib.request.urlopen(f"{url}/_stcore/host-config", timeout=10) as r:
+        assert json.load(r)["allowedOrigins"] == []
+
+
 def test_model_inside_the_image_offline(image):
     """The real model loads with no network at all: nothing is downloaded at run time."""
     out = sh(
