@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from attnviz.charts.raster import colour
+from attnviz.i18n import t
 from attnviz.lessons import multihead, multihead_probe
 from attnviz.text import tokenize
 
@@ -134,8 +135,10 @@ def test_formulas_shown_are_those_of_the_config_run(lang, params, present, absen
     assert shown == r.formulas + followed + space
     joined = " ".join(r.formulas)
     assert all(p in joined for p in present) and not any(a in joined for a in absent)
-    table = next(m.value for m in at.markdown if m.value.startswith("| "))
-    assert r.pipeline.formula.iloc[3] in table
+    header = [t(f"app.col_{c}", lang) for c in ("step", "formula", "shape")]
+    table = next(tab.value for tab in at.table if list(tab.value.columns) == header)
+    assert list(table[header[1]]) == [f"${f}$" for f in r.pipeline.formula]  # typeset
+    assert list(table[header[2]]) == list(r.pipeline["shape"])
 
 
 def test_concatenated_positions_keep_a_valid_H():
