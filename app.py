@@ -46,6 +46,8 @@ if ui.presenting():
     st.html(
         "<style>[data-testid=stMain] .stMarkdown :is(p, li) {font-size: 1.35rem !important;}"
         " [data-testid=stMain] [data-testid=stWidgetLabel] p {font-size: 1.15rem !important;}"
+        " [data-testid=stMain] [data-testid=stTable] :is(td, th) p {font-size: 1.2rem !important;}"
+        " [data-testid=stMain] [data-testid=stTable] tbody th p {white-space: nowrap;}"
         " [data-testid=stMain] .katex {font-size: 1.5em !important;}"
         # below a full-HD width the big formulas would not fit their columns
         " @media (max-width: 1700px) {[data-testid=stMain] .katex-display > .katex"

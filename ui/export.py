@@ -113,8 +113,8 @@ def formula_table(table: pd.DataFrame, where=st) -> None:
     only the shapes does not typeset the formulas again (one Markdown table did: about
     30 ms of React's work per change of H on the multi-head page, a same-run profile)."""
     shown = table.copy()
-    for c in ("step", "formula"):
+    for c, style in (("step", ""), ("formula", r"\displaystyle ")):  # full-size fractions
         if c in shown:
-            shown[c] = "$" + shown[c] + "$"
+            shown[c] = "$" + style + shown[c] + "$"
     shown.columns = [tr(f"app.col_{c}") for c in table.columns]
     where.table(shown, hide_index=True)

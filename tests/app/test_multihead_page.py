@@ -137,7 +137,8 @@ def test_formulas_shown_are_those_of_the_config_run(lang, params, present, absen
     assert all(p in joined for p in present) and not any(a in joined for a in absent)
     header = [t(f"app.col_{c}", lang) for c in ("step", "formula", "shape")]
     table = next(tab.value for tab in at.table if list(tab.value.columns) == header)
-    assert list(table[header[1]]) == [f"${f}$" for f in r.pipeline.formula]  # typeset
+    typeset = [f"$\\displaystyle {f}$" for f in r.pipeline.formula]
+    assert list(table[header[1]]) == typeset
     assert list(table[header[2]]) == list(r.pipeline["shape"])
 
 
