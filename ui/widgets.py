@@ -11,6 +11,7 @@ import math
 from collections.abc import Callable, Sequence
 
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from attnviz.i18n import t
 
@@ -26,10 +27,11 @@ def _from_url(
 
     ``parse`` turns the URL text into a valid value (clamping where sensible) or raises
     ValueError; a rejected value is dropped with a translated notice. A value left under
-    the same key by another page's widget that is not ``valid`` here is forgotten.
+    the same key by another page's widget that is not ``valid`` here is forgotten, and so
+    is every value when the browser went back or forward: the URL of that entry wins.
     """
     st.session_state.setdefault(BOUND, {})[key] = default
-    if key in st.session_state and not valid(st.session_state[key]):
+    if key in st.session_state and (_history() or not valid(st.session_state[key])):
         del st.session_state[key]
     if key not in st.session_state and key in st.query_params:
         raw = st.query_params[key]
@@ -42,6 +44,13 @@ def _from_url(
                 note(tr("app.url_clamped", name=key, value=value))
             st.session_state[key] = value
     return key in st.session_state
+
+
+def _history() -> bool:
+    """True in a run that the browser's back or forward button started (the page would
+    otherwise write its widgets' values over the URL it went back to)."""
+    ctx = get_script_run_ctx()
+    return bool(ctx and ctx.is_history_navigation)
 
 
 def _number_in(value: object, kind: type, lo: float, hi: float) -> bool:

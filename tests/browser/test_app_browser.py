@@ -111,6 +111,46 @@ def test_url_round_trip_reproduces_the_figures(server, browser, page):
     fresh.context.close()
 
 
+def wait_for_figures(page, figures: list[str], timeout: float = 60) -> None:
+    """Wait until the page shows exactly ``figures`` (see :func:`plots`) and is idle."""
+    deadline = time.monotonic() + timeout
+    while plots(page) != figures:
+        assert time.monotonic() < deadline, "the figures of that view never came back"
+        page.wait_for_timeout(300)
+    wait_idle(page)
+
+
+@pytest.mark.browser
+def test_back_and_forward_reopen_the_view_each_address_names(server, page):
+    """Each change of a control adds a history entry; the back button shows that entry's
+    view, instead of the page writing its current values over the address it went to."""
+    open_app(page, f"{server}/scoring?lang=en")
+    open_app(page, f"{server}/multihead?lang=en")
+    wait_for_plots(page, 2)
+    views = [(page.url, plots(page))]
+    slider = page.get_by_role("slider").first  # the width D: 64 → 48 → 32
+    slider.focus()
+    for _ in range(2):
+        slider.press("ArrowLeft")
+        wait_idle(page)
+        wait_for_plots(page, 2)
+        views.append((page.url, plots(page)))
+    assert "D=48" in views[1][0] and "D=32" in views[2][0]
+    for url, figures in (views[1], views[0]):
+        page.go_back()
+        wait_for_figures(page, figures)
+        assert page.url == url
+    page.go_back()
+    page.get_by_text("How much does the query care").wait_for(timeout=60_000)
+    assert "/scoring" in page.url
+    page.go_forward()
+    wait_for_figures(page, views[0][1])
+    page.go_forward()
+    wait_for_figures(page, views[1][1])
+    assert page.url == views[1][0]
+    assert_clean(page)
+
+
 @pytest.mark.browser
 def test_deep_link_on_a_fresh_server_opens_inside_the_frame(page):
     proc, url = start_server()
