@@ -113,8 +113,10 @@ def sources(cfg: Config) -> tuple[list[str], torch.Tensor, list[str], torch.Tens
         return tokens, embed(tokens, cfg.D), queries, embed(queries, cfg.D)
     tokens = [f"z{i + 1}" for i in range(cfg.N)]
     queries = [f"q{m + 1}" for m in range(cfg.M)]
-    X = random_tokens(cfg.N, cfg.D, cfg.seed)  # (N, D)
-    return tokens, X, queries, random_tokens(cfg.M, cfg.D, cfg.seed + 1)  # (M, D)
+    # not from cfg.seed itself, which draws the scores' parameters: query_only's W, drawn
+    # first from the same stream, would be X / √D, and its scores those of scaled_dot
+    X = random_tokens(cfg.N, cfg.D, cfg.seed + 1)  # (N, D)
+    return tokens, X, queries, random_tokens(cfg.M, cfg.D, cfg.seed + 2)  # (M, D)
 
 
 def word_share(weights: torch.Tensor, tokens: list[str]) -> float:

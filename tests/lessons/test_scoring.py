@@ -45,6 +45,18 @@ def test_random_sources_ignore_the_text_fields():
     assert r.self_index is None and r.many_self == []
 
 
+@pytest.mark.parametrize("seed", [0, 7])
+def test_random_sources_are_drawn_apart_from_the_scores_parameters(seed):
+    """query_only's W and the sources X come from different streams: were they one, W
+    would be X / √D and query_only's weights exactly scaled_dot's."""
+    r = scoring.run(scoring.Config(source="random", N=8, M=3, D=64, seed=seed))
+    a = dict(zip(r.names, r.by_score, strict=True))
+    assert np.abs(a["query_only"] - a["scaled_dot"]).max() > 0.05
+    X = scoring.sources(scoring.Config(source="random", N=8, M=3, D=64, seed=seed))[1]
+    W = make_score("query_only", 64, seed=seed).W[:8]  # (N, D)
+    assert torch.corrcoef(torch.stack([W.flatten(), X.flatten()]))[0, 1].abs() < 0.1
+
+
 def test_scaled_dot_is_softmax_of_qz_over_sqrt_D_and_reads_the_sources():
     cfg = scoring.Config(text=TEXT, query="cat", D=32)
     r = scoring.run(cfg)
