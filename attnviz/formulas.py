@@ -98,11 +98,15 @@ def positions(kind: str, mode: str) -> str | None:
     return r"X \leftarrow [X;\ E],\quad \mathbf{x}_i \leftarrow [\mathbf{x}_i; \mathbf{p}_i]"
 
 
-def multihead(score_name: str, *, causal: bool = False, qk_scale: float = 1.0) -> list[str]:
+def multihead(
+    score_name: str, *, causal: bool = False, qk_scale: float = 1.0, norm: str = "post"
+) -> list[str]:
     """S10–S12: self-attention's Q = K = V = X, each head's own projections, W^O.
 
     ``qk_scale`` s ≠ 1 multiplies W_h^Q and W_h^K after their random draw (scores × s²).
+    With ``norm="pre"`` (S14) attention reads X̂ = LN(X), not X.
     """
+    x = r"\hat{X}" if norm == "pre" else "X"
     softmax = r"\mathrm{softmax}(S_h + M)" if causal else r"\mathrm{softmax}(S_h)"
     sdpa = score_name == "scaled_dot" and not causal  # exactly the chapter's 𝒜_{D'} (S11)
     head = (  # two lines: a narrow column cannot hold the chapter's name and its value in one
@@ -112,12 +116,12 @@ def multihead(score_name: str, *, causal: bool = False, qk_scale: float = 1.0) -
         else rf"\mathrm{{head}}_h = {softmax}\, V_h"
     )
     lines = [
-        r"\begin{gathered}Q_h = X W_h^Q,\ K_h = X W_h^K,\ V_h = X W_h^V \\"
+        rf"\begin{{gathered}}Q_h = {x} W_h^Q,\ K_h = {x} W_h^K,\ V_h = {x} W_h^V \\"
         r" W_h^{Q,K,V} \in \mathbb{R}^{D \times D'}\end{gathered}",
         head_scores(score_name),
         head,
-        r"\begin{gathered}\mathcal{A}^M(X, X, X) = [\mathrm{head}_1, \dots, \mathrm{head}_H]\,"
-        r" W^O \\ W^O \in \mathbb{R}^{D'H \times D}\end{gathered}",
+        rf"\begin{{gathered}}\mathcal{{A}}^M({x}, {x}, {x}) = [\mathrm{{head}}_1, \dots,"
+        r" \mathrm{head}_H]\, W^O \\ W^O \in \mathbb{R}^{D'H \times D}\end{gathered}",
     ]
     if causal:
         lines.insert(2, r"M_{ij} = \begin{cases} 0 & j \le i \\ -\infty & j > i\end{cases}")
@@ -125,19 +129,31 @@ def multihead(score_name: str, *, causal: bool = False, qk_scale: float = 1.0) -
         lines.insert(
             1, rf"W_h^Q \leftarrow {qk_scale:g}\,W_h^Q,\ W_h^K \leftarrow {qk_scale:g}\,W_h^K"
         )
+    if norm == "pre":
+        lines.insert(0, PRE_LN_INPUT)
     return lines
 
 
-def pipeline(score_name: str, *, pe_kind: str, pe_mode: str, causal: bool) -> list[tuple]:
+PRE_LN_INPUT = r"\hat{X} = \mathrm{LN}(X)"  # what a pre-LN block's attention reads (S14)
+
+
+def pipeline(
+    score_name: str, *, pe_kind: str, pe_mode: str, causal: bool, norm: str = "post"
+) -> list[tuple]:
     """(step symbol, formula) of every stage of the multi-head page's computation."""
     rows = [("X", r"\mathbf{x}_i = \mathrm{embed}(\mathrm{token}_i)")]
     pe = positions(pe_kind, pe_mode)
     if pe is not None:
-        rows.append(("X + E" if pe_mode == "add" else "[X; E]", pe.split(",")[1].strip()))
+        row = pe.split(",", 1)[1].replace(r"\quad", "").strip()  # x_i's own line
+        rows.append(("X + E" if pe_mode == "add" else "[X; E]", row))
+    x = "X"
+    if norm == "pre":
+        x = r"\hat{X}"
+        rows.append((x, r"\mathrm{LN}(X)"))
     rows += [
         (r"W_h^Q, W_h^K, W_h^V", r"\in \mathbb{R}^{D \times D'},\ h = 1, \dots, H"),
         (r"W^O", r"\in \mathbb{R}^{D'H \times D}"),
-        ("Q_h, K_h, V_h", r"X W_h^Q,\ X W_h^K,\ X W_h^V"),
+        ("Q_h, K_h, V_h", rf"{x} W_h^Q,\ {x} W_h^K,\ {x} W_h^V"),
         ("S_h", head_scores(score_name)),
         ("A_h", r"\mathrm{softmax}(S_h + M)" if causal else r"\mathrm{softmax}(S_h)"),
         (r"\mathrm{head}_h", r"A_h V_h"),

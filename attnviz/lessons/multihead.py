@@ -91,13 +91,50 @@ class Result:
     formulas: list[str]  # LaTeX of what was computed
     width: int  # what attention reads: D, or 2D with concatenated positions
     d_head: int  # D′ as computed
-    entropy: np.ndarray  # (H,) mean row entropy of each head's weights / log N (1 = uniform)
+    entropy: np.ndarray  # (H,) mean over rows of entropy / log(keys the row reads); 1 = uniform
     max_weight: np.ndarray  # (H,) largest weight of each head (uniform: 1/N)
+    reading: str  # what the maps' entropy says: a key of READINGS
 
     @property
     def near_uniform(self) -> bool:
         """Every head keeps at least 80 % of the entropy of a uniform row."""
         return bool(self.entropy.min() >= NEAR_UNIFORM)
+
+
+READINGS = (  # near uniform, or what made the rows sharper than that
+    "near_uniform",
+    "sharper",  # s > 1 with a score that grows like s² (scaled_dot, bilinear)
+    "sharper_query_only",  # s > 1: query_only reads q alone, its scores grow like s
+    "sharper_dot",  # the dot product without √D′
+    "sharper_dot_scale",  # both: s²√D′
+    "sharper_score",  # none of these: the score's own spread
+)
+
+
+def reading(cfg: Config, entropy: np.ndarray) -> str:
+    """Which of READINGS explains heads whose least mean row entropy is ``entropy.min()``."""
+    if entropy.min() >= NEAR_UNIFORM:
+        return "near_uniform"
+    if cfg.score == "dot":
+        return "sharper_dot_scale" if cfg.qk_scale > 1 else "sharper_dot"
+    if cfg.qk_scale > 1 and cfg.score in ("scaled_dot", "bilinear"):
+        return "sharper"
+    if cfg.qk_scale > 1 and cfg.score == "query_only":
+        return "sharper_query_only"
+    return "sharper_score"
+
+
+def row_entropy(weights: torch.Tensor, causal: bool) -> torch.Tensor:
+    """(H,) each head's mean over rows of H_i / ln k_i, where H_i = −Σ_j a_ij ln a_ij and k_i
+    is the number of keys row i may read (N; i under the causal mask): 1 for a uniform row.
+    A row with one key has nothing to spread over and is left out (all 1 when N = 1)."""
+    H, N, _ = weights.shape
+    terms = -(weights * torch.log(weights.clamp_min(1e-30))).sum(-1)  # (H, N)
+    keys = torch.arange(1, N + 1) if causal else torch.full((N,), N)  # (N,) k_i
+    spread = keys > 1
+    if not spread.any():
+        return torch.ones(H)
+    return (terms[:, spread] / torch.log(keys[spread].float())).mean(-1)
 
 
 @torch.inference_mode()
@@ -131,8 +168,11 @@ def run(cfg: Config) -> Result:
     N = len(tokens)
     a = trace.attn
     weights = a.weights[0].float().cpu()  # (H, N, N)
-    steps = formulas.pipeline(cfg.score, pe_kind=cfg.pe, pe_mode=cfg.pe_mode, causal=cfg.causal)
+    steps = formulas.pipeline(
+        cfg.score, pe_kind=cfg.pe, pe_mode=cfg.pe_mode, causal=cfg.causal, norm=cfg.norm
+    )
     shapes = [(N, cfg.D)] + ([(N, cfg.width)] if cfg.pe != "none" else [])
+    shapes += [tuple(trace.attn_in.shape[1:])] if cfg.norm == "pre" else []  # (N, width)
     shapes += [
         tuple(block.attn.W_Q.shape),  # (H, width, D′): the parameters
         tuple(block.attn.W_O.reshape(-1, cfg.width).shape),  # (H·D′, width)
@@ -149,15 +189,17 @@ def run(cfg: Config) -> Result:
         columns=["step", "formula", "shape"],
     )
     shown = [formulas.positions(cfg.pe, cfg.pe_mode)] if cfg.pe != "none" else []
-    entropy = -(weights * torch.log(weights.clamp_min(1e-30))).sum(-1).mean(-1)  # (H,)
+    entropy = row_entropy(weights, cfg.causal).numpy()  # (H,)
     return Result(
         tokens=tokens,
         scores=a.scores[0].float().cpu().numpy(),
         weights=weights.numpy(),
         pipeline=pipeline,
-        formulas=shown + formulas.multihead(cfg.score, causal=cfg.causal, qk_scale=cfg.qk_scale),
+        formulas=shown
+        + formulas.multihead(cfg.score, causal=cfg.causal, qk_scale=cfg.qk_scale, norm=cfg.norm),
         width=cfg.width,
         d_head=block.attn.d_head,
-        entropy=(entropy / np.log(N) if N > 1 else torch.ones_like(entropy)).numpy(),
+        entropy=entropy,
         max_weight=weights.amax((-1, -2)).numpy(),
+        reading=reading(cfg, entropy),
     )

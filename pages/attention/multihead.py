@@ -99,7 +99,8 @@ def explore(cfg: multihead.Config, r: multihead.Result) -> None:
         st.caption(ui.tr("multihead.grid_pooled", N=N))
     range_note = st.empty()  # in both views: the map below keeps its place, and its zoom
     if show == "weights":
-        range_note.caption(ui.tr("multihead.range", hi=hi, N=N, uniform=1 / N))
+        rule = "multihead.range_causal" if cfg.causal else "multihead.range"
+        range_note.caption(ui.tr(rule, hi=hi, N=N, uniform=1 / N))
     st.download_button(
         ui.download_label("png", ui.tr("multihead.dl_grid")),
         png,
@@ -152,6 +153,8 @@ def explore(cfg: multihead.Config, r: multihead.Result) -> None:
     if ui.toggle("follow", ui.tr("steps.show_steps")):
         s = ui.compute(multihead_probe.follow, multihead_probe.Pick(cfg, h, i, j))
         steps.follow(s.steps, s.formulas, r.tokens, key="steps", where=titles[h])
+        if cfg.norm == "pre":  # the steps' x_i is what attention reads
+            st.caption(ui.tr("multihead.pre_ln_steps"))
         st.caption(ui.tr(f"steps.cell_{show}", i=i + 1, j=j + 1, value=float(shown[h, i, j])))
     if ui.toggle("qkview", ui.tr("steps.show_qk")):
         st.subheader(ui.tr("steps.qk_title", h=h + 1))
@@ -196,10 +199,14 @@ with left:
         st.warning(ui.tr("multihead.d_head_wide", d_head=r.d_head, width=r.width))
     for formula in r.formulas:
         st.latex(formula)
-    key = "multihead.near_uniform" if r.near_uniform else "multihead.sharper"
-    st.markdown(ui.tr(key, lo=r.entropy.min(), hi=r.entropy.max(), qk=cfg.qk_scale))
+    lo, hi, root = r.entropy.min(), r.entropy.max(), r.d_head**0.5
+    factor = cfg.qk_scale**2 * root
+    st.markdown(
+        ui.tr(f"multihead.{r.reading}", lo=lo, hi=hi, qk=cfg.qk_scale, root=root, factor=factor)
+    )
+    entropy = "multihead.col_entropy_causal" if cfg.causal else "multihead.col_entropy"
     sharpness = pd.DataFrame(
-        {ui.tr("multihead.col_entropy"): r.entropy, ui.tr("multihead.col_max"): r.max_weight},
+        {ui.tr(entropy): r.entropy, ui.tr("multihead.col_max"): r.max_weight},
         index=pd.Index(
             [ui.tr("multihead.head", h=g + 1) for g in range(cfg.H)],
             name=ui.tr("multihead.col_head"),

@@ -118,7 +118,8 @@ def test_large_grid_is_pooled_and_says_so(lang):
         ({"score": "mlp"}, ["\\tanh"], ["\\sqrt{D'}", "\\mathcal{A}_{D'}"]),
         ({"score": "dot", "causal": "true"}, ["M_{ij}"], ["\\sqrt{D'}"]),
         ({"score": "scaled_dot", "pe": "none"}, ["\\mathcal{A}_{D'}", "\\sqrt{D'}"], ["E"]),
-        ({"pe_mode": "concat"}, ["[X;\\ E]"], ["X + E"]),
+        ({"pe_mode": "concat"}, ["[X;\\ E]"], ["X + E", "\\hat{X}"]),
+        ({"norm": "pre"}, ["\\hat{X} = \\mathrm{LN}(X)", "Q_h = \\hat{X} W_h^Q"], ["Q_h = X"]),
     ],
 )
 def test_formulas_shown_are_those_of_the_config_run(lang, params, present, absent):
@@ -140,6 +141,8 @@ def test_formulas_shown_are_those_of_the_config_run(lang, params, present, absen
     typeset = [f"$\\displaystyle {f}$" for f in r.pipeline.formula]
     assert list(table[header[1]]) == typeset
     assert list(table[header[2]]) == list(r.pipeline["shape"])
+    pre_ln = t("multihead.pre_ln_steps", lang) in [c.value for c in at.caption]  # x_i is LN's
+    assert pre_ln == (params.get("norm") == "pre")
 
 
 def test_concatenated_positions_keep_a_valid_H():
