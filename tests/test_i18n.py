@@ -142,7 +142,7 @@ NOT_THE_CHAPTER_S = {
 LATIN_ALLOWED = {
     *("query", "key", "value", "softmax", "self-attention", "Transformer"),
     *("post-LN", "pre-LN", "LayerNorm", "LN", "MLP", "ReLU", "GELU", "FFN"),
-    *("PX", "PAPt", "QK", "Wq", "Var", "max", "log", "exp", "nat", "float32", "NaN"),
+    *("PX", "PAPt", "QK", "Wq", "Var", "max", "log", "ln", "exp", "nat", "float32", "NaN"),
     *("attnviz", "PyTorch", "Python", "CSV", "PNG", "all-MiniLM-L6-v2", "WordPiece"),
     *("CLS", "SEP", "UNK"),  # the real model's special tokens, as it spells them
     *("Xavier", "Xiong", "Abnar", "Zuidema", "Kobayashi"),  # authors of cited work
