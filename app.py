@@ -40,7 +40,14 @@ st.html(  # a formula wider than its column scrolls instead of being cut; displa
     # chapter's rule or the threshold the number counts by
     " :is([data-testid=stCheckbox] [data-testid=stWidgetLabel], [data-testid=stMetricLabel])"
     " :is(.stMarkdownEllipsis, p)"
-    " {white-space: normal; overflow: visible; text-overflow: clip;}</style>"
+    " {white-space: normal; overflow: visible; text-overflow: clip;}"
+    # a page's two columns (ui.split) stack when they would be too narrow side by side
+    " .st-key-split {container-type: inline-size;}"
+    f" @container (max-width: {ui.SPLIT_MIN_PX}px) {{"
+    " .st-key-split > [data-testid=stLayoutWrapper] > [data-testid=stHorizontalBlock]"
+    " {flex-direction: column;} .st-key-split > [data-testid=stLayoutWrapper]"
+    " > [data-testid=stHorizontalBlock] > [data-testid=stColumn] {width: 100% !important;}}"
+    "</style>"
 )
 if ui.presenting():
     st.html(
@@ -48,6 +55,9 @@ if ui.presenting():
         " [data-testid=stMain] [data-testid=stWidgetLabel] p {font-size: 1.15rem !important;}"
         " [data-testid=stMain] [data-testid=stTable] :is(td, th) p {font-size: 1.2rem !important;}"
         " [data-testid=stMain] [data-testid=stTable] tbody th p {white-space: nowrap;}"
+        " [data-testid=stMain] :is([data-testid=stDownloadButton], [data-testid=stButton],"
+        " [role=radiogroup]) p, [data-testid=stMain] [data-testid=stSliderThumbValue]"
+        " {font-size: 1.15rem !important;}"
         " [data-testid=stMain] .katex {font-size: 1.5em !important;}"
         # below a full-HD width the big formulas would not fit their columns
         " @media (max-width: 1700px) {[data-testid=stMain] .katex-display > .katex"

@@ -9,6 +9,7 @@ from attnviz.i18n import LANGS
 from .compute import compute, compute_with_progress, config, in_turn
 from .export import csv_button, download_label, formula_table, plot
 from .frame import (
+    SPLIT_MIN_PX,
     begin_page,
     error_box,
     explain,
@@ -16,6 +17,7 @@ from .frame import (
     presenting,
     reopen_link,
     share_link,
+    split,
     stop,
     tr,
     warm_up,
@@ -24,6 +26,7 @@ from .widgets import choice_slider, number, select, slider, text, toggle
 
 __all__ = [
     "LANGS",
+    "SPLIT_MIN_PX",
     "begin_page",
     "choice_slider",
     "compute",
@@ -43,6 +46,7 @@ __all__ = [
     "select",
     "share_link",
     "slider",
+    "split",
     "stop",
     "text",
     "toggle",

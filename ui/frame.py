@@ -55,6 +55,17 @@ def presenting() -> bool:
     return bool(st.session_state.get("present", False))
 
 
+SPLIT_MIN_PX = 700  # narrower (1024 px with the sidebar open: 564), the two columns stack
+
+
+def split(spec: list[int]):
+    """A page's two columns, controls and formulas beside the figures; app.py's CSS stacks
+    them when they would be narrower than ``SPLIT_MIN_PX`` together (formulas cut at the
+    column's edge, maps a few dozen pixels wide), whatever the window or the sidebar."""
+    with st.container(key="split"):
+        return st.columns(spec)
+
+
 def begin_page() -> None:
     """Start a run (from app.py): forget the last run's URL keys; make room for URL notices."""
     st.session_state[BOUND] = {}

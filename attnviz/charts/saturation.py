@@ -107,7 +107,7 @@ def softmax_curves(
         cols=2,
         subplot_titles=[titles[c] for c in cols],
         horizontal_spacing=0.08,
-        vertical_spacing=0.16,
+        vertical_spacing=0.2,  # room for titles of two lines
     )
     for k, col in enumerate(cols):
         r, c = divmod(k, 2)
@@ -131,7 +131,7 @@ def softmax_curves(
     fig.update_xaxes(type="log")
     fig.update_xaxes(title="D", row=2)  # under the lower panels only: not on the titles below
     fig.update_layout(
-        height=height, margin=dict(l=60, r=10, t=40, b=40), legend=dict(orientation="h", y=-0.12)
+        height=height, margin=dict(l=60, r=10, t=64, b=40), legend=dict(orientation="h", y=-0.12)
     )
     return fig
 

@@ -14,7 +14,7 @@ from attnviz.text import token_labels
 st.title(ui.tr("equivariance.title"))
 st.markdown(ui.tr("equivariance.intro"))
 st.caption(ui.tr("equivariance.symbols"))
-left, right = st.columns([2, 3] if ui.presenting() else [1, 2])
+left, right = ui.split([2, 3] if ui.presenting() else [1, 2])
 with left:
     text = ui.text("text", ui.tr("equivariance.text"), ui.tr("equivariance.default_text"), 400)
     text_notice = st.container()

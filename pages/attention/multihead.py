@@ -171,7 +171,7 @@ def explore(cfg: multihead.Config, r: multihead.Result) -> None:
 
 st.title(ui.tr("multihead.title"))
 st.markdown(ui.tr("multihead.intro"))
-left, right = st.columns([2, 3])  # the formulas need two fifths
+left, right = ui.split([2, 3])  # the formulas need two fifths
 with left:
     text = ui.text("text", ui.tr("multihead.text"), ui.tr("multihead.default_text"), MAX_TEXT_CHARS)
     D = int(ui.choice_slider("D", ui.tr("multihead.D"), WIDTHS, "64"))

@@ -11,7 +11,7 @@ from attnviz.limits import MAX_SEED
 st.title(ui.tr("saturation.title"))
 st.markdown(ui.tr("saturation.intro"))
 st.caption(ui.tr("saturation.symbols"))
-left, right = st.columns([2, 3] if ui.presenting() else [1, 2])
+left, right = ui.split([2, 3] if ui.presenting() else [1, 2])
 with left:
     D = int(ui.choice_slider("D", ui.tr("saturation.D"), [str(d) for d in saturation.DS], "64"))
     N = ui.slider("N", ui.tr("saturation.N"), 2, saturation.MAX_KEYS, 16)

@@ -15,7 +15,7 @@ from attnviz.text import token_labels
 st.title(ui.tr("scoring.title"))
 st.markdown(ui.tr("scoring.intro"))
 st.caption(ui.tr("scoring.symbols"))
-left, right = st.columns([1, 2])
+left, right = ui.split([1, 2])
 with left:
     source = ui.select(
         "source",

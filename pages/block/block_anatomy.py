@@ -15,7 +15,7 @@ WIDTHS = [str(2**k) for k in range(3, 10)]  # D = 8 … 512
 st.title(ui.tr("block_anatomy.title"))
 st.markdown(ui.tr("block_anatomy.intro"))
 st.caption(ui.tr("block_anatomy.symbols"))
-left, right = st.columns([1, 2])
+left, right = ui.split([1, 2])
 with left:
     norm = ui.select(
         "norm",

@@ -16,7 +16,7 @@ def computing(f: float) -> str:
 
 st.title(ui.tr("depth.title"))
 st.markdown(ui.tr("depth.intro"))
-left, right = st.columns([1, 2])
+left, right = ui.split([1, 2])
 with left:
     L = ui.slider("L", ui.tr("depth.L"), 1, MAX_LAYERS, 12)
     D = int(ui.choice_slider("D", ui.tr("depth.D"), WIDTHS, "128"))

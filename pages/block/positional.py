@@ -17,7 +17,7 @@ st.title(ui.tr("positional.title"))
 st.markdown(ui.tr("positional.intro"))
 st.caption(ui.tr("positional.symbols"))
 race = training_race.learned_positions(st.session_state)
-left, right = st.columns([1, 2])
+left, right = ui.split([1, 2])
 with left:
     kind = ui.select(
         "kind",

@@ -20,7 +20,7 @@ RACE, FRAME = "race", "race_frame"  # session keys: the latest race, the step sl
 
 st.title(ui.tr("training.title"))
 st.markdown(ui.tr("training.intro", n=training_race.Config().n))
-left, right = st.columns([1, 2])
+left, right = ui.split([1, 2])
 with left:
     task = ui.select(
         "task",

@@ -138,7 +138,7 @@ st.title(ui.tr("real_model.title"))
 st.markdown(ui.tr("real_model.intro"))
 with st.spinner(ui.tr("real_model.loading")):
     L, H = ui.compute(real_encode.size, real_encode.MODEL)
-left, right = st.columns([2, 3])  # the formulas need two fifths
+left, right = ui.split([2, 3])  # the formulas need two fifths
 with left:
     text = ui.text(
         "text", ui.tr("real_model.text"), ui.tr("real_model.default_text"), MAX_TEXT_CHARS
