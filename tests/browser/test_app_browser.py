@@ -111,6 +111,28 @@ def test_url_round_trip_reproduces_the_figures(server, browser, page):
     fresh.context.close()
 
 
+SPLIT = """() => Array.from(document.querySelectorAll('.st-key-split'
+    + ' > [data-testid=stLayoutWrapper] > [data-testid=stHorizontalBlock]'
+    + ' > [data-testid=stColumn]'))
+    .map(c => { const r = c.getBoundingClientRect(); return [r.left, r.top, r.bottom]; })"""
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("path", ["saturation", "multihead"])
+def test_a_narrow_window_stacks_the_two_columns_and_its_formulas_fit(server, page, path):
+    """At 1024 px with the sidebar open the columns would be 180 and 368 px wide: they stack,
+    and no formula needs to scroll; at 1400 px they stand side by side."""
+    open_app(page, f"{server}/{path}?lang=ja")
+    (left, top, _), (right, right_top, _) = page.evaluate(SPLIT)
+    assert right > left and right_top == pytest.approx(top, abs=2)  # side by side
+    page.set_viewport_size({"width": 1024, "height": 768})
+    page.wait_for_timeout(1000)
+    (left, _, bottom), (right, right_top, _) = page.evaluate(SPLIT)
+    assert right == pytest.approx(left, abs=2) and right_top >= bottom - 2  # one above the other
+    assert page.evaluate(WIDE_FORMULAS) == []
+    assert_clean(page)
+
+
 def wait_for_figures(page, figures: list[str], timeout: float = 60) -> None:
     """Wait until the page shows exactly ``figures`` (see :func:`plots`) and is idle."""
     deadline = time.monotonic() + timeout
