@@ -27,23 +27,31 @@ def plot(fig: go.Figure, key: str, name: str) -> None:
     """Draw a Plotly figure; its toolbar keeps the PNG download, named ``name``. An axis
     title beside tick labels that grow the margin gets a standoff, which makes the margin
     grow for the title too (else a title can sit among long or turned tick labels)."""
-    text = fig.layout.title.text or ""
-    if presenting():
-        fig.update_layout(font_size=20, title_font_size=20)  # titles as large as the rest
-        if (fig.layout.legend.y or 0) < 0:  # a legend under the axes: below their larger text
-            fig.update_layout(legend_y=1.5 * fig.layout.legend.y)
-        if "<br>" not in text and _width(text) > PRESENT_TITLE_WIDTH:
-            text = _halved(text)  # at 20 px a long title ran past both sides of its chart
+    _titled(fig, presenting())
     fig.for_each_xaxis(_stand_off)
     fig.for_each_yaxis(_stand_off)
-    if "<br>" in text:  # a title of two lines: the second as Plotly's subtitle, with room
-        main, sub = text.split("<br>", 1)
-        fig.update_layout(title=dict(text=main, subtitle_text=sub, automargin=True))
     config = {
         "displaylogo": False,
         "toImageButtonOptions": {"format": "png", "filename": name, "scale": 2},
     }
     st.plotly_chart(fig, key=key, config=config, theme=None)
+
+
+def _titled(fig: go.Figure, present: bool) -> None:
+    """Presentation mode's 20 px type, and a title of two lines set as title and Plotly's
+    subtitle (with room for both); a title halved for presenting keeps one size."""
+    text, halved = fig.layout.title.text or "", False
+    if present:
+        fig.update_layout(font_size=20, title_font_size=20)  # titles as large as the rest
+        if (fig.layout.legend.y or 0) < 0:  # a legend under the axes: below their larger text
+            fig.update_layout(legend_y=1.5 * fig.layout.legend.y)
+        if "<br>" not in text and _width(text) > PRESENT_TITLE_WIDTH:
+            text, halved = _halved(text), True  # at 20 px a long title ran past its chart
+    if "<br>" in text:
+        main, sub = text.split("<br>", 1)
+        fig.update_layout(title=dict(text=main, subtitle_text=sub, automargin=True))
+        if halved:  # one sentence on two lines, not a title and a note under it
+            fig.update_layout(title_subtitle_font_size=fig.layout.title.font.size)
 
 
 PRESENT_TITLE_WIDTH = 32  # wider chart titles are set on two lines when presenting

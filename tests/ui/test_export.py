@@ -1,6 +1,8 @@
 """Chart titles for a projector: long ones break where no word is split."""
 
-from ui.export import _halved, _width
+import plotly.graph_objects as go
+
+from ui.export import _halved, _titled, _width
 
 
 def test_a_japanese_title_breaks_only_at_its_punctuation_nearest_the_middle():
@@ -16,3 +18,18 @@ def test_an_english_title_breaks_at_the_space_nearest_the_middle():
         "P: row i takes the<br>token from column π(i)"
     )
     assert _halved("Short") == "Short"
+
+
+def test_a_title_halved_for_presenting_keeps_one_size_and_a_note_stays_smaller():
+    long = go.Figure(layout_title_text="「猫」（位置 3 と 8）の注意の重み：位置符号化なし")
+    _titled(long, present=True)
+    assert long.layout.title.text == "「猫」（位置 3 と 8）の注意の重み："
+    assert long.layout.title.subtitle.text == "位置符号化なし"
+    assert long.layout.title.subtitle.font.size == long.layout.title.font.size == 20
+    noted = go.Figure(layout_title_text="f(PX) − P f(X)<br>rows: tokens")
+    _titled(noted, present=True)
+    assert noted.layout.title.subtitle.text == "rows: tokens"
+    assert noted.layout.title.subtitle.font.size is None  # Plotly's smaller note
+    short = go.Figure(layout_title_text="「猫」（位置 3 と 8）の注意の重み：位置符号化なし")
+    _titled(short, present=False)
+    assert short.layout.title.subtitle.text is None  # one line on a wide screen
