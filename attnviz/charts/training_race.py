@@ -3,6 +3,7 @@ post-LN and pre-LN side by side, and each head's pattern score against the step.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -227,5 +228,16 @@ def scores(
     fig.update_xaxes(title=x_title)
     fig.update_yaxes(range=[0, 1.02])
     fig.update_yaxes(title=y_title, row=1, col=1)
-    fig.update_layout(height=height, margin=dict(l=60, r=10, t=40, b=40), legend=LEGEND_BELOW)
+    # a legend of L × H names: its rows at the foot of the figure, below the axis titles,
+    # and the figure taller by them, so that the panels keep their height
+    below = LEGEND_ROW_PX * math.ceil(L * H / LEGEND_PER_ROW)
+    fig.update_layout(
+        height=height + below,
+        margin=dict(l=60, r=10, t=40, b=70 + below),
+        legend=dict(orientation="h", x=0, xanchor="left", yref="container", y=0, yanchor="bottom"),
+    )
     return fig
+
+
+LEGEND_PER_ROW = 3  # names "layer 1, head 1" a row holds in the narrowest column (~540 px)
+LEGEND_ROW_PX = 30  # one legend row at presentation mode's 20 px type
