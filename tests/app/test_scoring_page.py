@@ -171,8 +171,23 @@ def test_all_queries_at_once_with_the_chapter_formulas(lang):
 @pytest.mark.parametrize(
     ("lang", "words"),
     [
-        ("ja", ["X = [z_1, …, z_N]ᵀ", "加法的注意", "q と位置 i で決まり、z_i にはよりません"]),
-        ("en", ["X = [z_1, …, z_N]ᵀ", "additive attention", "depend on q and on", "never on z_i"]),
+        (
+            "ja",
+            [
+                r"$X = [z_1, \dots, z_N]^\top",
+                "加法的注意",
+                "q と位置 i で決まり、$z_i$ にはよりません",
+            ],
+        ),
+        (
+            "en",
+            [
+                r"$X = [z_1, \dots, z_N]^\top",
+                "additive attention",
+                "depend on q and on",
+                "never on $z_i$",
+            ],
+        ),
     ],
 )
 def test_symbols_additive_attention_and_query_only_said_in_the_chapter_s_terms(lang, words):
