@@ -106,7 +106,7 @@ def multihead(
     ``qk_scale`` s ≠ 1 multiplies W_h^Q and W_h^K after their random draw (scores × s²).
     With ``norm="pre"`` (S14) attention reads X̂ = LN(X), not X.
     """
-    x = r"\hat{X}" if norm == "pre" else "X"
+    x = PRE_LN_X if norm == "pre" else "X"
     softmax = r"\mathrm{softmax}(S_h + M)" if causal else r"\mathrm{softmax}(S_h)"
     sdpa = score_name == "scaled_dot" and not causal  # exactly the chapter's 𝒜_{D'} (S11)
     head = (  # two lines: a narrow column cannot hold the chapter's name and its value in one
@@ -134,7 +134,8 @@ def multihead(
     return lines
 
 
-PRE_LN_INPUT = r"\hat{X} = \mathrm{LN}(X)"  # what a pre-LN block's attention reads (S14)
+PRE_LN_X = r"\hat{X}"  # what a pre-LN block's attention reads (S14): LN(X)
+PRE_LN_INPUT = rf"{PRE_LN_X} = \mathrm{{LN}}(X)"
 
 
 def pipeline(
@@ -146,9 +147,8 @@ def pipeline(
     if pe is not None:
         row = pe.split(",", 1)[1].replace(r"\quad", "").strip()  # x_i's own line
         rows.append(("X + E" if pe_mode == "add" else "[X; E]", row))
-    x = "X"
+    x = PRE_LN_X if norm == "pre" else "X"
     if norm == "pre":
-        x = r"\hat{X}"
         rows.append((x, r"\mathrm{LN}(X)"))
     rows += [
         (r"W_h^Q, W_h^K, W_h^V", r"\in \mathbb{R}^{D \times D'},\ h = 1, \dots, H"),

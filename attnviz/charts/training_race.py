@@ -22,6 +22,8 @@ HEAD_DASHES = ("solid", "dot", "dash", "dashdot", "longdash", "longdashdot")
 # under the panels, in rows: beside them the long names took half the width, squeezed the
 # panels to about 120 px and, with a layer × head list, needed a scroll bar
 LEGEND_BELOW = dict(orientation="h", x=0, xanchor="left", y=-0.32, yanchor="top")
+LEGEND_PER_ROW = 3  # names "layer 1, head 1" a row holds in the narrowest column (~540 px)
+LEGEND_ROW_PX = 30  # one legend row at presentation mode's 20 px type
 
 
 def race(
@@ -237,7 +239,3 @@ def scores(
         legend=dict(orientation="h", x=0, xanchor="left", yref="container", y=0, yanchor="bottom"),
     )
     return fig
-
-
-LEGEND_PER_ROW = 3  # names "layer 1, head 1" a row holds in the narrowest column (~540 px)
-LEGEND_ROW_PX = 30  # one legend row at presentation mode's 20 px type

@@ -94,11 +94,12 @@ class Result:
     entropy: np.ndarray  # (H,) mean over rows of entropy / log(keys the row reads); 1 = uniform
     max_weight: np.ndarray  # (H,) largest weight of each head (uniform: 1/N)
     reading: str  # what the maps' entropy says: a key of READINGS
+    score_factor: float  # s²√D′: these scores over scaled_dot's at s = 1, for the dot product
 
     @property
     def near_uniform(self) -> bool:
         """Every head keeps at least 80 % of the entropy of a uniform row."""
-        return bool(self.entropy.min() >= NEAR_UNIFORM)
+        return self.reading == "near_uniform"
 
 
 READINGS = (  # near uniform, or what made the rows sharper than that
@@ -202,4 +203,5 @@ def run(cfg: Config) -> Result:
         entropy=entropy,
         max_weight=weights.amax((-1, -2)).numpy(),
         reading=reading(cfg, entropy),
+        score_factor=cfg.qk_scale**2 * block.attn.d_head**0.5,
     )

@@ -199,11 +199,9 @@ with left:
         st.warning(ui.tr("multihead.d_head_wide", d_head=r.d_head, width=r.width))
     for formula in r.formulas:
         st.latex(formula)
-    lo, hi, root = r.entropy.min(), r.entropy.max(), r.d_head**0.5
-    factor = cfg.qk_scale**2 * root
-    st.markdown(
-        ui.tr(f"multihead.{r.reading}", lo=lo, hi=hi, qk=cfg.qk_scale, root=root, factor=factor)
-    )
+    lo, hi, qk = r.entropy.min(), r.entropy.max(), cfg.qk_scale
+    root, factor = r.d_head**0.5, r.score_factor
+    st.markdown(ui.tr(f"multihead.{r.reading}", lo=lo, hi=hi, qk=qk, root=root, factor=factor))
     entropy = "multihead.col_entropy_causal" if cfg.causal else "multihead.col_entropy"
     sharpness = pd.DataFrame(
         {ui.tr(entropy): r.entropy, ui.tr("multihead.col_max"): r.max_weight},

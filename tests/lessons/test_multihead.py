@@ -1,10 +1,13 @@
 """The multi-head lesson: its config's rules, its maps against PyTorch, its formulas."""
 
+import math
+
 import numpy as np
 import pytest
 import torch
 
 from attnviz.errors import InputError
+from attnviz.i18n import catalogue
 from attnviz.lessons import multihead
 from attnviz.limits import MAX_D, nearest_heads
 from attnviz.text import embed, tokenize
@@ -129,3 +132,17 @@ def test_the_sentence_under_the_maps_names_what_sharpened_them(fields, reading):
     r = multihead.run(multihead.Config(text=text, **fields))
     assert r.reading == reading
     assert (reading == "near_uniform") == r.near_uniform
+
+
+def test_every_reading_has_its_sentence_in_both_languages():
+    for reading in multihead.READINGS:
+        assert all(catalogue()[f"multihead.{reading}"][lang] for lang in ("en", "ja"))
+
+
+def test_the_dot_products_factor_is_its_scores_over_scaled_dots():
+    """The sentence's s²√D′: unscaled scores at s = 2 over scaled_dot's at s = 1, same seed."""
+    text = "the cat sat on the mat"
+    dot = multihead.run(multihead.Config(text=text, score="dot", qk_scale=2.0))
+    base = multihead.run(multihead.Config(text=text))
+    np.testing.assert_allclose(dot.scores, dot.score_factor * base.scores, rtol=1e-4, atol=1e-4)
+    assert dot.score_factor == pytest.approx(4 * math.sqrt(8))
