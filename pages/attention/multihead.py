@@ -11,7 +11,6 @@ import streamlit as st
 
 import ui
 from attnviz.block import NORMS
-from attnviz.charts import multihead as charts
 from attnviz.errors import InputError
 from attnviz.lessons import multihead, multihead_probe
 from attnviz.limits import MAX_D_HEAD, MAX_H, MAX_SEED, MAX_TEXT_CHARS
@@ -42,22 +41,6 @@ def pick_cell(cell: tuple[int, int]) -> None:
     st.session_state["follow"] = True
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
-def grid_picture(
-    cfg: multihead.Config, show: str, present: bool, _shown, lo: float, hi: float
-) -> tuple[charts.Mosaic, bytes]:
-    """Every head's tile and their PNG, once per view (``_shown`` follows from the other
-    arguments): a class asks for the same few, and drawing them is most of a rerun's work."""
-    tiles = charts.head_tiles(
-        _shown,
-        zmin=lo,
-        zmax=hi,
-        width_px=760 if present else 520,
-        title_px=charts.TITLE_PX_LARGE if present else charts.TITLE_PX,
-    )
-    return tiles, tiles.png()
-
-
 @st.fragment
 def explore(cfg: multihead.Config, r: multihead.Result) -> None:
     N = len(r.tokens)
@@ -75,7 +58,7 @@ def explore(cfg: multihead.Config, r: multihead.Result) -> None:
     uniform = {1 / N: "1/N"} if show == "weights" else None
     h = ui.slider("head", ui.tr("multihead.big_head"), 1, cfg.H, 1) - 1 if cfg.H > 1 else 0
     st.subheader(ui.tr("multihead.grid"))
-    tiles, png = grid_picture(cfg, show, ui.presenting(), shown, lo, hi)
+    tiles, png = mosaic.head_grid(cfg, show, ui.presenting(), shown, lo, hi)
     titles = [ui.tr("multihead.head", h=g + 1) for g in range(cfg.H)]
     names = [
         ui.tr("multihead.tile_name", h=g + 1, entropy=r.entropy[g], max=r.max_weight[g])
@@ -94,13 +77,13 @@ def explore(cfg: multihead.Config, r: multihead.Result) -> None:
         max_width=760 if ui.presenting() else 520,
     )
     mosaic.mosaic(payload, "grid", pick_head(tiles.cols))
-    st.caption(ui.tr("multihead.grid_caption"))
+    notes = [ui.tr("multihead.grid_caption")]  # one element: fewer for a rerun to send
     if tiles.cell < N:
-        st.caption(ui.tr("multihead.grid_pooled", N=N))
-    range_note = st.empty()  # in both views: the map below keeps its place, and its zoom
+        notes.append(ui.tr("multihead.grid_pooled", N=N))
     if show == "weights":
         rule = "multihead.range_causal" if cfg.causal else "multihead.range"
-        range_note.caption(ui.tr(rule, hi=hi, N=N, uniform=1 / N))
+        notes.append(ui.tr(rule, hi=hi, N=N, uniform=1 / N))
+    st.caption("\n\n".join(notes))
     st.download_button(
         ui.download_label("png", ui.tr("multihead.dl_grid")),
         png,
