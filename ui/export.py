@@ -26,10 +26,13 @@ def download_label(kind: str, what: str) -> str:
 def plot(fig: go.Figure, key: str, name: str) -> None:
     """Draw a Plotly figure; its toolbar keeps the PNG download, named ``name``. An axis
     title beside tick labels that grow the margin gets a standoff, which makes the margin
-    grow for the title too (else a title can sit among long or turned tick labels)."""
-    _titled(fig, presenting())
-    fig.for_each_xaxis(_stand_off)
-    fig.for_each_yaxis(_stand_off)
+    grow for the title too (else a title can sit among long or turned tick labels). When
+    presenting, every titled axis grows its margin: at 20 px the titles of fixed margins
+    lay on the tick labels."""
+    present = presenting()
+    _titled(fig, present)
+    for axes in (fig.for_each_xaxis, fig.for_each_yaxis):
+        axes(lambda axis: _stand_off(axis, present))
     config = {
         "displaylogo": False,
         "toImageButtonOptions": {"format": "png", "filename": name, "scale": 2},
@@ -81,7 +84,9 @@ def _halved(title: str) -> str:
     return title[:cut].rstrip() + "<br>" + title[cut:].lstrip()
 
 
-def _stand_off(axis) -> None:
+def _stand_off(axis, present: bool) -> None:
+    if present and axis.title.text:
+        axis.automargin = True
     if axis.automargin and axis.title.text and axis.title.standoff is None:
         axis.title.standoff = 8
 

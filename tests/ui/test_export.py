@@ -1,8 +1,10 @@
-"""Chart titles for a projector: long ones break where no word is split."""
+"""Chart titles for a projector: long ones break where no word is split, and axis titles
+make room for themselves beside tick labels at presentation size."""
 
 import plotly.graph_objects as go
+from plotly.subplots import make_subplots
 
-from ui.export import _halved, _titled, _width
+from ui.export import _halved, _stand_off, _titled, _width
 
 
 def test_a_japanese_title_breaks_only_at_its_punctuation_nearest_the_middle():
@@ -33,3 +35,16 @@ def test_a_title_halved_for_presenting_keeps_one_size_and_a_note_stays_smaller()
     short = go.Figure(layout_title_text="「猫」（位置 3 と 8）の注意の重み：位置符号化なし")
     _titled(short, present=False)
     assert short.layout.title.subtitle.text is None  # one line on a wide screen
+
+
+def test_when_presenting_every_titled_axis_makes_room_for_its_title():
+    for present in (False, True):
+        fig = make_subplots(rows=1, cols=2)
+        fig.update_xaxes(title_text="次元", row=1, col=1)  # a fixed margin: no automargin
+        fig.update_yaxes(title_text="位置 i", automargin=True, row=1, col=1)
+        for axes in (fig.for_each_xaxis, fig.for_each_yaxis):
+            axes(lambda axis, present=present: _stand_off(axis, present))
+        x, y = fig.layout.xaxis, fig.layout.yaxis
+        assert bool(x.automargin) is present and (x.title.standoff == 8) is present
+        assert y.automargin and y.title.standoff == 8  # asked for already: room either way
+        assert not fig.layout.xaxis2.automargin  # no title: nothing to make room for
