@@ -58,6 +58,10 @@ if ui.presenting():
         " [data-testid=stMain] :is([data-testid=stDownloadButton], [data-testid=stButton],"
         " [role=radiogroup]) p, [data-testid=stMain] [data-testid=stSliderThumbValue]"
         " {font-size: 1.15rem !important;}"
+        # the value of a select box, number or text field, and a select box's open list
+        " [data-testid=stMain] :is([data-testid=stSelectbox], [data-testid=stNumberInput],"
+        " [data-testid=stTextInput]) input, [role=listbox] [role=option]"
+        " {font-size: 1.15rem !important;}"
         " [data-testid=stMain] .katex-display > .katex {font-size: 1.5em !important;}"
         # below a full-HD width the big formulas would not fit their columns
         " @media (max-width: 1700px) {[data-testid=stMain] .katex-display > .katex"

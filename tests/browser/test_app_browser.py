@@ -133,6 +133,31 @@ def test_a_narrow_window_stacks_the_two_columns_and_its_formulas_fit(server, pag
     assert_clean(page)
 
 
+# the type size of each kind of control text in the main area, in px (the smallest found)
+CONTROL_TEXT = """() => Object.fromEntries(Object.entries({
+    label: "[data-testid=stWidgetLabel] p", select: "[data-testid=stSelectbox] input",
+    number: "[data-testid=stNumberInput] input", text: "[data-testid=stTextInput] input",
+    radio: "[role=radiogroup] p", slider: "[data-testid=stSliderThumbValue]",
+    button: "[data-testid=stDownloadButton] p",
+  }).map(([kind, sel]) => [kind, Math.min(...Array.from(
+    document.querySelectorAll(`[data-testid=stMain] ${sel}`),
+    e => parseFloat(getComputedStyle(e).fontSize)))]))"""
+
+
+@pytest.mark.browser
+def test_presentation_mode_sets_every_kind_of_control_at_projector_size(server, page):
+    """Labels, select-box values, number and text fields, radio options, slider values and
+    buttons: 14 px on a desk, at least 18 px when presenting (the positional page has all)."""
+    sizes = {}
+    for present in ("false", "true"):
+        open_app(page, f"{server}/positional?lang=ja&present={present}")
+        page.wait_for_selector("[data-testid=stMain] [data-testid=stDownloadButton]")
+        sizes[present] = page.evaluate(CONTROL_TEXT)
+    assert all(px < 100 for px in sizes["true"].values()), sizes  # each kind was found
+    assert all(px < 18 for px in sizes["false"].values()), sizes["false"]
+    assert all(px >= 18 for px in sizes["true"].values()), sizes["true"]
+
+
 def wait_for_figures(page, figures: list[str], timeout: float = 60) -> None:
     """Wait until the page shows exactly ``figures`` (see :func:`plots`) and is idle."""
     deadline = time.monotonic() + timeout
