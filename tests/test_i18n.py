@@ -155,9 +155,11 @@ def _strings(topic: str) -> dict[str, str]:
 
 
 def _latin_words(text: str) -> list[str]:
-    """Latin words of a Japanese string, leaving out inline math, {fields}, HTML tags,
-    subscripted symbols (D_ff) and an English name given once in parentheses （LayerNorm）."""
-    text = re.sub(r"\$[^$]*\$|\{[^{}]*\}|<[^>]+>|\b[A-Za-z]+_[A-Za-z0-9]+", " ", text)
+    """Latin words of a Japanese string, leaving out inline math, {fields}, Plotly's
+    sub- and superscripts (D<sub>ff</sub>, whole, as inline math), HTML tags, subscripted
+    symbols (D_ff) and an English name given once in parentheses （LayerNorm）."""
+    text = re.sub(r"\$[^$]*\$|<(su[bp])>.*?</\1>", " ", text)  # math, sub- and superscripts
+    text = re.sub(r"\{[^{}]*\}|<[^>]+>|\b[A-Za-z]+_[A-Za-z0-9]+", " ", text)
     text = re.sub(r"（[A-Za-z][A-Za-z -]*）", " ", text)
     words = re.findall(r"[A-Za-z][A-Za-z0-9-]*[A-Za-z0-9]", text)
     return [w for w in words if sum(c.isalpha() for c in w) >= 2 and w not in LATIN_ALLOWED]
@@ -205,6 +207,8 @@ def test_the_latin_word_check_catches_what_it_is_for():
     assert _latin_words("`query_only` は位置で決まる") == []  # a code name is a symbol here
     assert _latin_words("block output (post-LN)") == ["block", "output"]
     assert _latin_words("W_1 と D_ff、{name} と $W^Q$") == []
+    assert _latin_words("幅 D<sub>ff</sub> と a<sub>ij</sub> v<sub>j</sub>、x<sup>T</sup>") == []
+    assert _latin_words("<sub>i</sub> の scores") == ["scores"]  # only the group is skipped
 
 
 @pytest.mark.parametrize("page", (*PAGES, "app", "names", "steps", "errors"))
