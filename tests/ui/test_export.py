@@ -33,3 +33,16 @@ def test_a_title_halved_for_presenting_keeps_one_size_and_a_note_stays_smaller()
     short = go.Figure(layout_title_text="「猫」（位置 3 と 8）の注意の重み：位置符号化なし")
     _titled(short, present=False)
     assert short.layout.title.subtitle.text is None  # one line on a wide screen
+
+
+def test_a_subscript_s_tags_take_no_room_in_a_title():
+    """r(z<sub>i</sub>, q) shows as r(zᵢ, q): its tags neither make the title long enough
+    to be halved for presenting nor move its break off the middle of what is shown."""
+    assert _width("a<sub>i</sub> = softmax(r)<sub>i</sub>") == _width("ai = softmax(r)i")
+    short = go.Figure(layout_title_text="Weights a<sub>i</sub> = softmax(r)<sub>i</sub>")
+    _titled(short, present=True)
+    assert short.layout.title.subtitle.text is None  # 24 columns shown, under 32
+    title = "Row i before softmax (scores s<sub>i,l</sub>) and after (weights a<sub>i,l</sub>)"
+    assert _halved(title) == (
+        "Row i before softmax (scores<br>s<sub>i,l</sub>) and after (weights a<sub>i,l</sub>)"
+    )
