@@ -94,9 +94,7 @@ for formula in r.many_formulas:
     st.latex(formula)
 st.caption(ui.tr("scoring.many_caption"))
 if r.many_self:
-    # a "$" typed as a word would pair with the item's $q_m$ and typeset the text between
-    words = [w.replace("$", r"\$") for w in r.queries]
-    own = [ui.tr("scoring.self_item", m=m + 1, word=words[m], a=a) for m, a in r.many_self]
+    own = [ui.tr("scoring.self_item", m=m + 1, word=r.queries[m], a=a) for m, a in r.many_self]
     st.caption(ui.tr("scoring.many_self", rows=ui.tr("scoring.list_sep").join(own)))
 rows = token_labels(r.queries)
 a, b = st.columns(2)
