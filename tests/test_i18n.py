@@ -29,12 +29,17 @@ def test_every_entry_has_both_languages_with_the_same_fields():
 SAME_IN_BOTH = {"real_model.default_text"}  # sample input for an English-only model
 
 
+def _untagged(text: str) -> str:
+    """``text`` without its HTML tags (a<sub>ij</sub> v<sub>j</sub> holds no word "sub")."""
+    return re.sub(r"<[^>]+>", " ", text)
+
+
 def test_japanese_entries_are_japanese():
     japanese = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
     prose = [
         k
         for k, e in catalogue().items()
-        if k not in SAME_IN_BOTH and len(re.findall(r"\b[A-Za-z]{3,}\b", e["en"])) >= 4
+        if k not in SAME_IN_BOTH and len(re.findall(r"\b[A-Za-z]{3,}\b", _untagged(e["en"]))) >= 4
     ]
     assert all(japanese.search(catalogue()[k]["ja"]) for k in prose), [
         k for k in prose if not japanese.search(catalogue()[k]["ja"])
@@ -155,9 +160,11 @@ def _strings(topic: str) -> dict[str, str]:
 
 
 def _latin_words(text: str) -> list[str]:
-    """Latin words of a Japanese string, leaving out inline math, {fields}, HTML tags,
-    subscripted symbols (D_ff) and an English name given once in parentheses （LayerNorm）."""
-    text = re.sub(r"\$[^$]*\$|\{[^{}]*\}|<[^>]+>|\b[A-Za-z]+_[A-Za-z0-9]+", " ", text)
+    """Latin words of a Japanese string, leaving out inline math, {fields}, Plotly's
+    sub- and superscripts (D<sub>ff</sub>, whole, as inline math), HTML tags, subscripted
+    symbols (D_ff) and an English name given once in parentheses （LayerNorm）."""
+    text = re.sub(r"\$[^$]*\$|<(su[bp])>.*?</\1>", " ", text)  # math, sub- and superscripts
+    text = re.sub(r"\{[^{}]*\}|<[^>]+>|\b[A-Za-z]+_[A-Za-z0-9]+", " ", text)
     text = re.sub(r"（[A-Za-z][A-Za-z -]*）", " ", text)
     words = re.findall(r"[A-Za-z][A-Za-z0-9-]*[A-Za-z0-9]", text)
     return [w for w in words if sum(c.isalpha() for c in w) >= 2 and w not in LATIN_ALLOWED]
@@ -205,6 +212,8 @@ def test_the_latin_word_check_catches_what_it_is_for():
     assert _latin_words("`query_only` は位置で決まる") == []  # a code name is a symbol here
     assert _latin_words("block output (post-LN)") == ["block", "output"]
     assert _latin_words("W_1 と D_ff、{name} と $W^Q$") == []
+    assert _latin_words("幅 D<sub>ff</sub> と a<sub>ij</sub> v<sub>j</sub>、x<sup>T</sup>") == []
+    assert _latin_words("<sub>i</sub> の scores") == ["scores"]  # only the group is skipped
 
 
 @pytest.mark.parametrize("page", (*PAGES, "app", "names", "steps", "errors"))

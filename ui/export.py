@@ -68,19 +68,24 @@ def _wide(c: str) -> bool:
     return unicodedata.east_asian_width(c) in "WF"
 
 
+TAG = re.compile(r"<[^>]+>")  # Plotly's <sub>, <br>, …: they take no columns
+
+
 def _width(text: str) -> int:
-    """Columns ``text`` takes: two for a wide character, one for the rest."""
-    return sum(2 if _wide(c) else 1 for c in text)
+    """Columns ``text`` takes as shown: two for a wide character, one for the rest, none
+    for a tag."""
+    return sum(2 if _wide(c) else 1 for c in TAG.sub("", text))
 
 
 def _halved(title: str) -> str:
     """``title`` with "<br>" at the allowed break nearest its middle (as it is if none)."""
-    middle = len(title) / 2
+    shown = lambda text: len(TAG.sub("", text))  # noqa: E731  characters as shown
+    middle = shown(title) / 2
     breaks = BREAKS["ja" if has_japanese(title) else "en"]
     cuts = [m.start() for m in breaks.finditer(title) if 0 < m.start() < len(title)]
     if not cuts:
         return title
-    cut = min(cuts, key=lambda k: abs(k - middle))
+    cut = min(cuts, key=lambda k: abs(shown(title[:k]) - middle))
     return title[:cut].rstrip() + "<br>" + title[cut:].lstrip()
 
 

@@ -10,6 +10,12 @@ from attnviz.limits import MAX_LAYERS
 WIDTHS = ["64", "128", "256", "512"]
 
 
+def subscripted(name: str) -> str:
+    """A matrix's name for a Plotly title: W_2 → W<sub>2</sub> (Plotly shows no LaTeX)."""
+    base, _, index = name.partition("_")
+    return f"{base}<sub>{index}</sub>" if index else base
+
+
 def computing(f: float) -> str:
     return ui.tr("depth.computing", pct=100 * f)
 
@@ -21,7 +27,14 @@ with left:
     L = ui.slider("L", ui.tr("depth.L"), 1, MAX_LAYERS, 12)
     D = int(ui.choice_slider("D", ui.tr("depth.D"), WIDTHS, "128"))
     seeds = ui.slider("seeds", ui.tr("depth.seeds"), 1, 5, 3)
-    param = ui.select("param", ui.tr("depth.param"), depth_gradients.PARAMS, "W_2", radio=True)
+    param = ui.select(
+        "param",
+        ui.tr("depth.param"),
+        depth_gradients.PARAMS,
+        "W_2",
+        labels=lambda name: f"${name}$",  # W_2 as math: W₂ (a radio's labels are markdown)
+        radio=True,
+    )
     x_scale = ui.select(
         "x",
         ui.tr("depth.x_scale"),
@@ -41,7 +54,7 @@ with right:
             r.spread[param],
             "layer",
             names=names,
-            title=ui.tr("depth.by_layer", param=param, L=cfg.L, seeds=cfg.seeds_used),
+            title=ui.tr("depth.by_layer", param=subscripted(param), L=cfg.L, seeds=cfg.seeds_used),
             x_title=ui.tr("depth.layer"),
             y_title=ui.tr("depth.grad"),
         ),

@@ -216,16 +216,19 @@ def test_picked_weight_ends_on_the_maps_cell(score, show):
         assert float(shown[j - 1]) == pytest.approx(cell, abs=1e-6)  # the row chart agrees
 
 
+QUERY, KEY = t("steps.qk_query", "en"), t("steps.qk_key", "en")  # the legend names
+
+
 def test_query_key_points_are_the_heads_q_and_k_projected():
     text = "the cat sat on the mat because the mat was warm"
     at = run_page("multihead", text=text, D=32, H=4, head=3, i=4, space_k=3, qkview="true")
     assert_clean(at)
-    qk = next(f for f in figures(at) if any(t.get("name") == "query q_i" for t in f["data"]))
-    traces = {t["name"]: t for t in qk["data"] if t.get("name") in ("query q_i", "key k_j")}
+    qk = next(f for f in figures(at) if any(t.get("name") == QUERY for t in f["data"]))
+    traces = {t["name"]: t for t in qk["data"] if t.get("name") in (QUERY, KEY)}
     Q, K = independent_qk(multihead.Config(text=text, D=32, H=4), 2)
     X = np.concatenate([Q - Q.mean(0), K - K.mean(0)])
     P = np.linalg.svd(X)[2][:2].T  # (D', 2)
-    for name, vectors in (("query q_i", Q - Q.mean(0)), ("key k_j", K - K.mean(0))):
+    for name, vectors in ((QUERY, Q - Q.mean(0)), (KEY, K - K.mean(0))):
         points = np.stack([decode(traces[name]["x"]), decode(traces[name]["y"])], 1)
         want = vectors @ P
         for c in range(2):
@@ -242,7 +245,7 @@ def test_query_only_says_it_has_no_query_key_space():
     )
     assert_clean(at)
     assert any("never reads a key" in i.value for i in at.info)
-    assert not any(t.get("name") == "query q_i" for f in figures(at) for t in f["data"])
+    assert not any(t.get("name") == QUERY for f in figures(at) for t in f["data"])
     assert any(
         line.startswith("s_{1,1}") for line in map(chain, latex(at))
     )  # the steps are still there

@@ -217,11 +217,14 @@ def test_picked_weight_ends_on_the_maps_cell(encoded, hide):
         assert said.split(":")[0] in [c.value.split(":")[0] for c in at.caption]
 
 
+QUERY, KEY = t("steps.qk_query", "en"), t("steps.qk_key", "en")  # the legend names
+
+
 def test_query_key_pictures_are_the_heads_q_and_k_projected(encoded):
     pool = "The cat sat on the mat."
     at = run_page("real_model", text=TEXT, layer=5, head=4, i=3, pool=pool, qkview="true")
     assert_clean(at)
-    pictures = [f for f in figures(at) if any(t.get("name") == "query q_i" for t in f["data"])]
+    pictures = [f for f in figures(at) if any(t.get("name") == QUERY for t in f["data"])]
     assert len(pictures) == 2  # this sentence alone, and pooled with one more
     mha = real_encode.model().stack.blocks[4].attn
     x = real_encode.encode(TEXT)[2][4].astype(np.float64)  # layer 5's attention input
@@ -229,7 +232,7 @@ def test_query_key_pictures_are_the_heads_q_and_k_projected(encoded):
     K = x @ mha.W_K[3].double().numpy() + mha.b_K[3].double().numpy()
     P = np.linalg.svd(np.concatenate([Q - Q.mean(0), K - K.mean(0)]))[2][:2].T
     traces = {t["name"]: t for t in pictures[0]["data"] if t.get("name")}
-    for name, vectors in (("query q_i", Q - Q.mean(0)), ("key k_j", K - K.mean(0))):
+    for name, vectors in ((QUERY, Q - Q.mean(0)), (KEY, K - K.mean(0))):
         points = np.stack([decode(traces[name]["x"]), decode(traces[name]["y"])], 1)
         want = vectors @ P
         for c in range(2):
@@ -237,7 +240,7 @@ def test_query_key_pictures_are_the_heads_q_and_k_projected(encoded):
             np.testing.assert_allclose(points[:, c], sign * want[:, c], atol=2e-3)
     pooled = {t["name"]: t for t in pictures[1]["data"] if t.get("name")}
     n = len(encoded.tokens) + len(real_encode.encode("The cat sat on the mat.")[0].tokens)
-    assert len(decode(pooled["key k_j"]["x"])) == n and "sentence 2" in pooled
+    assert len(decode(pooled[KEY]["x"])) == n and "sentence 2" in pooled
 
 
 def test_too_many_pooled_lines_say_so_and_keep_the_page():

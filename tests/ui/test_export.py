@@ -48,3 +48,16 @@ def test_when_presenting_every_titled_axis_makes_room_for_its_title():
         assert bool(x.automargin) is present and (x.title.standoff == 8) is present
         assert y.automargin and y.title.standoff == 8  # asked for already: room either way
         assert not fig.layout.xaxis2.automargin  # no title: nothing to make room for
+
+
+def test_a_subscript_s_tags_take_no_room_in_a_title():
+    """r(z<sub>i</sub>, q) shows as r(zᵢ, q): its tags neither make the title long enough
+    to be halved for presenting nor move its break off the middle of what is shown."""
+    assert _width("a<sub>i</sub> = softmax(r)<sub>i</sub>") == _width("ai = softmax(r)i")
+    short = go.Figure(layout_title_text="Weights a<sub>i</sub> = softmax(r)<sub>i</sub>")
+    _titled(short, present=True)
+    assert short.layout.title.subtitle.text is None  # 24 columns shown, under 32
+    title = "Row i before softmax (scores s<sub>i,l</sub>) and after (weights a<sub>i,l</sub>)"
+    assert _halved(title) == (
+        "Row i before softmax (scores<br>s<sub>i,l</sub>) and after (weights a<sub>i,l</sub>)"
+    )
