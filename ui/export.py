@@ -77,15 +77,19 @@ def _width(text: str) -> int:
     return sum(2 if _wide(c) else 1 for c in TAG.sub("", text))
 
 
+def _shown(text: str) -> int:
+    """Characters ``text`` shows (its tags left out)."""
+    return len(TAG.sub("", text))
+
+
 def _halved(title: str) -> str:
     """``title`` with "<br>" at the allowed break nearest its middle (as it is if none)."""
-    shown = lambda text: len(TAG.sub("", text))  # noqa: E731  characters as shown
-    middle = shown(title) / 2
+    middle = _shown(title) / 2
     breaks = BREAKS["ja" if has_japanese(title) else "en"]
     cuts = [m.start() for m in breaks.finditer(title) if 0 < m.start() < len(title)]
     if not cuts:
         return title
-    cut = min(cuts, key=lambda k: abs(shown(title[:k]) - middle))
+    cut = min(cuts, key=lambda k: abs(_shown(title[:k]) - middle))
     return title[:cut].rstrip() + "<br>" + title[cut:].lstrip()
 
 
