@@ -1,0 +1,96 @@
+"""One query over N sources, then M at once (S1–S9): the score functions, the weighted
+sum, softmax saturation (S3) and permutation equivariance (S7, S15)."""
+
+from __future__ import annotations
+
+
+def _width(per_head: bool) -> str:
+    return "D'" if per_head else "D"
+
+
+def score(name: str, *, per_head: bool = False) -> str:
+    """r(z, q) of the score ``name`` (S2, S4, S5, S6); D′ inside a head, else D."""
+    d = _width(per_head)
+    return {
+        "dot": r"r(\mathbf{z}, \mathbf{q}) = \mathbf{z}^\top \mathbf{q}",
+        "scaled_dot": rf"r(\mathbf{{z}}, \mathbf{{q}}) = \frac{{\mathbf{{z}}^\top \mathbf{{q}}}}"
+        rf"{{\sqrt{{{d}}}}}",
+        "bilinear": rf"r(\mathbf{{z}}, \mathbf{{q}}) = \frac{{\mathbf{{z}}^\top W \mathbf{{q}}}}"
+        rf"{{\sqrt{{{d}}}}},\quad W \in \mathbb{{R}}^{{{d} \times {d}}}",
+        "mlp": r"r(\mathbf{z}, \mathbf{q}) = \mathbf{w}_2^\top"
+        r" \tanh\!\left(W_1 [\mathbf{z}; \mathbf{q}] + \mathbf{b}_1\right)",
+        "query_only": r"r(\mathbf{z}_j, \mathbf{q}) = (W \mathbf{q})_j"
+        rf",\quad W \in \mathbb{{R}}^{{N \times {d}}}",
+    }[name]
+
+
+WEIGHTED_SUM = (  # S1: the weights of any score r, and the vector they read
+    r"\begin{aligned}a_i &= \frac{\exp r(\mathbf{z}_i, \mathbf{q})}"
+    r"{\sum_{j=1}^{N} \exp r(\mathbf{z}_j, \mathbf{q})} \\ \tilde{\mathbf{q}}"
+    r" &= \sum_{i=1}^{N} a_i \mathbf{z}_i\end{aligned}"
+)
+
+
+def single_query(name: str) -> str:
+    """S1/S8: one query's weights over the sources and the vector it reads, for any score."""
+    if name == "scaled_dot":  # S8's matrix form: sources stacked as the rows of X
+        return (
+            r"\begin{aligned}X &= [\mathbf{z}_1, \dots, \mathbf{z}_N]^\top \\"
+            r" [a_1, \dots, a_N] &= \mathrm{softmax}\!\left("
+            r"\frac{\mathbf{q}^\top X^\top}{\sqrt{D}}\right) \\ \tilde{\mathbf{q}}^\top"
+            r" &= \sum_{i=1}^{N} a_i \mathbf{z}_i^\top\end{aligned}"
+        )
+    return WEIGHTED_SUM
+
+
+def many_queries(name: str) -> list[str]:
+    """S9, S11: M queries at once, Q = [q_1, …, q_M]ᵀ, each row's softmax on its own.
+
+    For the scaled dot product these are the chapter's Q̃ = softmax(Q Xᵀ / √D) X and the
+    operator 𝒜_D(Q, K, V) with Q̃ = 𝒜_D(Q, X, X); for any other score r the same rows
+    a_m = softmax_i r(z_i, q_m), read as Q̃ = A X.
+    """
+    stacked = (
+        r"Q = [\mathbf{q}_1, \dots, \mathbf{q}_M]^\top \in \mathbb{R}^{M \times D},\quad"
+        r" X = [\mathbf{z}_1, \dots, \mathbf{z}_N]^\top \in \mathbb{R}^{N \times D}"
+    )
+    if name == "scaled_dot":
+        return [
+            stacked,
+            r"\tilde{Q} = \mathrm{softmax}\!\left(\frac{Q X^\top}{\sqrt{D}}\right) X",
+            r"\mathcal{A}_D(Q, K, V) \equiv \mathrm{softmax}\!\left(\frac{Q K^\top}"
+            r"{\sqrt{D}}\right) V,\qquad \tilde{Q} = \mathcal{A}_D(Q, X, X)",
+        ]
+    return [
+        stacked,
+        r"A_{mi} = \frac{\exp r(\mathbf{z}_i, \mathbf{q}_m)}{\sum_{j=1}^{N}"
+        r" \exp r(\mathbf{z}_j, \mathbf{q}_m)},\qquad \tilde{Q} = A X",
+    ]
+
+
+SATURATION = [
+    r"r(\mathbf{z}, \mathbf{q}) = \frac{\mathbf{z}^\top \mathbf{q}}{\sqrt{D}}",
+    r"\mathrm{Var}(\mathbf{q}^\top \mathbf{k}) = \sum_{d=1}^{D} \mathrm{Var}(q_d k_d) = D",
+    r"\mathrm{Var}\!\left(\frac{\mathbf{q}^\top \mathbf{k}}{\sqrt{D}}\right) = 1",
+    r"\mathbf{a} = \mathrm{softmax}(\mathbf{s})",
+    r"J = \frac{\partial \mathbf{a}}{\partial \mathbf{s}}"
+    r" = \mathrm{diag}(\mathbf{a}) - \mathbf{a}\mathbf{a}^\top",
+    r"H(\mathbf{a}) = -\sum_{j=1}^{N} a_j \log a_j \le \log N",
+]
+
+
+def equivariance(pe_kind: str, pe_mode: str) -> list[str]:
+    """S7, S15: f(PX) = P f(X) for self-attention; why positions break it."""
+    lines = [
+        r"f(PX) = P\, f(X)",
+        r"\begin{aligned}A(PX) &= \mathrm{softmax}\!\left(\frac{P Q K^\top P^\top}{\sqrt{D'}}"
+        r"\right) \\ &= P\,A(X)\,P^\top\end{aligned}",
+    ]
+    if pe_kind != "none":
+        op = r"PX + E" if pe_mode == "add" else r"[PX;\ E]"
+        rhs = r"P(X + E)" if pe_mode == "add" else r"P[X;\ E]"
+        lines.append(
+            rf"\begin{{aligned}}\mathrm{{PE}}(PX) &= {op} \\ &\neq {rhs} = P\,\mathrm{{PE}}(X)"
+            r"\end{aligned}"
+        )
+    return lines

@@ -1,0 +1,113 @@
+"""Multi-head self-attention (S10–S12): a head's scores, the layer, the multi-head page's
+pipeline, and a head's query–key picture."""
+
+from __future__ import annotations
+
+from .positional import positions
+
+
+def head_scores(name: str) -> str:
+    """The (N_q × N_k) score matrix S_h of one head under score ``name``."""
+    return {
+        "dot": r"S_h = Q_h K_h^\top",
+        "scaled_dot": r"S_h = \frac{Q_h K_h^\top}{\sqrt{D'}}",
+        "bilinear": r"S_h = \frac{Q_h W_h^\top K_h^\top}{\sqrt{D'}}",
+        "mlp": r"(S_h)_{ij} = \mathbf{w}_{2,h}^\top \tanh\!\left(W_{1,h}"
+        r" [\mathbf{k}_{h,j}; \mathbf{q}_{h,i}] + \mathbf{b}_{1,h}\right)",
+        "query_only": r"(S_h)_{ij} = (W_h \mathbf{q}_{h,i})_j",
+    }[name]
+
+
+PRE_LN_X = r"\hat{X}"  # what a pre-LN block's attention reads (S14): LN(X)
+PRE_LN_INPUT = rf"{PRE_LN_X} = \mathrm{{LN}}(X)"
+
+
+def multihead(
+    score_name: str, *, causal: bool = False, qk_scale: float = 1.0, norm: str = "post"
+) -> list[str]:
+    """S10–S12: self-attention's Q = K = V = X, each head's own projections, W^O.
+
+    ``qk_scale`` s ≠ 1 multiplies W_h^Q and W_h^K after their random draw (scores × s²).
+    With ``norm="pre"`` (S14) attention reads X̂ = LN(X), not X.
+    """
+    x = PRE_LN_X if norm == "pre" else "X"
+    softmax = r"\mathrm{softmax}(S_h + M)" if causal else r"\mathrm{softmax}(S_h)"
+    sdpa = score_name == "scaled_dot" and not causal  # exactly the chapter's 𝒜_{D'} (S11)
+    head = (  # two lines: a narrow column cannot hold the chapter's name and its value in one
+        rf"\begin{{aligned}}\mathrm{{head}}_h &= \mathcal{{A}}_{{D'}}(Q_h, K_h, V_h) \\"
+        rf" &= {softmax}\, V_h\end{{aligned}}"
+        if sdpa
+        else rf"\mathrm{{head}}_h = {softmax}\, V_h"
+    )
+    lines = [
+        rf"\begin{{gathered}}Q_h = {x} W_h^Q,\ K_h = {x} W_h^K,\ V_h = {x} W_h^V \\"
+        r" W_h^{Q,K,V} \in \mathbb{R}^{D \times D'}\end{gathered}",
+        head_scores(score_name),
+        head,
+        rf"\begin{{gathered}}\mathcal{{A}}^M({x}, {x}, {x}) = [\mathrm{{head}}_1, \dots,"
+        r" \mathrm{head}_H]\, W^O \\ W^O \in \mathbb{R}^{D'H \times D}\end{gathered}",
+    ]
+    if causal:
+        lines.insert(2, r"M_{ij} = \begin{cases} 0 & j \le i \\ -\infty & j > i\end{cases}")
+    if qk_scale != 1:
+        lines.insert(
+            1, rf"W_h^Q \leftarrow {qk_scale:g}\,W_h^Q,\ W_h^K \leftarrow {qk_scale:g}\,W_h^K"
+        )
+    if norm == "pre":
+        lines.insert(0, PRE_LN_INPUT)
+    return lines
+
+
+def pipeline(
+    score_name: str, *, pe_kind: str, pe_mode: str, causal: bool, norm: str = "post"
+) -> list[tuple]:
+    """(step symbol, formula) of every stage of the multi-head page's computation."""
+    rows = [("X", r"\mathbf{x}_i = \mathrm{embed}(\mathrm{token}_i)")]
+    pe = positions(pe_kind, pe_mode)
+    if pe is not None:
+        row = pe.split(",", 1)[1].replace(r"\quad", "").strip()  # x_i's own line
+        rows.append(("X + E" if pe_mode == "add" else "[X; E]", row))
+    x = PRE_LN_X if norm == "pre" else "X"
+    if norm == "pre":
+        rows.append((x, r"\mathrm{LN}(X)"))
+    rows += [
+        (r"W_h^Q, W_h^K, W_h^V", r"\in \mathbb{R}^{D \times D'},\ h = 1, \dots, H"),
+        (r"W^O", r"\in \mathbb{R}^{D'H \times D}"),
+        ("Q_h, K_h, V_h", rf"{x} W_h^Q,\ {x} W_h^K,\ {x} W_h^V"),
+        ("S_h", head_scores(score_name)),
+        ("A_h", r"\mathrm{softmax}(S_h + M)" if causal else r"\mathrm{softmax}(S_h)"),
+        (r"\mathrm{head}_h", r"A_h V_h"),
+        ("concat", r"[\mathrm{head}_1, \dots, \mathrm{head}_H]"),
+        (r"\mathcal{A}^M", r"[\mathrm{head}_1, \dots, \mathrm{head}_H]\, W^O"),
+    ]
+    return rows
+
+
+QK_CENTRING = (
+    r"\mathbf{q}_i^\top (\mathbf{k}_j - \bar{\mathbf{k}}) = \mathbf{q}_i^\top \mathbf{k}_j"
+    r" - \mathbf{q}_i^\top \bar{\mathbf{k}},\qquad (\mathbf{q}_i - \bar{\mathbf{q}})^\top"
+    r" \mathbf{k}_j = \mathbf{q}_i^\top \mathbf{k}_j - \bar{\mathbf{q}}^\top \mathbf{k}_j"
+)
+
+
+def qk_space(score_name: str, centre: str) -> list[str]:
+    """The points of a head's query–key picture: what is centred, and the shared 2D axes."""
+    query = r"\mathbf{q}_i"
+    lines = []
+    if score_name == "bilinear":  # the score reads W_h q_i against k_j: draw W_h q_i
+        query = r"\mathbf{q}'_i"
+        lines.append(
+            r"\mathbf{q}'_i = W_h \mathbf{q}_i,\quad s_{ij} = \frac{\mathbf{q}'^\top_i"
+            r" \mathbf{k}_j}{\sqrt{D'}}"
+        )
+    q_mean = r" - \bar{\mathbf{q}}" if centre == "each" else ""
+    k_mean = r" - \bar{\mathbf{k}}" if centre != "none" else ""
+    lines += [
+        rf"\tilde{{\mathbf{{q}}}}_i = {query}{q_mean},\quad \tilde{{\mathbf{{k}}}}_j ="
+        rf" \mathbf{{k}}_j{k_mean},\quad [\tilde Q; \tilde K] = U \Sigma P^\top",
+        r"(x, y) = \tilde{\mathbf{q}}_i P_{:,1:2},\ \tilde{\mathbf{k}}_j P_{:,1:2},"
+        r"\quad \rho_a = \sigma_a^2 \Big/ \sum_b \sigma_b^2",
+    ]
+    if centre != "none":
+        lines.append(QK_CENTRING)
+    return lines

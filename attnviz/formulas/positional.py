@@ -1,0 +1,58 @@
+"""Positional encodings (S15, S16): how p_i enters, the sinusoidal table, widths,
+similarity between positions, and what one head scores with them."""
+
+from __future__ import annotations
+
+
+def positions(kind: str, mode: str) -> str | None:
+    """S16: what enters the first layer, x_i + p_i or [x_i; p_i] (None without positions)."""
+    if kind == "none":
+        return None
+    if mode == "add":
+        return r"X \leftarrow X + E,\quad \mathbf{x}_i \leftarrow \mathbf{x}_i + \mathbf{p}_i"
+    return r"X \leftarrow [X;\ E],\quad \mathbf{x}_i \leftarrow [\mathbf{x}_i; \mathbf{p}_i]"
+
+
+SINUSOIDAL = (  # 1-based: p_1 is position 0 of the usual 0-based table, component 1 a sine
+    r"\begin{aligned}(\mathbf{p}_i)_{2k-1} &= \sin\!\big((i - 1)\,\omega_k\big) \\"
+    r" (\mathbf{p}_i)_{2k} &= \cos\!\big((i - 1)\,\omega_k\big) \\"
+    r" \omega_k &= 10000^{-2(k-1)/D} \\ k &= 1, \dots, D/2\end{aligned}"
+)
+
+
+def add_concat(d_pos_symbol: str = "D") -> str:
+    """S16: the width after adding p_i, and after concatenating it (no words: both languages)."""
+    return (
+        r"\mathbf{x}_i + \mathbf{p}_i \in \mathbb{R}^{D},\qquad"
+        rf" [\mathbf{{x}}_i; \mathbf{{p}}_i] \in \mathbb{{R}}^{{D + {d_pos_symbol}}}"
+    )
+
+
+def position_similarity(cosine: bool = False) -> str:
+    """S_ij between positions i and j: p_iᵀp_j, or its cosine (unit-length p_i)."""
+    if cosine:
+        return (
+            r"S_{ij} = \frac{\mathbf{p}_i^\top \mathbf{p}_j}"
+            r"{\lVert \mathbf{p}_i \rVert\, \lVert \mathbf{p}_j \rVert}"
+        )
+    return r"S_{ij} = \mathbf{p}_i^\top \mathbf{p}_j"
+
+
+def position_score(mode: str) -> str:
+    """What one head scores when positions enter its input: s_ij for x_i + p_i or [x_i; p_i].
+
+    With positions added the score has four terms, and p_iᵀ p_j (the similarity map) is
+    the last of them only when W^Q W^Kᵀ = I. Concatenated, the head's width is D + D.
+    """
+    if mode == "add":
+        return (
+            r"\begin{aligned}s_{ij} &= \frac{(\mathbf{x}_i + \mathbf{p}_i)^\top W^Q (W^K)^\top"
+            r" (\mathbf{x}_j + \mathbf{p}_j)}{\sqrt{D}} \\ &= \frac{1}{\sqrt{D}}\big("
+            r"\mathbf{x}_i^\top W \mathbf{x}_j + \mathbf{x}_i^\top W \mathbf{p}_j"
+            r" + \mathbf{p}_i^\top W \mathbf{x}_j + \mathbf{p}_i^\top W \mathbf{p}_j\big),"
+            r"\quad W = W^Q (W^K)^\top\end{aligned}"
+        )
+    return (
+        r"s_{ij} = \frac{[\mathbf{x}_i; \mathbf{p}_i]^\top W^Q (W^K)^\top"
+        r" [\mathbf{x}_j; \mathbf{p}_j]}{\sqrt{D + D}}"
+    )
