@@ -15,7 +15,7 @@ from .race_model import NORMS
 from .race_tasks import chance, pattern, pattern_scores, probe
 
 if TYPE_CHECKING:
-    from .training_race import Config
+    from .race_config import Config
 
 MAX_FRAMES = 61  # recorded frames per race, initialisation included
 

@@ -16,7 +16,7 @@ from ..device import resolve_device
 from ..positional import PositionalEncoding
 
 if TYPE_CHECKING:
-    from .training_race import Config
+    from .race_config import Config
 
 NORMS = ("post", "pre")  # where each block's LayerNorm sits: the two models of a race
 

@@ -14,84 +14,53 @@ probe sequence (``race_frames.Frames``, uint8 maps), and each head's pattern sco
 of a row's weight on the key that holds what the output needs, (1/n) Σ_i Σ_{j ∈ T(i)} a_ij
 with T(i) = {i} (copy), {n + 1 − i} (reverse) or the keys of rank i (sort), 1-based.
 The model is ``race_model.SeqModel``; the tasks and the score are in ``race_tasks``.
+The configuration is ``race_config.Config``; what a race leaves (its records, their
+tables, the positions learned) is in ``race_results``.
 """
 
 from __future__ import annotations
 
 import math
 import threading
-from collections.abc import Iterator, Mapping, MutableMapping
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 import torch
 from torch.nn import functional as F
 
 from .. import formulas
 from ..device import resolve_device
-from ..limits import MAX_LAYERS, MAX_SEED, check_choice, check_float, check_int
+from .race_config import (  # noqa: F401  (re-exported: the page and its tests read them here)
+    LR_RANGE,
+    MAX_RACE_LAYERS,
+    MAX_RACE_STEPS,
+    MAX_SEQ,
+    MAX_VOCAB,
+    SECONDS_PER_LAYER_STEP,
+    TASKS,
+    Config,
+    learning_rate,
+)
 from .race_frames import Frames
 from .race_model import NORMS, SeqModel
+from .race_results import (  # noqa: F401  (re-exported, as race_config's names)
+    POSITIONS_KEY,
+    LearnedPositions,
+    Result,
+    StepRecord,
+    history,
+    keep_positions,
+    learned_positions,
+    positions,
+    summary,
+)
 from .race_tasks import make_batch, probe
 
-TASKS = ("copy", "reverse", "sort")
-MAX_RACE_LAYERS = min(12, MAX_LAYERS)  # keeps one race within about a minute on 2 cores
-MAX_RACE_STEPS = 600
-LR_RANGE = (1e-4, 3e-2)
-MAX_SEQ, MAX_VOCAB = 32, 100  # the n and V a race accepts (the page keeps 8 and 10)
 # One intra-op thread per race: the same numbers as two, about as fast on an idle 2-core
 # machine, and 8–60× faster than two when other work shares the cores (measured), as the
 # races of a classroom on one server do.
 THREADS = 1
-SECONDS_PER_LAYER_STEP = 0.005  # one step of one block, both models, on 2 cores
-
-
-@dataclass(frozen=True)
-class Config:
-    task: str = "reverse"
-    L: int = 6
-    lr: float = 1e-2
-    warmup: bool = False
-    steps: int = 300
-    seed: int = 0
-    D: int = 32
-    H: int = 2
-    n: int = 8  # sequence length
-    vocab: int = 10
-    batch: int = 32
-
-    def __post_init__(self) -> None:
-        check_choice("task", self.task, TASKS)
-        check_int("layers", self.L, 1, MAX_RACE_LAYERS)
-        check_float("learning rate", self.lr, *LR_RANGE)
-        check_int("steps", self.steps, 10, MAX_RACE_STEPS)
-        check_int("seed", self.seed, 0, MAX_SEED)
-        check_int("n", self.n, 2, MAX_SEQ)
-        check_int("vocab", self.vocab, 2, MAX_VOCAB)
-
-    @property
-    def seconds(self) -> int:
-        """About how long the race takes, in whole seconds (at least 1)."""
-        return max(1, round(self.steps * self.L * SECONDS_PER_LAYER_STEP))
-
-    @property
-    def warm_steps(self) -> int | None:
-        """T_warm, the steps over which the rate grows to lr (None without warm-up)."""
-        return max(1, self.steps // 4) if self.warmup else None
-
-
-def learning_rate(log10: float) -> float:
-    """10^log10 to three significant digits, the rate a slider in log₁₀ stands for."""
-    return float(f"{10**log10:.3g}")
-
-
-@dataclass(frozen=True)
-class StepRecord:
-    step: int
-    loss: dict[str, float]  # per norm; NaN once a model has diverged
-    acc: dict[str, float]  # token accuracy on this step's batch
 
 
 def _weights(models: Mapping[str, SeqModel], alive: Mapping[str, bool], x: torch.Tensor) -> dict:
@@ -194,45 +163,9 @@ def initial(cfg: Config) -> Frames:
     return frames
 
 
-@dataclass(frozen=True, eq=False)
-class LearnedPositions:
-    """The positional encodings p_1 … p_n both models of a race learned, and that race."""
-
-    cfg: Config
-    tables: dict[str, np.ndarray]  # norm → (n, D) float32
-
-
-def positions(cfg: Config, models: dict[str, SeqModel]) -> LearnedPositions:
-    """The learned positional encodings of each model, as float32 arrays."""
-    tables = {k: m.pe.W_pos.detach().float().cpu().numpy().copy() for k, m in models.items()}
-    return LearnedPositions(cfg, tables)
-
-
-# A session keeps its latest race's encodings here, for the positional-encoding page.
-POSITIONS_KEY = "race_pe"
-
-
-def keep_positions(state: MutableMapping, positions: LearnedPositions) -> None:
-    """Store ``positions`` in a session's ``state`` (Streamlit's session state, say)."""
-    state[POSITIONS_KEY] = positions
-
-
-def learned_positions(state: Mapping) -> LearnedPositions | None:
-    """The encodings the session's latest race learned, or None before any race."""
-    return state.get(POSITIONS_KEY)
-
-
 def race_formulas(cfg: Config) -> list[str]:
     """LaTeX of the race as ``cfg`` runs it: model, read-outs, rate schedule; pattern score."""
     return [formulas.race(cfg.warm_steps), formulas.pattern_score(cfg.task)]
-
-
-@dataclass(frozen=True)
-class Result:
-    records: list[StepRecord]
-    positions: LearnedPositions
-    frames: Frames
-    formulas: list[str]  # LaTeX of what was computed
 
 
 def run(cfg: Config) -> Result:
@@ -241,23 +174,3 @@ def run(cfg: Config) -> Result:
     frames = Frames(cfg)
     records = list(race(cfg, models, frames))
     return Result(records, positions(cfg, models), frames, race_formulas(cfg))
-
-
-def history(records: list[StepRecord]) -> pd.DataFrame:
-    """One row per step and norm: step, norm, loss, accuracy (the race's curves)."""
-    return pd.DataFrame(
-        [(r.step, n, r.loss[n], r.acc[n]) for r in records for n in NORMS],
-        columns=["step", "norm", "loss", "accuracy"],
-    )
-
-
-def summary(records: list[StepRecord], last: int = 20) -> dict[str, tuple[float, float]]:
-    """Mean loss and accuracy over the last ``last`` steps, per norm (NaN if diverged)."""
-    tail = records[-last:]
-    return {
-        norm: (
-            float(np.mean([r.loss[norm] for r in tail])),
-            float(np.mean([r.acc[norm] for r in tail])),
-        )
-        for norm in NORMS
-    }
