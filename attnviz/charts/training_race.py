@@ -85,6 +85,10 @@ def tile_origin(layer: int, head: int, part: int, n: int, H: int) -> tuple[int, 
     return layer * (n + GAP), part * (H * (n + GAP) + GAP) + head * (n + GAP)
 
 
+MAPS_MARGIN = dict(l=30, r=10, t=56, b=10)  # px around the maps: layer numbers, titles
+BAR_PX = 80  # the colour bar beside the maps, with its tick labels
+
+
 def maps(
     weights: Mapping[str, np.ndarray | None],
     tokens: Sequence[str],
@@ -101,13 +105,14 @@ def maps(
     One heat map trace per model on a shared canvas, NaN between the maps (cheap to draw,
     and hoverable); rows are queries, columns keys, both labelled ``tokens`` (e.g. "1:4").
     A model given None (diverged) leaves its half empty under ``dead_text``. The maps stay
-    square; ``width_px`` (the plot's width on screen) and a cap on the height size them.
+    square; ``width_px`` (the figure's width on screen) and a cap on the height size them.
     """
     parts = list(weights)
     L, H, n, _ = next(w for w in weights.values() if w is not None).shape
     rows = L * (n + GAP) - GAP
     cols = len(parts) * (H * (n + GAP) + GAP) - 2 * GAP
-    cell = min(760 / rows, width_px / (cols + 1))  # px per cell, the maps square
+    plot_px = width_px - MAPS_MARGIN["l"] - MAPS_MARGIN["r"] - BAR_PX  # the maps' own width
+    cell = min(760 / rows, plot_px / (cols + 1))  # px per cell, the maps square
     heads = (lambda h: f"{head_label} {h + 1}") if n * cell >= 64 else (lambda h: f"{h + 1}")
     pair = np.array([[f"{q} → {k}" for k in tokens] for q in tokens], dtype=object)
     fig = go.Figure()
@@ -150,12 +155,18 @@ def maps(
         )
     fig.update_layout(
         annotations=[{"showarrow": False, "font_size": 12, **a} for a in notes],
-        height=int(rows * cell) + 70,
-        margin=dict(l=30, r=10, t=56, b=10),
+        height=int(rows * cell) + MAPS_MARGIN["t"] + MAPS_MARGIN["b"],
+        margin=MAPS_MARGIN,
         plot_bgcolor="rgba(0,0,0,0)",
     )
     fig.update_xaxes(visible=False, range=[-1.5, cols - 0.5], constrain="domain")
-    fig.update_yaxes(visible=False, autorange="reversed", scaleanchor="x", constrain="domain")
+    fig.update_yaxes(  # in a narrower column than width_px, the room left is at the foot
+        visible=False,
+        autorange="reversed",
+        scaleanchor="x",
+        constrain="domain",
+        constraintoward="top",
+    )
     return fig
 
 
