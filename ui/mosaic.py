@@ -15,7 +15,7 @@ controls into the URL (app.py's share link does so only after a whole page's run
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -23,7 +23,6 @@ import streamlit as st
 
 from attnviz.charts import Mosaic
 from attnviz.charts.cells import cell_map
-from attnviz.charts.multihead import TITLE_PX, TITLE_PX_LARGE, head_tiles
 from attnviz.charts.raster import png_uri
 
 from .frame import presenting, tr, url_params
@@ -78,23 +77,11 @@ def data(
     }
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
-def head_grid(
-    cfg: Hashable, show: str, present: bool, _shown: np.ndarray, lo: float, hi: float
-) -> tuple[Mosaic, bytes]:
-    """The multi-head page's tile of every head and their PNG, once per view: ``cfg`` and
-    ``show`` name the maps ``_shown`` (not hashed); a class asks for the same few, and
-    drawing them is most of a rerun's work. Decorated here, once per process: a page's
-    script runs again each rerun, and decorating there hashed the function's source
-    every time."""
-    tiles = head_tiles(
-        _shown,
-        zmin=lo,
-        zmax=hi,
-        width_px=760 if present else 520,
-        title_px=TITLE_PX_LARGE if present else TITLE_PX,
-    )
-    return tiles, tiles.png()
+def pick_cell(cell: tuple[int, int]) -> None:
+    """Map cell (query position, key position) → the sliders i and j (from 1), steps on:
+    the enlarged map's pick on the multi-head and real-model pages."""
+    st.session_state["i"], st.session_state["j"] = cell[0] + 1, cell[1] + 1
+    st.session_state["follow"] = True
 
 
 def _picked(key: str, on_pick: Callable[[tuple[int, int]], None]) -> Callable[[], None]:

@@ -33,12 +33,6 @@ def pick_head(cell: tuple[int, int]) -> None:
     st.session_state["layer"], st.session_state["head"] = cell[0] + 1, cell[1] + 1
 
 
-def pick_cell(cell: tuple[int, int]) -> None:
-    """Map cell (query position, key position) → the sliders i and j (from 1), steps on."""
-    st.session_state["i"], st.session_state["j"] = cell[0] + 1, cell[1] + 1
-    st.session_state["follow"] = True
-
-
 def map_title(view: str, combine: str | None, layer: int, head: int) -> str:
     """The map's title: layer l's rollout, its heads combined, or head h of layer l."""
     if view == "rollout":
@@ -153,7 +147,7 @@ def explore(cfg: real_model.Config, r: real_model.Result, title: str) -> None:
             key="map",
             name=name,
             picked=(i, j) if cfg.one_head else None,
-            on_pick=pick_cell if cfg.one_head else None,
+            on_pick=mosaic.pick_cell if cfg.one_head else None,
             **look,
         )
         st.caption(tr("real_model.map_help" if cfg.one_head else "real_model.map_help_combined"))

@@ -1,0 +1,161 @@
+"""The multi-head page's right-hand side, one ``st.fragment`` drawn by
+pages/attention/multihead.py: weights or scores, the grid of every head (a click enlarges
+one), the head enlarged (a click follows a weight through its formula) and a head's
+query–key space. Its controls and clicks rerun only it. Strings are ``multihead.*`` and
+``steps.*``; heads and positions are shown counting from 1.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from attnviz.charts import Mosaic
+from attnviz.charts.multihead import TITLE_PX, TITLE_PX_LARGE, head_tiles
+from attnviz.errors import InputError
+from attnviz.lessons import multihead, multihead_probe
+from attnviz.tables import long_table
+from attnviz.text import token_labels
+
+from . import mosaic, steps
+from .compute import compute
+from .export import csv_button, download_label
+from .frame import presenting, tr
+from .widgets import select, slider, toggle
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def grid_picture(
+    cfg: multihead.Config, show: str, present: bool, _shown: np.ndarray, lo: float, hi: float
+) -> tuple[Mosaic, bytes]:
+    """Every head's tile and their PNG, once per view: ``cfg`` and ``show`` name the maps
+    ``_shown`` (not hashed); a class asks for the same few, and drawing them is most of a
+    rerun's work. Decorated here, once per process: a page's script runs again each
+    rerun, and decorating there hashed the function's source every time."""
+    tiles = head_tiles(
+        _shown,
+        zmin=lo,
+        zmax=hi,
+        width_px=760 if present else 520,
+        title_px=TITLE_PX_LARGE if present else TITLE_PX,
+    )
+    return tiles, tiles.png()
+
+
+def pick_head(cols: int):
+    """Tile (row, col) → the enlarged head's slider (h from 1)."""
+    return lambda tile: st.session_state.update(head=tile[0] * cols + tile[1] + 1)
+
+
+@st.fragment
+def explore(cfg: multihead.Config, r: multihead.Result) -> None:
+    """The grid of ``r``'s heads, the head enlarged with its downloads, and on demand the
+    weight followed and the query–key space (``cfg`` as the page built it)."""
+    N = len(r.tokens)
+    show = select(
+        "show",
+        tr("multihead.show"),
+        ["weights", "scores"],
+        "weights",
+        labels="multihead.",
+        radio=True,
+    )
+    shown = r.weights if show == "weights" else r.scores
+    # colours span the data, so near-uniform maps still show their structure; 1/N is marked
+    lo, hi = (0.0 if show == "weights" else float(shown.min())), float(shown.max())
+    uniform = {1 / N: "1/N"} if show == "weights" else None
+    h = slider("head", tr("multihead.big_head"), 1, cfg.H, 1) - 1 if cfg.H > 1 else 0
+    st.subheader(tr("multihead.grid"))
+    tiles, png = grid_picture(cfg, show, presenting(), shown, lo, hi)
+    titles = [tr("multihead.head", h=g + 1) for g in range(cfg.H)]
+    names = [
+        tr("multihead.tile_name", h=g + 1, entropy=r.entropy[g], max=r.max_weight[g])
+        for g in range(cfg.H)
+    ]
+    payload = mosaic.data(
+        tiles,
+        png,
+        row_labels=[],
+        col_labels=[],
+        names=names,
+        tile_labels=titles,
+        selected=divmod(h, tiles.cols),
+        alt=tr("multihead.grid"),
+        large=presenting(),
+        max_width=760 if presenting() else 520,
+    )
+    mosaic.mosaic(payload, "grid", pick_head(tiles.cols))
+    notes = [tr("multihead.grid_caption")]  # one element: fewer for a rerun to send
+    if tiles.cell < N:
+        notes.append(tr("multihead.grid_pooled", N=N))
+    if show == "weights":
+        rule = "multihead.range_causal" if cfg.causal else "multihead.range"
+        notes.append(tr(rule, hi=hi, N=N, uniform=1 / N))
+    st.caption("\n\n".join(notes))
+    st.download_button(
+        download_label("png", tr("multihead.dl_grid")),
+        png,
+        file_name="heads.png",
+        mime="image/png",
+        key="png_grid",
+        on_click="ignore",
+    )
+    st.subheader(tr("multihead.head_title", h=h + 1))
+    map_slot = st.container()
+    left, right = st.columns(2)
+    i = slider("i", tr("multihead.pick_i"), 1, N, 1, where=left) - 1
+    j = slider("j", tr("multihead.pick_j"), 1, N, 1, where=right) - 1
+    with map_slot:
+        look = dict(
+            title=titles[h],
+            zmin=lo,
+            zmax=hi,
+            marks=uniform,
+            x_title=tr("multihead.key"),
+            y_title=tr("multihead.query"),
+            height=720 if presenting() else 520,
+        )
+        mosaic.enlarged_map(
+            shown[h],
+            r.tokens,
+            r.tokens,
+            key="head_map",
+            name=f"head{h + 1}_{show}",
+            picked=(i, j),
+            on_pick=mosaic.pick_cell,
+            **look,
+        )
+        st.caption(tr("multihead.map_help"))
+    labels = token_labels(r.tokens, escape=False)
+    what = tr(f"multihead.{show}")
+    csv_button(
+        pd.DataFrame(shown[h], index=labels, columns=labels),
+        f"head{h + 1}_{show}",
+        "csv_head",
+        label=tr("multihead.dl_head", h=h + 1, what=what),
+    )
+    csv_button(
+        lambda: long_table(shown, labels, show).set_index("head"),
+        f"all_heads_{show}",
+        "csv_all",
+        label=tr("multihead.dl_all", what=what),
+    )
+    # drawn on demand (a click on a cell turns the steps on): the page redraws lean
+    if toggle("follow", tr("steps.show_steps")):
+        s = compute(multihead_probe.follow, multihead_probe.Pick(cfg, h, i, j))
+        steps.follow(s.steps, s.formulas, r.tokens, key="steps", where=titles[h])
+        if cfg.norm == "pre":  # the steps' x_i is what attention reads
+            st.caption(tr("multihead.pre_ln_steps"))
+        st.caption(tr(f"steps.cell_{show}", i=i + 1, j=j + 1, value=float(shown[h, i, j])))
+    if toggle("qkview", tr("steps.show_qk")):
+        st.subheader(tr("steps.qk_title", h=h + 1))
+        k, centre = steps.qk_controls("space")
+        try:
+            probe = multihead_probe.Probe(cfg, h, i, k, centre)
+        except InputError:  # query_only: no keys, so no query–key space
+            st.info(tr("steps.qk_no_keys"))
+        else:
+            st.caption(tr("steps.qk_intro"))
+            steps.qk_view(compute(multihead_probe.qk, probe), key="space")
+    mosaic.keep_in_url()
