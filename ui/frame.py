@@ -104,8 +104,7 @@ def share_link() -> None:
         return
     st.session_state[LINKED] = True
     params = url_params()
-    if params != st.query_params.to_dict():  # each write sends the browser a message
-        st.query_params.from_dict(params)
+    st.query_params.from_dict(params)
     with st.sidebar:
         st.caption(tr("app.share_link"))
         url = f"{st.context.url or ''}?{urlencode(params)}"

@@ -46,10 +46,11 @@ WIDE_FORMULAS = """() => Array.from(document.querySelectorAll('.katex-display'))
     .filter(e => e.clientWidth > 0 && e.scrollWidth > e.clientWidth + 4)
     .map(e => e.textContent.slice(0, 50))"""
 # toggle and metric labels cut short ("…"), which Streamlit does to a label longer than its line
+# (by more than the 2 px an italic subscript of KaTeX overhangs its box, as in ‖J‖_F)
 CUT_LABELS = """() => Array.from(document.querySelectorAll(
     ':is([data-testid=stCheckbox] [data-testid=stWidgetLabel], [data-testid=stMetricLabel])'
     + ' .stMarkdownEllipsis'))
-    .filter(e => e.clientWidth > 0 && e.scrollWidth > e.clientWidth + 1)
+    .filter(e => e.clientWidth > 0 && e.scrollWidth > e.clientWidth + 3)
     .map(e => e.textContent.slice(0, 50))"""
 
 
