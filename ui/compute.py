@@ -126,8 +126,8 @@ def compute(run: Callable[[C], R], cfg: C, *, max_entries: int = 64) -> R:
     Concurrent calls with an equal config compute it once; the others get the cached result.
     A config not asked for lately computes under a spinner; a recent one (the last half
     of the cache's entries, which its least-recently-used eviction keeps) is read without:
-    a spinner starts a timer thread and sends a message even when it never shows, about
-    2 ms of every rerun of a 2-core server (a py-spy profile of the multi-head page).
+    a spinner starts a timer thread and sends a message even when it never shows: 8 % of
+    the multi-head page's script time on a 2-core server (py-spy, changes of H).
     """
     cached = _cache(run, max_entries)
     try:
