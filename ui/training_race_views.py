@@ -13,6 +13,7 @@ from functools import partial
 
 import streamlit as st
 
+from attnviz.charts import race_maps
 from attnviz.charts import training_race as charts
 from attnviz.lessons import race_frames, training_race
 
@@ -47,7 +48,7 @@ def show_maps(frames: race_frames.Frames, f: int, key: str) -> None:
     shown = {k: frames.decode(f, k) if frames.alive[k][f] else None for k in frames.maps}
     tokens = [f"{i + 1}:{d}" for i, d in enumerate(frames.probe)]
     dead, width = tr("training.dead"), 760 if presenting() else 560
-    fig = charts.maps(
+    fig = race_maps.maps(
         shown,
         tokens,
         names=names("training.short_"),

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from attnviz import block
-from attnviz.charts import training_race as charts
+from attnviz.charts import race_maps
 from attnviz.lessons import training_race
 
 from .helpers import assert_clean, decode, figures, latex, run_page, sweep_controls
@@ -19,11 +19,11 @@ def shown_maps(at) -> dict[str, np.ndarray]:
     out = {}
     for part, (norm, trace) in enumerate(zip(training_race.NORMS, fig["data"], strict=True)):
         z = decode(trace["z"])
-        L = (z.shape[0] + charts.GAP) // (n + charts.GAP)
+        L = (z.shape[0] + race_maps.GAP) // (n + race_maps.GAP)
         tiles = np.empty((L, H, n, n), np.float32)
         for layer in range(L):
             for head in range(H):
-                r, c = charts.tile_origin(layer, head, part, n, H)
+                r, c = race_maps.tile_origin(layer, head, part, n, H)
                 tiles[layer, head] = z[r : r + n, c : c + n]
         out[norm] = tiles
     return out

@@ -5,6 +5,7 @@ import json
 import numpy as np
 import pandas as pd
 
+from attnviz.charts import race_maps
 from attnviz.charts import training_race as charts
 from attnviz.charts.depth_gradients import NORM_COLOURS
 
@@ -68,7 +69,7 @@ def test_maps_put_every_head_on_its_tile_and_leave_a_diverged_model_empty():
     rng = np.random.default_rng(1)
     post = rng.dirichlet(np.ones(n), size=(L, H, n)).astype(np.float32)
     tokens = [f"{i + 1}:{d}" for i, d in enumerate((7, 1, 5, 0))]
-    fig = charts.maps(
+    fig = race_maps.maps(
         {"post": post, "pre": None},
         tokens,
         names={"post": "post-LN", "pre": "pre-LN"},
@@ -84,10 +85,10 @@ def test_maps_put_every_head_on_its_tile_and_leave_a_diverged_model_empty():
     filled = np.zeros(z_post.shape, bool)
     for layer in range(L):
         for head in range(H):
-            r, c = charts.tile_origin(layer, head, 0, n, H)
+            r, c = race_maps.tile_origin(layer, head, 0, n, H)
             np.testing.assert_array_equal(z_post[r : r + n, c : c + n], post[layer, head])
             filled[r : r + n, c : c + n] = True
-            r, c = charts.tile_origin(layer, head, 1, n, H)
+            r, c = race_maps.tile_origin(layer, head, 1, n, H)
             label = data[1]["customdata"][r + 2][c + 3]  # pre-LN's half keeps its hover text
             assert label == f"layer {layer + 1}, head {head + 1}<br>3:5 → 4:0"
     assert np.isnan(z_post[~filled]).all()  # gaps between the tiles, and the other half
