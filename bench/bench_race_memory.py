@@ -21,7 +21,7 @@ import threading
 import time
 from pathlib import Path
 
-from attnviz.lessons import race_frames
+from attnviz.lessons import race_config, race_frames, race_results
 from attnviz.lessons import training_race as training
 
 REPLICA = 3 * 2**30  # bytes of memory of one replica (deploy/k8s.yaml's limit)
@@ -44,14 +44,14 @@ def reset_peak() -> bool:
     return True
 
 
-def record_bytes(rec: training.StepRecord) -> int:
+def record_bytes(rec: race_results.StepRecord) -> int:
     """Bytes one kept ``StepRecord`` holds: the object, its two dicts, their floats, the step."""
     floats = [*rec.loss.values(), *rec.acc.values()]
     parts = [rec, rec.loss, rec.acc, rec.step, *floats]
     return sum(sys.getsizeof(x) for x in parts)
 
 
-def session(cfg: training.Config, run: int, start: threading.Barrier, kept: list) -> None:
+def session(cfg: race_config.Config, run: int, start: threading.Barrier, kept: list) -> None:
     """One student's race as the page runs it, stopped after ``run`` steps; its state kept."""
     frames, records = race_frames.Frames(cfg), []
     state = dict(cfg=cfg, records=records, frames=frames, done=False)
@@ -72,8 +72,8 @@ def main() -> None:
     ap.add_argument("--steps", type=int, default=600)
     ap.add_argument("--run", type=int, default=60)
     args = ap.parse_args()
-    cfg = training.Config(L=args.L, steps=args.steps)
-    warm = training.Config(L=args.L, steps=20)
+    cfg = race_config.Config(L=args.L, steps=args.steps)
+    warm = race_config.Config(L=args.L, steps=20)
     warm_records = list(training.race(warm, {}, race_frames.Frames(warm)))  # one-off allocations
     record = record_bytes(warm_records[-1])
     before = rss()

@@ -24,12 +24,12 @@ import torch
 from torch import nn
 
 from attnviz.lessons import depth_gradients as depth
-from attnviz.lessons import depth_model, race_frames, race_tasks
+from attnviz.lessons import depth_model, race_config, race_frames, race_results, race_tasks
 from attnviz.lessons import training_race as training
 from bench.bench_race_memory import record_bytes
 
 
-def reference_steps_per_second(cfg: training.Config, steps: int = 30) -> float:
+def reference_steps_per_second(cfg: race_config.Config, steps: int = 30) -> float:
     """A stock PyTorch encoder of the same size, trained on the same task (steps/s)."""
     torch.manual_seed(0)
     layer = nn.TransformerEncoderLayer(
@@ -52,7 +52,7 @@ def reference_steps_per_second(cfg: training.Config, steps: int = 30) -> float:
     return steps / (time.perf_counter() - t0)
 
 
-def race_seconds(cfg: training.Config, record: bool) -> tuple[float, float, list]:
+def race_seconds(cfg: race_config.Config, record: bool) -> tuple[float, float, list]:
     """Wall time of one race as the page runs it, with or without recording its frames, and
     the part of it spent recording (the probe's forward passes and their storage)."""
     frames = race_frames.Frames(cfg) if record else None
@@ -75,7 +75,7 @@ def race_seconds(cfg: training.Config, record: bool) -> tuple[float, float, list
     return seconds, spent[0], records
 
 
-def recording_overhead(cfg: training.Config, pairs: int) -> None:
+def recording_overhead(cfg: race_config.Config, pairs: int) -> None:
     """Alternate races without and with recording; print the medians and their ratio, and
     the share of the recorded races' time spent recording (robust to a changing load)."""
     times: dict[bool, list[float]] = {False: [], True: []}
@@ -97,7 +97,7 @@ def recording_overhead(cfg: training.Config, pairs: int) -> None:
     )
 
 
-def session_bytes(cfg: training.Config) -> None:
+def session_bytes(cfg: race_config.Config) -> None:
     """What the page keeps in session state for one finished race: records and frames."""
     frames = race_frames.Frames(cfg)
     records = list(training.race(cfg, {}, frames))
@@ -125,11 +125,11 @@ def claims() -> None:
     ]
     for task, L, lr, steps, warmup in settings:
         for seed in (0, 1, 2):
-            cfg = training.Config(task=task, L=L, lr=lr, steps=steps, warmup=warmup, seed=seed)
+            cfg = race_config.Config(task=task, L=L, lr=lr, steps=steps, warmup=warmup, seed=seed)
             r = training.run(cfg)
             s, last = r.frames.scores, r.frames.count - 1
             line = f"{task:7s} L={L} lr={lr:g} {steps} steps warmup={warmup!s:5s} seed={seed}"
-            for norm, (loss, acc) in training.summary(r.records).items():
+            for norm, (loss, acc) in race_results.summary(r.records).items():
                 first = np.round(s[norm][[0, last], 0].astype(float), 2).tolist()  # layer 1
                 later = np.round(s[norm][last, 1:].max(-1).astype(float), 2).tolist()
                 line += f"\n   {norm}: loss {loss:.3f} acc {acc:.2f} layer 1 {first[0]} -> "
@@ -142,10 +142,10 @@ def main() -> None:
     if sys.argv[1:] == ["claims"]:
         claims()
         return
-    recording_overhead(training.Config(steps=200), pairs=8)
-    recording_overhead(training.Config(L=12, steps=600), pairs=2)
-    session_bytes(training.Config(L=12, H=2, steps=600))
-    cfg = training.Config(steps=200)
+    recording_overhead(race_config.Config(steps=200), pairs=8)
+    recording_overhead(race_config.Config(L=12, steps=600), pairs=2)
+    session_bytes(race_config.Config(L=12, H=2, steps=600))
+    cfg = race_config.Config(steps=200)
     t0 = time.perf_counter()
     records = training.run(cfg).records
     race_s = time.perf_counter() - t0
@@ -161,7 +161,7 @@ def main() -> None:
     )
     print(
         "  final (loss, accuracy):",
-        {k: tuple(round(v, 3) for v in s) for k, s in training.summary(records).items()},
+        {k: tuple(round(v, 3) for v in s) for k, s in race_results.summary(records).items()},
     )
     for D in (128, 512):
         t0 = time.perf_counter()

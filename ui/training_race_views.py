@@ -15,7 +15,7 @@ import streamlit as st
 
 from attnviz.charts import race_maps
 from attnviz.charts import training_race as charts
-from attnviz.lessons import race_frames, training_race
+from attnviz.lessons import race_config, race_frames, race_results, training_race
 
 from .compute import compute, in_turn
 from .export import csv_button, plot
@@ -67,7 +67,7 @@ def show(state: dict, f: int, live: bool = False) -> None:
     """The curves marked at frame f, its maps and the pattern scores up to it."""
     frames, t = state["frames"], int(state["frames"].steps[f])
     key = f"_{time.monotonic_ns()}" if live else ""  # a live redraw replaces its element
-    history = training_race.history(state["records"])
+    history = race_results.history(state["records"])
     fig = charts.race(
         history,
         names=names(),
@@ -114,7 +114,7 @@ def replay(state: dict) -> None:
     show(state, recorded.index(t) if len(recorded) > 1 else 0)
 
 
-def run_race(cfg: training_race.Config) -> None:
+def run_race(cfg: race_config.Config) -> None:
     """Run the race ``cfg`` names, drawn as it goes (a heavy slot for each step), into the
     session's ``RACE`` state; the step slider starts again at the last frame."""
     st.session_state.pop(FRAME, None)
@@ -134,14 +134,14 @@ def run_race(cfg: training_race.Config) -> None:
                 began = time.monotonic()
                 with live.container():
                     show(state, frames.count - 1, live=True)
-                training_race.keep_positions(st.session_state, training_race.positions(cfg, models))
+                race_results.keep_positions(st.session_state, race_results.positions(cfg, models))
                 due = time.monotonic() + 4 * (time.monotonic() - began)
-    training_race.keep_positions(st.session_state, training_race.positions(cfg, models))
+    race_results.keep_positions(st.session_state, race_results.positions(cfg, models))
     state["done"] = True
     live.empty()
 
 
-def results(cfg: training_race.Config) -> None:
+def results(cfg: race_config.Config) -> None:
     """The session's race, replayed (or, before one, the untrained maps), its summary and
     downloads; a note when it was run with other settings than ``cfg`` or stopped."""
     state = st.session_state.get(RACE)
@@ -156,10 +156,10 @@ def results(cfg: training_race.Config) -> None:
         if not state["done"]:
             st.info(tr("training.stopped", t=state["records"][-1].step))
         replay(state)
-        for norm, (loss, acc) in training_race.summary(state["records"]).items():
+        for norm, (loss, acc) in race_results.summary(state["records"]).items():
             key = "training.diverged" if math.isnan(loss) else "training.result"
             st.markdown("- " + tr(key, name=names()[norm], loss=loss, acc=acc))
-        history = training_race.history(state["records"]).set_index("step")
+        history = race_results.history(state["records"]).set_index("step")
         task = state["cfg"].task
         csv_button(history, f"race_{task}", "csv_race", label=tr("training.dl_history"))
         scores = partial(race_frames.score_table, state["frames"])  # built when clicked

@@ -31,30 +31,10 @@ from torch.nn import functional as F
 
 from .. import formulas
 from ..device import resolve_device
-from .race_config import (  # noqa: F401  (re-exported: the page and its tests read them here)
-    LR_RANGE,
-    MAX_RACE_LAYERS,
-    MAX_RACE_STEPS,
-    MAX_SEQ,
-    MAX_VOCAB,
-    SECONDS_PER_LAYER_STEP,
-    TASKS,
-    Config,
-    learning_rate,
-)
+from .race_config import Config
 from .race_frames import Frames
 from .race_model import NORMS, SeqModel
-from .race_results import (  # noqa: F401  (re-exported, as race_config's names)
-    POSITIONS_KEY,
-    LearnedPositions,
-    Result,
-    StepRecord,
-    history,
-    keep_positions,
-    learned_positions,
-    positions,
-    summary,
-)
+from .race_results import Result, StepRecord, positions
 from .race_tasks import make_batch, probe
 
 # One intra-op thread per race: the same numbers as two, about as fast on an idle 2-core

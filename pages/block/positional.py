@@ -6,7 +6,7 @@ import streamlit as st
 
 import ui
 from attnviz.charts import positional as charts
-from attnviz.lessons import positional, training_race
+from attnviz.lessons import positional, race_results
 from attnviz.limits import MAX_D, MAX_SEED
 from attnviz.positional import MODES
 from attnviz.text import token_labels
@@ -16,7 +16,7 @@ WIDTHS = [str(d) for d in range(2, positional.MAX_POSITIONS + 1, 2)]  # the old 
 st.title(ui.tr("positional.title"))
 st.markdown(ui.tr("positional.intro"))
 st.caption(ui.tr("positional.symbols"))
-race = training_race.learned_positions(st.session_state)
+race = race_results.learned_positions(st.session_state)
 left, right = ui.split([1, 2])
 with left:
     kind = ui.select(

@@ -8,33 +8,33 @@ frames kept in session state) are drawn by ``ui.training_race_views``.
 import streamlit as st
 
 import ui
-from attnviz.lessons import training_race
+from attnviz.lessons import race_config, training_race
 from attnviz.limits import MAX_SEED
 from ui import training_race_views as views
 
 st.title(ui.tr("training.title"))
-st.markdown(ui.tr("training.intro", n=training_race.Config().n))
+st.markdown(ui.tr("training.intro", n=race_config.Config().n))
 left, right = ui.split([1, 2])
 with left:
     task = ui.select(
         "task",
         ui.tr("training.task"),
-        training_race.TASKS,
+        race_config.TASKS,
         "reverse",
         labels="training.task_",
         radio=True,
     )
-    L = ui.slider("L", ui.tr("training.L"), 1, training_race.MAX_RACE_LAYERS, 6)
+    L = ui.slider("L", ui.tr("training.L"), 1, race_config.MAX_RACE_LAYERS, 6)
     lr_exp = ui.slider("lr", ui.tr("training.lr_exp"), -4.0, -1.6, -2.0, step=0.1)
-    lr = training_race.learning_rate(lr_exp)
+    lr = race_config.learning_rate(lr_exp)
     st.caption(ui.tr("training.lr_value", lr=lr))
     warmup = ui.toggle("warmup", ui.tr("training.warmup"), False)
     steps = ui.slider(
-        "steps", ui.tr("training.steps"), 20, training_race.MAX_RACE_STEPS, 200, step=10
+        "steps", ui.tr("training.steps"), 20, race_config.MAX_RACE_STEPS, 200, step=10
     )
     seed = ui.number("seed", ui.tr("training.seed"), 0, MAX_SEED, 0)
     fields = dict(task=task, L=L, lr=lr, warmup=warmup, steps=steps, seed=seed)
-    cfg = ui.config(training_race.Config, **fields)
+    cfg = ui.config(race_config.Config, **fields)
     for formula in training_race.race_formulas(cfg):
         st.latex(formula)
     start = st.button(ui.tr("training.start"), type="primary", key="race_start")

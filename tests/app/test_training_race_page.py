@@ -6,7 +6,7 @@ import pytest
 
 from attnviz import block
 from attnviz.charts import race_maps
-from attnviz.lessons import training_race
+from attnviz.lessons import race_config, race_results, training_race
 
 from .helpers import assert_clean, decode, figures, latex, run_page, sweep_controls
 
@@ -14,7 +14,7 @@ from .helpers import assert_clean, decode, figures, latex, run_page, sweep_contr
 def shown_maps(at) -> dict[str, np.ndarray]:
     """The maps figure's tiles back as (L, H, n, n) per model, post-LN left, pre-LN right."""
     fig = next(f for f in figures(at) if f["data"][0]["type"] == "heatmap")
-    cfg = training_race.Config()
+    cfg = race_config.Config()
     n, H = cfg.n, cfg.H
     out = {}
     for part, (norm, trace) in enumerate(zip(training_race.NORMS, fig["data"], strict=True)):
@@ -33,7 +33,7 @@ def shown_maps(at) -> dict[str, np.ndarray]:
 def test_maps_before_the_race_then_a_race_replayed_by_the_step_slider(lang, monkeypatch):
     at = run_page("training_race", lang=lang, L="1", steps="20", task="copy", lr="-2.5")
     assert_clean(at)
-    cfg = training_race.Config(task="copy", L=1, lr=training_race.learning_rate(-2.5), steps=20)
+    cfg = race_config.Config(task="copy", L=1, lr=race_config.learning_rate(-2.5), steps=20)
     assert latex(at) == training_race.race_formulas(cfg)
     assert len(figures(at)) == 1  # the maps at initialisation, no curves yet
     first = training_race.initial(cfg)
@@ -47,7 +47,7 @@ def test_maps_before_the_race_then_a_race_replayed_by_the_step_slider(lang, monk
     losses = [decode(tr["y"]) for tr in curves["data"] if tr["mode"] == "lines"]
     r = training_race.run(cfg)
     np.testing.assert_allclose(losses[0], [rec.loss["post"] for rec in r.records], rtol=1e-4)
-    kept = training_race.learned_positions(at.session_state)
+    kept = race_results.learned_positions(at.session_state)
     assert kept.cfg == cfg and kept.tables["post"].shape == (cfg.n, cfg.D)
     np.testing.assert_allclose(kept.tables["pre"], r.positions.tables["pre"], atol=1e-6)
 

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from attnviz.lessons import race_frames, race_tasks
+from attnviz.lessons import race_config, race_frames, race_tasks
 from attnviz.lessons import training_race as training
 
 
@@ -15,7 +15,7 @@ def test_frame_steps_are_bounded_and_denser_early():
 
 
 def test_frames_store_uint8_maps_within_half_a_level():
-    cfg = training.Config(L=2, H=2, steps=20)
+    cfg = race_config.Config(L=2, H=2, steps=20)
     frames = race_frames.Frames(cfg, steps=[0, 5])
     rng = np.random.default_rng(0)
     w = rng.dirichlet(np.ones(cfg.n), size=(cfg.L, cfg.H, cfg.n)).astype(np.float32)
@@ -33,7 +33,7 @@ def test_frames_store_uint8_maps_within_half_a_level():
 
 
 def test_score_table_has_a_row_per_frame_norm_layer_and_head():
-    cfg = training.Config(task="sort", L=2, steps=12)
+    cfg = race_config.Config(task="sort", L=2, steps=12)
     frames = training.run(cfg).frames
     table = race_frames.score_table(frames)
     assert len(table) == frames.count * 2 * cfg.L * cfg.H

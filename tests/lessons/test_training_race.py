@@ -8,14 +8,14 @@ import pytest
 import torch
 
 from attnviz import formulas
-from attnviz.lessons import race_frames, race_model, race_tasks
+from attnviz.lessons import race_config, race_frames, race_model, race_results, race_tasks
 from attnviz.lessons import training_race as training
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_post_ln_stalls_where_pre_ln_learns(seed):
-    cfg = training.Config(task="reverse", L=6, lr=1e-2, warmup=False, steps=120, seed=seed)
-    result = training.summary(training.run(cfg).records)
+    cfg = race_config.Config(task="reverse", L=6, lr=1e-2, warmup=False, steps=120, seed=seed)
+    result = race_results.summary(training.run(cfg).records)
     post_loss, post_acc = result["post"]
     pre_loss, pre_acc = result["pre"]
     assert pre_acc > 0.9 and pre_loss < 0.5
@@ -24,20 +24,20 @@ def test_post_ln_stalls_where_pre_ln_learns(seed):
 
 @pytest.mark.parametrize("seed", [0, 1])
 def test_warm_up_lets_post_ln_learn(seed):
-    cfg = training.Config(task="reverse", L=6, lr=1e-2, warmup=True, steps=120, seed=seed)
-    post_loss, post_acc = training.summary(training.run(cfg).records)["post"]
+    cfg = race_config.Config(task="reverse", L=6, lr=1e-2, warmup=True, steps=120, seed=seed)
+    post_loss, post_acc = race_results.summary(training.run(cfg).records)["post"]
     assert post_acc > 0.9 and post_loss < 0.5
 
 
 def test_same_seed_same_numbers_and_learned_positions():
-    cfg = training.Config(task="sort", L=2, lr=3e-3, steps=15, seed=7)
+    cfg = race_config.Config(task="sort", L=2, lr=3e-3, steps=15, seed=7)
     a, b = training.run(cfg), training.run(cfg)
     assert [r.loss for r in a.records] == [r.loss for r in b.records]
     assert a.positions.cfg == cfg
     for norm in training.NORMS:
         assert a.positions.tables[norm].shape == (cfg.n, cfg.D)
         np.testing.assert_array_equal(a.positions.tables[norm], b.positions.tables[norm])
-    c = training.run(training.Config(task="sort", L=2, lr=3e-3, steps=15, seed=8))
+    c = training.run(race_config.Config(task="sort", L=2, lr=3e-3, steps=15, seed=8))
     assert [r.loss for r in a.records] != [r.loss for r in c.records]
     assert a.formulas == [formulas.race(None), formulas.pattern_score("sort")]
     for f in range(a.frames.count):
@@ -46,8 +46,8 @@ def test_same_seed_same_numbers_and_learned_positions():
 
 
 def test_history_has_a_row_per_step_and_norm():
-    records = training.run(training.Config(task="copy", L=1, steps=10)).records
-    h = training.history(records)
+    records = training.run(race_config.Config(task="copy", L=1, steps=10)).records
+    h = race_results.history(records)
     assert list(h.columns) == ["step", "norm", "loss", "accuracy"] and len(h) == 2 * 10
     post = h[h.norm == "post"]
     np.testing.assert_array_equal(post["step"], np.arange(1, 11))
@@ -57,18 +57,18 @@ def test_history_has_a_row_per_step_and_norm():
 
 def test_learned_positions_live_under_one_session_key():
     state = {}
-    assert training.learned_positions(state) is None
-    kept = training.LearnedPositions(training.Config(), {"post": np.zeros((8, 32))})
-    training.keep_positions(state, kept)
-    assert training.learned_positions(state) is kept
-    assert list(state) == [training.POSITIONS_KEY]
+    assert race_results.learned_positions(state) is None
+    kept = race_results.LearnedPositions(race_config.Config(), {"post": np.zeros((8, 32))})
+    race_results.keep_positions(state, kept)
+    assert race_results.learned_positions(state) is kept
+    assert list(state) == [race_results.POSITIONS_KEY]
 
 
 def test_formula_shows_the_schedule_and_read_out_that_run():
-    warm = training.Config(steps=200, warmup=True)
-    assert warm.warm_steps == 50 and training.Config(warmup=False).warm_steps is None
+    warm = race_config.Config(steps=200, warmup=True)
+    assert warm.warm_steps == 50 and race_config.Config(warmup=False).warm_steps is None
     with_warm = training.race_formulas(warm)[0]
-    without = training.race_formulas(training.Config(warmup=False))[0]
+    without = training.race_formulas(race_config.Config(warmup=False))[0]
     assert r"T_{\mathrm{warm}} = 50" in with_warm and r"\min" in with_warm
     assert r"\min" not in without and r"\eta_t &= \eta" in without
     for line in (with_warm, without):  # pre-LN's final LN before W_out, post-LN's none
@@ -78,14 +78,14 @@ def test_formula_shows_the_schedule_and_read_out_that_run():
 
 
 def test_learning_rate_and_time_estimate():
-    assert training.learning_rate(-2.5) == 0.00316
-    assert training.learning_rate(-2.0) == 0.01
-    assert training.Config(L=6, steps=200).seconds == 6
-    assert training.Config(L=1, steps=20).seconds == 1
+    assert race_config.learning_rate(-2.5) == 0.00316
+    assert race_config.learning_rate(-2.0) == 0.01
+    assert race_config.Config(L=6, steps=200).seconds == 6
+    assert race_config.Config(L=1, steps=20).seconds == 1
 
 
 def test_targets():
-    cfg = training.Config()
+    cfg = race_config.Config()
     for task, expect in (
         ("copy", lambda x: x),
         ("reverse", lambda x: x.flip(-1)),
@@ -98,7 +98,7 @@ def test_targets():
 @pytest.mark.parametrize("field, value", [("L", 13), ("lr", 1.0), ("steps", 5), ("task", "x")])
 def test_caps(field, value):
     with pytest.raises(ValueError):
-        training.Config(**{field: value})
+        race_config.Config(**{field: value})
 
 
 def test_pattern_scores_on_hand_made_maps():
@@ -118,11 +118,11 @@ def test_pattern_scores_on_hand_made_maps():
 
 
 def test_probe_is_fixed():
-    cfg = training.Config()
+    cfg = race_config.Config()
     x = race_tasks.probe(cfg)
     assert len(set(x.tolist())) == cfg.n and x.max() < cfg.vocab  # distinct digits
-    np.testing.assert_array_equal(x, race_tasks.probe(training.Config(seed=5, task="copy", L=1)))
-    repeats = race_tasks.probe(training.Config(n=12))  # more positions than digits
+    np.testing.assert_array_equal(x, race_tasks.probe(race_config.Config(seed=5, task="copy", L=1)))
+    repeats = race_tasks.probe(race_config.Config(n=12))  # more positions than digits
     assert len(repeats) == 12 and repeats.max() < 10
 
 
@@ -141,7 +141,7 @@ def _layer_1_weights(model: race_model.SeqModel, x: np.ndarray) -> np.ndarray:
 
 
 def test_recorded_frames_match_an_oracle_and_leave_training_unchanged():
-    cfg = training.Config(task="reverse", L=2, lr=1e-2, steps=12, seed=3)
+    cfg = race_config.Config(task="reverse", L=2, lr=1e-2, steps=12, seed=3)
     models, frames = {}, race_frames.Frames(cfg)
     records = list(training.race(cfg, models, frames))
     assert frames.count == len(frames.steps) and frames.steps[-1] == cfg.steps
@@ -158,7 +158,7 @@ def test_recorded_frames_match_an_oracle_and_leave_training_unchanged():
 
 
 def test_a_stopped_race_keeps_the_frames_so_far():
-    cfg = training.Config(task="copy", L=1, steps=200)
+    cfg = race_config.Config(task="copy", L=1, steps=200)
     frames = race_frames.Frames(cfg)
     race = training.race(cfg, None, frames)
     for rec in race:
@@ -177,7 +177,7 @@ def test_a_stopped_race_keeps_the_frames_so_far():
 def test_reverse_draws_the_anti_diagonal_in_layer_1(seed):
     """From about 1/n at initialisation to above 0.8 for every head of both models
     (measured 0.09–0.15 → 0.94–1.0 at this setting for seeds 0–2)."""
-    cfg = training.Config(task="reverse", L=1, lr=1e-2, steps=40, seed=seed)
+    cfg = race_config.Config(task="reverse", L=1, lr=1e-2, steps=40, seed=seed)
     r = training.run(cfg)
     start, end = (
         np.stack([r.frames.scores[n][f, 0] for n in training.NORMS])
@@ -194,14 +194,14 @@ def test_copy_is_learned_without_the_diagonal(L, quoted):
     none above the figure the page's "why" text quotes at its rate and length (seeds 0–2)."""
     best = []
     for seed in (0, 1, 2):
-        r = training.run(training.Config(task="copy", L=L, lr=1e-2, steps=300, seed=seed))
-        assert min(acc for _, acc in training.summary(r.records).values()) > 0.99
+        r = training.run(race_config.Config(task="copy", L=L, lr=1e-2, steps=300, seed=seed))
+        assert min(acc for _, acc in race_results.summary(r.records).values()) > 0.99
         best.append(max(r.frames.scores[n][r.frames.count - 1].max() for n in training.NORMS))
     assert max(best) == pytest.approx(quoted, abs=0.01)
 
 
 def test_models_are_drawn_on_the_cpu_then_moved(monkeypatch):
-    cfg = training.Config(L=2)
+    cfg = race_config.Config(L=2)
     on_meta = race_model.SeqModel(cfg, "pre", "meta")
     assert {p.device.type for p in on_meta.parameters()} == {"meta"}
     here = race_model.SeqModel(cfg, "pre", "cpu")
@@ -214,12 +214,12 @@ def test_models_are_drawn_on_the_cpu_then_moved(monkeypatch):
     assert asked == ["auto"]
     for p, q in zip(here.parameters(), via.parameters(), strict=True):
         torch.testing.assert_close(p, q, rtol=0, atol=0)
-    a = [r.loss for r in training.race(training.Config(L=1, steps=10), device="cpu")]
-    assert a == [r.loss for r in training.race(training.Config(L=1, steps=10))]
+    a = [r.loss for r in training.race(race_config.Config(L=1, steps=10), device="cpu")]
+    assert a == [r.loss for r in training.race(race_config.Config(L=1, steps=10))]
     assert "auto" in asked[1:]
 
 
 def test_race_threads_return_to_the_process_count():
     before = torch.get_num_threads()
-    list(training.race(training.Config(L=1, steps=10)))
+    list(training.race(race_config.Config(L=1, steps=10)))
     assert torch.get_num_threads() == before
