@@ -139,6 +139,15 @@ def open_app(page: Page, url: str, chart_timeout: float = 90_000) -> None:
     wait_idle(page, timeout=chart_timeout)
 
 
+def slider(page: Page, label: str):
+    """The thumb of the slider labelled ``label``.
+
+    Streamlit draws its sliders a moment after the run has finished (their code is loaded
+    lazily), not necessarily in page order, so "the first slider" may be another one.
+    """
+    return page.locator("[data-testid=stSlider]").filter(has_text=label).get_by_role("slider")
+
+
 def assert_clean(page: Page) -> None:
     """No Streamlit exception element and no JavaScript page error."""
     assert page.locator("[data-testid=stException]").count() == 0, "exception shown on page"

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from .conftest import ROOT, assert_clean, open_app, start_server, wait_idle
+from .conftest import ROOT, assert_clean, open_app, slider, start_server, wait_idle
 
 PAGES = re.findall(r'url_path="([\w-]+)"', (ROOT / "app.py").read_text())
 PLOT_DATA = """() => Array.from(document.querySelectorAll('.js-plotly-plot'))
@@ -79,9 +79,9 @@ def test_moving_a_slider_redraws_the_chart(server, page):
     wait_for_plots(page, 2)
     before = plots(page)
     page.evaluate(WATCH_STALE)
-    slider = page.get_by_role("slider").first  # the width D: 64 → 48
-    slider.focus()
-    slider.press("ArrowLeft")
+    width = slider(page, "Model width D")  # 64 → 48
+    width.focus()
+    width.press("ArrowLeft")
     wait_idle(page)
     wait_for_plots(page, 2)
     after = plots(page)
@@ -97,10 +97,15 @@ def test_moving_a_slider_redraws_the_chart(server, page):
 @pytest.mark.browser
 def test_url_round_trip_reproduces_the_figures(server, browser, page):
     open_app(page, f"{server}/multihead?lang=en")
-    page.get_by_role("slider").first.focus()  # the width D
-    page.get_by_role("slider").first.press("ArrowLeft")
+    wait_for_plots(page, 2)  # the page is drawn before its controls are used
+    width = slider(page, "Model width D")  # 64 → 48
+    width.focus()
+    width.press("ArrowLeft")
+    # the rerun the slider started has written its value into the link before the toggle
+    page.wait_for_url(re.compile(r"D=48"), timeout=30_000)
     wait_idle(page)
     page.get_by_text("Causal mask").click()
+    page.wait_for_url(re.compile(r"causal=true"), timeout=30_000)
     wait_idle(page)
     wait_for_plots(page, 2)  # the grid of heads and the enlarged head, both pictures
     url, figures = page.url, plots(page)
@@ -176,10 +181,10 @@ def test_back_and_forward_reopen_the_view_each_address_names(server, page):
     open_app(page, f"{server}/multihead?lang=en")
     wait_for_plots(page, 2)
     views = [(page.url, plots(page))]
-    slider = page.get_by_role("slider").first  # the width D: 64 → 48 → 32
-    slider.focus()
+    width = slider(page, "Model width D")  # 64 → 48 → 32
+    width.focus()
     for _ in range(2):
-        slider.press("ArrowLeft")
+        width.press("ArrowLeft")
         wait_idle(page)
         wait_for_plots(page, 2)
         views.append((page.url, plots(page)))

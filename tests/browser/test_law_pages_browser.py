@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from .conftest import assert_clean, open_app, wait_idle
+from .conftest import assert_clean, open_app, slider, wait_idle
 
 PLOT_DATA = """() => Array.from(document.querySelectorAll('.js-plotly-plot'))
     .map(gd => JSON.stringify(gd.data.map(t => [t.type, t.x, t.y, t.z, t.name])))"""
@@ -34,8 +34,8 @@ def test_saturation_page_redraws_when_D_moves(server, page, lang):
     assert_clean(page)
     assert bool(JAPANESE.search(page.locator("h1").first.inner_text())) == (lang == "ja")
     assert 50 < metric(page, 0) < 80  # Var(qᵀk) at the default D = 64
-    thumb = page.locator("[data-testid=stMain] [data-testid=stSlider] input[type=range]").first
-    thumb.focus()  # the D slider
+    thumb = slider(page, {"ja": "次元 D", "en": "Width D"}[lang])
+    thumb.focus()
     for _ in range(4):
         thumb.press("ArrowRight")  # 64 → 1024
     page.wait_for_url(re.compile(r"D=1024"), timeout=30_000)
