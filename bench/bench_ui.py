@@ -25,12 +25,12 @@ from urllib.parse import urlencode
 
 from playwright.sync_api import sync_playwright
 
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, IDLE, start_server
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, IDLE, slider, start_server
 
 CHANGES = 12
 ROUNDS = 3  # the figure is the least p50 over the rounds, as bench_engine's least median
-H_SLIDER = 1  # on the multi-head page: D (a select slider) comes first, then H
-HEAD_SLIDER = 4  # then D' (auto off), the W^Q, W^K scale, and the fragment's enlarged head
+# the sliders moved, by label (see tests.browser.conftest.slider)
+H_SLIDER, HEAD_SLIDER = "Heads H", "Enlarge head h"  # the multi-head page's H, its fragment's h
 # ``watch``: a CSS selector, or "key >> selector" for an element inside the shadow root of
 # the component with that key (the pictures of ui/mosaic.py and ui/heatmap.js)
 READ = """(watch) => {
@@ -46,20 +46,20 @@ HEAD_MAP = "head_map >> .heatmap img"  # the enlarged head, a picture of its cel
 CHANGED = f"""([sel, before]) => document.querySelector('{IDLE}') && ({READ})(sel) !== before"""
 
 
-def p50_of_changes(page, url: str, watch: str, slider: int = 0) -> float:
-    """Median ms from a key press on the ``slider``-th slider until ``watch`` shows new
+def p50_of_changes(page, url: str, watch: str, label: str = "x") -> float:
+    """Median ms from a key press on the slider labelled ``label`` until ``watch`` shows new
     content."""
     page.goto(url)
     page.wait_for_selector(IDLE, timeout=120_000)
     page.wait_for_function(f"() => ({READ})({watch!r}) !== ''", timeout=120_000)
-    slider = page.get_by_role("slider").nth(slider)
-    slider.focus()
+    thumb = slider(page, label)
+    thumb.focus()
     page.wait_for_timeout(500)
     times = []
     for i in range(CHANGES):
         before = page.evaluate(READ, watch)
         t0 = time.perf_counter()
-        slider.press("ArrowLeft" if i % 2 == 0 else "ArrowRight")
+        thumb.press("ArrowLeft" if i % 2 == 0 else "ArrowRight")
         page.wait_for_function(CHANGED, arg=[watch, before], polling="raf", timeout=60_000)
         times.append((time.perf_counter() - t0) * 1e3)
         page.wait_for_timeout(200)
@@ -135,11 +135,11 @@ def main() -> None:
             None,
         ),
         "multi-head page (N, H) = (32, 8)": (
-            lambda page: p50_of_changes(page, page_url[32], HEAD_MAP, slider=H_SLIDER),
+            lambda page: p50_of_changes(page, page_url[32], HEAD_MAP, H_SLIDER),
             "+ one 32² Plotly heat map",
         ),
         "multi-head page (N, H) = (256, 12)": (
-            lambda page: p50_of_changes(page, page_url[256], HEAD_MAP, slider=H_SLIDER),
+            lambda page: p50_of_changes(page, page_url[256], HEAD_MAP, H_SLIDER),
             "+ one 256² Plotly heat map",
         ),
         "enlarged head slider (a fragment) (32, 8)": (
@@ -147,7 +147,7 @@ def main() -> None:
                 page,
                 f"{app_url}/multihead?{urlencode(small | {'head': '4'})}",
                 HEAD_MAP,
-                slider=HEAD_SLIDER,
+                HEAD_SLIDER,
             ),
             "+ one 32² Plotly heat map",
         ),

@@ -142,8 +142,8 @@ def open_app(page: Page, url: str, chart_timeout: float = 90_000) -> None:
 def slider(page: Page, label: str):
     """The thumb of the slider labelled ``label``.
 
-    Streamlit draws its sliders a moment after the run has finished (their code is loaded
-    lazily), not necessarily in page order, so "the first slider" may be another one.
+    Streamlit draws its sliders up to a second after the run has finished (their code is
+    loaded lazily); a test that took "the first slider" once moved the page's last one.
     """
     return page.locator("[data-testid=stSlider]").filter(has_text=label).get_by_role("slider")
 
