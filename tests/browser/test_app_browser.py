@@ -1,5 +1,6 @@
-"""Every page in a real browser, both languages (every formula inside its column on a
-1280-pixel screen, also in presentation mode); slider → redraw; URL round trip; deep links."""
+"""Every page in a real browser, both languages (every formula inside its column and every
+chart title inside its chart on a 1280-pixel screen, also in presentation mode); slider →
+redraw; URL round trip; deep links."""
 
 from __future__ import annotations
 
@@ -54,9 +55,21 @@ CUT_LABELS = """() => Array.from(document.querySelectorAll(
     .map(e => e.textContent.slice(0, 50))"""
 
 
+# every Plotly chart of the page drawn (Streamlit loads Plotly after the run)
+CHARTS_DRAWN = """() => Array.from(document.querySelectorAll('[data-testid=stPlotlyChart]'))
+    .every(c => c.querySelector('.main-svg'))"""
+# chart titles (and subtitles) that run past their chart's edges: Plotly does not wrap them
+CUT_TITLES = """() => Array.from(document.querySelectorAll('.js-plotly-plot .main-svg'))
+    .flatMap(svg => { const box = svg.getBoundingClientRect();
+      return Array.from(svg.querySelectorAll('.gtitle, .gtitle-subtitle'))
+        .filter(t => { const r = t.getBoundingClientRect();
+          return r.width > 0 && (r.left < box.left - 1 || r.right > box.right + 1); })
+        .map(t => t.textContent.slice(0, 50)); })"""
+
+
 @pytest.mark.browser
 @pytest.mark.parametrize(("lang", "present"), [("ja", ""), ("en", ""), ("ja", "&present=true")])
-def test_every_page_loads_without_error_and_its_formulas_fit(server, page, lang, present):
+def test_every_page_loads_cleanly_and_its_formulas_and_titles_fit(server, page, lang, present):
     assert len(PAGES) >= 3
     page.set_viewport_size({"width": 1280, "height": 900})  # a classroom projector
     formulas = toggles = 0
@@ -67,6 +80,8 @@ def test_every_page_loads_without_error_and_its_formulas_fit(server, page, lang,
         assert page.evaluate(WIDE_FORMULAS) == [], path
         toggles += page.locator("[data-testid=stCheckbox]").count()
         assert page.evaluate(CUT_LABELS) == [], path
+        page.wait_for_function(CHARTS_DRAWN, timeout=60_000)
+        assert page.evaluate(CUT_TITLES) == [], path
         title = page.locator("h1").first.inner_text()
         if lang == "ja":  # the page really is in Japanese
             assert re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", title), (path, title)
