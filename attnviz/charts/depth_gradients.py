@@ -69,7 +69,17 @@ def band(
         # under the plot: beside it, the norms' names took half the width when presenting
         legend=dict(orientation="h", x=0, xanchor="left", y=-0.32, yanchor="top"),
     )
-    if log:
-        fig.update_xaxes(type="log")
-        fig.update_yaxes(type="log")
+    if log:  # ticks at the depths measured, and at 1, 2, 5 of each decade of the norms
+        depths = np.unique(stats[x].to_numpy())
+        fig.update_xaxes(type="log", tickmode="array", tickvals=depths, ticktext=depths)
+        fig.update_yaxes(type="log", tickmode="array", tickvals=one_two_five(fig))
     return fig
+
+
+def one_two_five(fig: go.Figure) -> list[float]:
+    """1, 2 and 5 times each power of ten from below the figure's least y to above its
+    greatest (the axis's autorange shows those in its range, all at one type size)."""
+    ys = np.concatenate([np.asarray(t.y, float) for t in fig.data])
+    ys = ys[ys > 0]
+    lo, hi = int(np.floor(np.log10(ys.min()))), int(np.ceil(np.log10(ys.max())))
+    return [k * 10.0**e for e in range(lo, hi + 1) for k in (1, 2, 5)]

@@ -4,6 +4,7 @@ import json
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from attnviz.charts import depth_gradients as charts
 
@@ -48,4 +49,12 @@ def test_reference_line_and_log_axes():
     assert ref["name"] == "r" and ref["line"]["dash"] == "dash"
     np.testing.assert_array_equal(decode(ref["y"]), (2 / np.sqrt(Ls)).astype(np.float32))
     assert fig["layout"]["xaxis"]["type"] == "log" and fig["layout"]["yaxis"]["type"] == "log"
+    # a depth tick at each depth measured, none between (Plotly's own put 9 before 1 and
+    # 2 after 10 on a log axis); norms labelled at 1, 2, 5 of a decade
+    xaxis = fig["layout"]["xaxis"]
+    assert list(decode(xaxis["tickvals"])) == [1, 2, 4] and xaxis["tickmode"] == "array"
+    # the data spans 0.4 … 1.4 (bands) and 1 … 2 (reference): 0.1 … 50 as 1, 2, 5
+    assert list(decode(fig["layout"]["yaxis"]["tickvals"])) == pytest.approx(
+        [0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50]
+    )
     assert [t["name"] for t in fig["data"] if t.get("mode") == "lines+markers"] == ["post", "pre"]
