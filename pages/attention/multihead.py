@@ -63,10 +63,7 @@ with left:
     entropy = "multihead.col_entropy_causal" if cfg.causal else "multihead.col_entropy"
     sharpness = pd.DataFrame(
         {ui.tr(entropy): r.entropy, ui.tr("multihead.col_max"): r.max_weight},
-        index=pd.Index(
-            [ui.tr("multihead.head", h=g + 1) for g in range(cfg.H)],
-            name=ui.tr("multihead.col_head"),
-        ),
+        index=pd.RangeIndex(1, cfg.H + 1, name=ui.tr("multihead.col_head")),  # h, from 1
     )
     st.table(sharpness.round(4))  # a plain table: the page redraws faster than with a grid
 

@@ -249,3 +249,16 @@ def test_query_only_says_it_has_no_query_key_space():
     assert any(
         line.startswith("s_{1,1}") for line in map(chain, latex(at))
     )  # the steps are still there
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_the_sharpness_table_has_a_row_per_head_of_the_run(lang):
+    at = run_page("multihead", lang=lang, text="a b c d e", D=16, H=4, causal="true")
+    assert_clean(at)
+    r = multihead.run(multihead.Config(text="a b c d e", D=16, H=4, causal=True))
+    header = [t(f"multihead.{c}", lang) for c in ("col_entropy_causal", "col_max")]
+    table = next(tab.value for tab in at.table if list(tab.value.columns) == header)
+    assert table.index.name == t("multihead.col_head", lang)
+    assert list(table.index) == [1, 2, 3, 4]  # h, as the tiles and the head slider count
+    np.testing.assert_allclose(table[header[0]], r.entropy.round(4))
+    np.testing.assert_allclose(table[header[1]], r.max_weight.round(4))
