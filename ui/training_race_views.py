@@ -47,14 +47,15 @@ def show_maps(frames: race_frames.Frames, f: int, key: str) -> None:
     """Frame f's maps of both models (None where a model had diverged)."""
     shown = {k: frames.decode(f, k) if frames.alive[k][f] else None for k in frames.maps}
     tokens = [f"{i + 1}:{d}" for i, d in enumerate(frames.probe)]
-    dead, width = tr("training.dead"), 760 if presenting() else 560
+    present = presenting()
     fig = race_maps.maps(
         shown,
         tokens,
         names=names("training.short_"),
-        dead_text=dead,
+        dead_text=tr("training.dead"),
         marks={frames.chance: "1/n"},
-        width_px=width,
+        width_px=560,  # the column's width at 1280 px, on a desk and presenting
+        font_px=20 if present else race_maps.FONT_PX,
         **grid(),
     )
     st.subheader(tr("training.maps_heading"))

@@ -18,8 +18,15 @@ def tile_origin(layer: int, head: int, part: int, n: int, H: int) -> tuple[int, 
     return layer * (n + GAP), part * (H * (n + GAP) + GAP) + head * (n + GAP)
 
 
-MAPS_MARGIN = dict(l=30, r=10, t=56, b=10)  # px around the maps: layer numbers, titles
+FONT_PX = 12  # the labels' type size on a desk
 BAR_PX = 80  # the colour bar beside the maps, with its tick labels
+
+
+def margin(font_px: int = FONT_PX) -> dict[str, int]:
+    """px around the maps: the layer numbers left, the models' names and head numbers above,
+    in proportion to their type size."""
+    grow = font_px / FONT_PX
+    return dict(l=round(30 * grow), r=10, t=round(46 * grow), b=10)
 
 
 def maps(
@@ -32,21 +39,26 @@ def maps(
     dead_text: str,
     marks: dict[float, str] | None = None,
     width_px: int = 560,
+    font_px: int = FONT_PX,
 ) -> go.Figure:
     """Each model's maps (L, H, n, n), layers down and heads across, the models side by side.
 
     One heat map trace per model on a shared canvas, NaN between the maps (cheap to draw,
     and hoverable); rows are queries, columns keys, both labelled ``tokens`` (e.g. "1:4").
     A model given None (diverged) leaves its half empty under ``dead_text``. The maps stay
-    square; ``width_px`` (the figure's width on screen) and a cap on the height size them.
+    square; ``width_px`` (the figure's width on screen) and a cap on the height size them;
+    the labels are set at ``font_px`` (a projector wants 20).
     """
     parts = list(weights)
     L, H, n, _ = next(w for w in weights.values() if w is not None).shape
     rows = L * (n + GAP) - GAP
     cols = len(parts) * (H * (n + GAP) + GAP) - 2 * GAP
-    plot_px = width_px - MAPS_MARGIN["l"] - MAPS_MARGIN["r"] - BAR_PX  # the maps' own width
+    edge, grow = margin(font_px), font_px / FONT_PX
+    name_shift, head_shift = round(28 * grow), round(10 * grow)  # px above the maps' top
+    plot_px = width_px - edge["l"] - edge["r"] - BAR_PX  # the maps' own width
     cell = min(760 / rows, plot_px / (cols + 1))  # px per cell, the maps square
-    heads = (lambda h: f"{head_label} {h + 1}") if n * cell >= 64 else (lambda h: f"{h + 1}")
+    named = n * cell >= 64 * grow  # room for "head h" above each map, else its number
+    heads = (lambda h: f"{head_label} {h + 1}") if named else (lambda h: f"{h + 1}")
     pair = np.array([[f"{q} → {k}" for k in tokens] for q in tokens], dtype=object)
     fig = go.Figure()
     notes = [  # layer numbers left of the rows, head numbers above the columns
@@ -65,11 +77,12 @@ def maps(
                 if w is not None:
                     z[r : r + n, c : c + n] = w[layer, head]
         middle = tile_origin(0, 0, p, n, H)[1] + (H * (n + GAP) - GAP - 1) / 2
-        notes.append(dict(x=middle, y=-0.5, text=f"<b>{names[norm]}</b>", yshift=28))
+        notes.append(dict(x=middle, y=-0.5, text=f"<b>{names[norm]}</b>", yshift=name_shift))
         if w is None:
-            notes.append(dict(x=middle, y=(rows - 1) / 2, text=dead_text, font_size=16))
+            notes.append(dict(x=middle, y=(rows - 1) / 2, text=dead_text, font_size=font_px + 4))
         notes += [
-            dict(x=tile_origin(0, h, p, n, H)[1] + (n - 1) / 2, y=-0.5, text=heads(h), yshift=10)
+            dict(x=tile_origin(0, h, p, n, H)[1] + (n - 1) / 2, y=-0.5, text=heads(h))
+            | dict(yshift=head_shift)
             for h in range(H)
         ]
         fig.add_trace(
@@ -87,15 +100,15 @@ def maps(
             )
         )
     fig.update_layout(
-        annotations=[{"showarrow": False, "font_size": 12, **a} for a in notes],
-        height=int(rows * cell) + MAPS_MARGIN["t"] + MAPS_MARGIN["b"],
-        margin=MAPS_MARGIN,
+        annotations=[{"showarrow": False, "font_size": font_px, **a} for a in notes],
+        height=int(rows * cell) + edge["t"] + edge["b"],
+        margin=edge,
         plot_bgcolor="rgba(0,0,0,0)",
     )
     fig.update_xaxes(visible=False, range=[-1.5, cols - 0.5], constrain="domain")
     fig.update_yaxes(  # in a narrower column than width_px, the room left is at the foot
         visible=False,
-        autorange="reversed",
+        range=[rows - 0.5, -0.5],  # reversed: layer 1 on top (an autorange grew on resizes)
         scaleanchor="x",
         constrain="domain",
         constraintoward="top",

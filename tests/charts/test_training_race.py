@@ -4,6 +4,7 @@ import json
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from attnviz.charts import race_maps
 from attnviz.charts import training_race as charts
@@ -95,6 +96,30 @@ def test_maps_put_every_head_on_its_tile_and_leave_a_diverged_model_empty():
     notes = [a["text"] for a in fig.layout.annotations]
     assert "diverged" in notes and "<b>post-LN</b>" in notes and "<b>pre-LN</b>" in notes
     assert data[0]["colorbar"]["ticktext"] == ["0", "1/n", "1"]
+
+
+@pytest.mark.parametrize("font_px", [race_maps.FONT_PX, 20])  # a desk, a projector
+def test_the_maps_labels_take_the_type_size_asked_and_room_above_the_maps_for_it(font_px):
+    maps = np.full((2, 3, 4, 4), 0.25, np.float32)
+    fig = race_maps.maps(
+        {"post": maps, "pre": None},
+        ["1:7", "2:1", "3:5", "4:0"],
+        names={"post": "post-LN", "pre": "pre-LN"},
+        layer_label="layer",
+        head_label="head",
+        dead_text="diverged",
+        font_px=font_px,
+    )
+    notes = fig.layout.annotations
+    dead = next(a for a in notes if a.text == "diverged")
+    assert {a.font.size for a in notes if a is not dead} == {font_px} and dead.font.size > font_px
+    name = next(a for a in notes if a.text == "<b>post-LN</b>")
+    head = next(a for a in notes if a.text in ("head 1", "1") and a.xanchor != "right")
+    assert name.y == head.y  # both at the maps' top edge, shifted up by px
+    assert name.yshift - head.yshift >= 1.2 * font_px  # a line of type between them
+    assert fig.layout.margin.t >= name.yshift + font_px  # the names inside the figure
+    layer = next(a for a in notes if a.text == "1" and a.xanchor == "right")
+    assert fig.layout.margin.l >= 1.5 * font_px and layer.x < 0  # left of the first map
 
 
 def test_scores_one_line_per_layer_and_head_in_each_model_with_the_chance_level():
