@@ -65,7 +65,8 @@ with left:
         {ui.tr(entropy): r.entropy, ui.tr("multihead.col_max"): r.max_weight},
         index=pd.RangeIndex(1, cfg.H + 1, name=ui.tr("multihead.col_head")),  # h, from 1
     )
-    st.table(sharpness.round(4))  # a plain table: the page redraws faster than with a grid
+    # a plain table (the page redraws faster than with a grid), its index the head h
+    st.table(sharpness.round(4), hide_index=False)
 
 with right:
     views.explore(cfg, r)

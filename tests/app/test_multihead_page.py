@@ -257,7 +257,9 @@ def test_the_sharpness_table_has_a_row_per_head_of_the_run(lang):
     assert_clean(at)
     r = multihead.run(multihead.Config(text="a b c d e", D=16, H=4, causal=True))
     header = [t(f"multihead.{c}", lang) for c in ("col_entropy_causal", "col_max")]
-    table = next(tab.value for tab in at.table if list(tab.value.columns) == header)
+    shown = next(tab for tab in at.table if list(tab.value.columns) == header)
+    assert not shown.proto.hide_index  # Streamlit hides a range index unless told
+    table = shown.value
     assert table.index.name == t("multihead.col_head", lang)
     assert list(table.index) == [1, 2, 3, 4]  # h, as the tiles and the head slider count
     np.testing.assert_allclose(table[header[0]], r.entropy.round(4))
