@@ -80,11 +80,9 @@ def maps(
         notes.append(dict(x=middle, y=-0.5, text=f"<b>{names[norm]}</b>", yshift=name_shift))
         if w is None:
             notes.append(dict(x=middle, y=(rows - 1) / 2, text=dead_text, font_size=font_px + 4))
-        notes += [
-            dict(x=tile_origin(0, h, p, n, H)[1] + (n - 1) / 2, y=-0.5, text=heads(h))
-            | dict(yshift=head_shift)
-            for h in range(H)
-        ]
+        for h in range(H):
+            x = tile_origin(0, h, p, n, H)[1] + (n - 1) / 2
+            notes.append(dict(x=x, y=-0.5, text=heads(h), yshift=head_shift))
         fig.add_trace(
             go.Heatmap(
                 z=z,
