@@ -15,6 +15,7 @@ import hashlib
 import html
 import re
 import threading
+import unicodedata
 from collections.abc import Sequence
 
 import fugashi
@@ -85,6 +86,20 @@ def check_text(text: object) -> str:
             value=len(text),
         )
     return text
+
+
+TAG = re.compile(r"<[^>]+>")  # Plotly's <sub>, <br>, …: they take no columns
+
+
+def is_wide(c: str) -> bool:
+    """A kana, kanji or full-width sign: two columns (Unicode's East Asian width W or F)."""
+    return unicodedata.east_asian_width(c) in "WF"
+
+
+def columns(text: str) -> int:
+    """Columns ``text`` takes as shown: two for a wide character, one for the rest, none
+    for a Plotly tag (about half an em each)."""
+    return sum(2 if is_wide(c) else 1 for c in TAG.sub("", text))
 
 
 def has_japanese(text: str) -> bool:

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Callable
 
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from attnviz.text import has_japanese
+from attnviz.text import TAG, columns, has_japanese, is_wide
 
 from .frame import lang, presenting, tr
 
@@ -18,7 +17,7 @@ from .frame import lang, presenting, tr
 def download_label(kind: str, what: str) -> str:
     """A download button's text, ``kind`` "csv" or "png": 「X を CSV でダウンロード」 with a
     space before を only after a Latin letter, digit or symbol, as the app writes 行 i を."""
-    if lang() == "ja" and what and not _wide(what[-1]):
+    if lang() == "ja" and what and not is_wide(what[-1]):
         what += " "
     return tr(f"app.download_{kind}", name=what)
 
@@ -48,7 +47,7 @@ def _titled(fig: go.Figure, present: bool) -> None:
         fig.update_layout(font_size=20, title_font_size=20)  # titles as large as the rest
         if (fig.layout.legend.y or 0) < 0:  # a legend under the axes: below their larger text
             fig.update_layout(legend_y=1.5 * fig.layout.legend.y)
-        if "<br>" not in text and _width(text) > PRESENT_TITLE_WIDTH:
+        if "<br>" not in text and columns(text) > PRESENT_TITLE_WIDTH:
             text, halved = _halved(text), True  # at 20 px a long title ran past its chart
     if "<br>" in text:
         main, sub = text.split("<br>", 1)
@@ -61,20 +60,6 @@ PRESENT_TITLE_WIDTH = 32  # wider chart titles are set on two lines when present
 # where a title may break: a Japanese one after 、 or ： or before （ (its spaces only set
 # Latin letters and digits apart), any other after a space
 BREAKS = {"ja": re.compile(r"(?<=[、：])|(?=（)"), "en": re.compile(r"(?<= )")}
-
-
-def _wide(c: str) -> bool:
-    """A kana, kanji or full-width sign: two columns (Unicode's East Asian width W or F)."""
-    return unicodedata.east_asian_width(c) in "WF"
-
-
-TAG = re.compile(r"<[^>]+>")  # Plotly's <sub>, <br>, …: they take no columns
-
-
-def _width(text: str) -> int:
-    """Columns ``text`` takes as shown: two for a wide character, one for the rest, none
-    for a tag."""
-    return sum(2 if _wide(c) else 1 for c in TAG.sub("", text))
 
 
 def _shown(text: str) -> int:

@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import plotly.graph_objects as go
 
+from ..text import columns
 from .raster import COLORSCALE
 
 GAP = 1  # empty cells between two maps of the grid
@@ -57,7 +58,8 @@ def maps(
     name_shift, head_shift = round(28 * grow), round(10 * grow)  # px above the maps' top
     plot_px = width_px - edge["l"] - edge["r"] - BAR_PX  # the maps' own width
     cell = min(760 / rows, plot_px / (cols + 1))  # px per cell, the maps square
-    named = n * cell >= 64 * grow  # room for "head h" above each map, else its number
+    widest = 0.5 * font_px * columns(f"{head_label} {H}") + 8  # px, with a gap either side
+    named = n * cell >= widest  # room for "head h" above each map, else its number
     heads = (lambda h: f"{head_label} {h + 1}") if named else (lambda h: f"{h + 1}")
     pair = np.array([[f"{q} → {k}" for k in tokens] for q in tokens], dtype=object)
     fig = go.Figure()

@@ -115,6 +115,9 @@ def test_the_maps_labels_take_the_type_size_asked_and_room_above_the_maps_for_it
     assert {a.font.size for a in notes if a is not dead} == {font_px} and dead.font.size > font_px
     name = next(a for a in notes if a.text == "<b>post-LN</b>")
     head = next(a for a in notes if a.text in ("head 1", "1") and a.xanchor != "right")
+    # 54–57-px maps (the default 560-px figure, 3 heads of 4 tokens a model) have room for
+    # "head 3" at 12 px (about 44 px with its gaps), not at 20 (about 68): then numbers
+    assert head.text == ("head 1" if font_px == race_maps.FONT_PX else "1")
     assert name.y == head.y  # both at the maps' top edge, shifted up by px
     assert name.yshift - head.yshift >= 1.2 * font_px  # a line of type between them
     assert fig.layout.margin.t >= name.yshift + font_px  # the names inside the figure
