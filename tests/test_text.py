@@ -1,5 +1,6 @@
 """attnviz.text.tokenize: Japanese split by MeCab (fugashi + ipadic), everything else by the
-regex it always used, with the same caps and errors; safe under concurrent sessions."""
+regex it always used, with the same caps and errors; safe under concurrent sessions. And the
+columns a shown text takes (for fitting chart labels)."""
 
 import re
 import threading
@@ -179,3 +180,10 @@ def test_parsing_takes_turns(monkeypatch):
     with ThreadPoolExecutor(max_workers=8) as pool:
         assert list(pool.map(tokenize, ["猫が"] * 64)) == [["猫が"]] * 64
     assert most == 1
+
+
+def test_shown_text_takes_two_columns_a_wide_character_and_none_a_plotly_tag():
+    assert text.columns("注意 q") == 2 + 2 + 1 + 1  # a kanji takes two columns
+    assert text.columns("ヘッド 1") == 3 * 2 + 1 + 1  # kana, as kanji
+    assert text.columns("（") == 2 and text.columns("(") == 1  # a full-width sign
+    assert text.columns("a<sub>i</sub> = softmax(r)<sub>i</sub>") == len("ai = softmax(r)i")

@@ -4,7 +4,6 @@ make room for themselves beside tick labels at presentation size."""
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from attnviz.text import columns
 from ui.export import _halved, _stand_off, _titled
 
 
@@ -13,7 +12,6 @@ def test_a_japanese_title_breaks_only_at_its_punctuation_nearest_the_middle():
     main, sub = _halved(title).split("<br>")
     assert main == "「猫」（位置 3 と 8）の注意の重み：" and sub == "位置符号化なし"
     assert "<br>" not in _halved("位置どうしの類似度")  # no 、：（: no break
-    assert columns("注意 q") == 2 + 2 + 1 + 1  # a kanji takes two columns
 
 
 def test_an_english_title_breaks_at_the_space_nearest_the_middle():
@@ -54,7 +52,6 @@ def test_when_presenting_every_titled_axis_makes_room_for_its_title():
 def test_a_subscript_s_tags_take_no_room_in_a_title():
     """r(z<sub>i</sub>, q) shows as r(zᵢ, q): its tags neither make the title long enough
     to be halved for presenting nor move its break off the middle of what is shown."""
-    assert columns("a<sub>i</sub> = softmax(r)<sub>i</sub>") == columns("ai = softmax(r)i")
     short = go.Figure(layout_title_text="Weights a<sub>i</sub> = softmax(r)<sub>i</sub>")
     _titled(short, present=True)
     assert short.layout.title.subtitle.text is None  # 24 columns shown, under 32
