@@ -104,6 +104,8 @@ PAGES = {
     ],
 }
 try:
-    st.navigation(PAGES).run()
+    page = st.navigation(PAGES)
+    ui.unknown_page(page)
+    page.run()
 finally:
     ui.share_link()

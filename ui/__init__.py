@@ -20,6 +20,7 @@ from .frame import (
     split,
     stop,
     tr,
+    unknown_page,
     warm_up,
 )
 from .widgets import choice_slider, number, select, slider, text, toggle
@@ -51,5 +52,6 @@ __all__ = [
     "text",
     "toggle",
     "tr",
+    "unknown_page",
     "warm_up",
 ]

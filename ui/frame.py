@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import json
+import re
 from pathlib import Path
 from urllib.parse import urlencode, urlsplit
 
@@ -16,11 +17,15 @@ from attnviz.i18n import LANGS, catalogue, t
 BOUND = "_url_keys"  # session key: {widget key: default} of this run, for the URL
 NOTES = "_url_notes"  # session key: container for notices about URL values
 LINKED = "_url_linked"  # session key: this run has written its URL and share link
+HIDE_DIALOG = "<style>[data-testid=stDialog] {display: none !important;}</style>"
 HERE = Path(__file__).parent
 SHARE = st.components.v2.component(
     "attnviz.share",
     css=(HERE / "share.css").read_text(encoding="utf-8"),
     js=(HERE / "share.js").read_text(encoding="utf-8"),
+)
+DISMISS = st.components.v2.component(
+    "attnviz.dismiss", js=(HERE / "dismiss.js").read_text(encoding="utf-8")
 )
 
 
@@ -141,9 +146,34 @@ def reopen_link() -> None:
     # the link is data from the URL: as a JSON string with "<" escaped, it cannot end the
     # script element it sits in
     target = json.dumps(f"{path}?{urlencode(st.query_params.to_dict())}").replace("<", "\\u003c")
-    st.html("<style>[data-testid=stDialog] {display: none !important;}</style>")
+    st.html(HIDE_DIALOG)
     st.iframe(
         "<script>const here = window.parent;"
         f" here.history.replaceState(null, '', {target}); here.location.reload();</script>",
         height=1,
     )
+
+
+def asked_path() -> str:
+    """The page the browser asked for: its URL's path under the server's base path."""
+    path = urlsplit(st.context.url or "").path.strip("/")
+    base = str(st.get_option("server.baseUrlPath") or "").strip("/")
+    if base and (path == base or path.startswith(base + "/")):
+        path = path[len(base) :].strip("/")
+    return path
+
+
+def unknown_page(page: st.Page) -> None:
+    """A link to a page that does not exist opens the home page. Streamlit then opens a
+    modal "Page not found" dialog over it, in English only; close it (hidden until then)
+    and say in the reader's language which page was missing. ``/home``, the home page's
+    own name, opens it without a notice."""
+    asked = asked_path()
+    if page.url_path or not asked:
+        return
+    st.html(HIDE_DIALOG)
+    with st.sidebar:
+        DISMISS(key="dismiss")
+    if asked != "home":
+        name = re.sub(r"[^\w-]", "", asked)[:40]  # shown as text: no markup, short
+        note(tr("app.page_not_found", name=name))

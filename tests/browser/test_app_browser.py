@@ -238,3 +238,32 @@ def test_deep_link_on_a_fresh_server_opens_inside_the_frame(page):
     finally:
         proc.terminate()
         proc.wait(timeout=20)
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize(
+    ("path", "notice"),
+    [("/nosuch?lang=ja", "「nosuch」というページはありません"), ("/home?lang=en", None)],
+)
+def test_an_unknown_path_opens_home_with_a_notice_in_the_readers_language(
+    server, page, path, notice
+):
+    """Streamlit answers an unknown path with an English-only dialog over the home page;
+    the app hides it, says which page is missing in the reader's language (not for /home,
+    the home page's own name), and the page stays usable after the next run."""
+    open_app(page, f"{server}{path}")
+    home = ("注意機構の働きを見てみよう", "See attention at work")
+    assert page.locator("h1").first.inner_text() in home
+    assert page.get_by_role("dialog").filter(visible=True).count() == 0
+    assert page.get_by_text("Page not found").filter(visible=True).count() == 0
+    alerts = page.locator("[data-testid=stAlert]")
+    if notice:
+        assert notice in alerts.first.inner_text()
+    else:
+        assert alerts.count() == 0
+    page.get_by_text("Presentation mode" if "en" in path else "プレゼンテーションモード").click()
+    wait_idle(page)
+    assert page.get_by_role("dialog").filter(visible=True).count() == 0
+    # the click reached the control (a hidden modal dialog would have made the page inert)
+    page.wait_for_url(re.compile("present=true"), timeout=30_000)
+    assert_clean(page)
