@@ -151,6 +151,7 @@ LATIN_ALLOWED = {
     *("attnviz", "PyTorch", "Python", "CSV", "PNG", "all-MiniLM-L6-v2", "WordPiece"),
     *("CLS", "SEP", "UNK"),  # the real model's special tokens, as it spells them
     *("Xavier", "Xiong", "Abnar", "Zuidema", "Kobayashi"),  # authors of cited work
+    "Adam",  # the optimiser, by its name
 }
 SAMPLE_INPUTS = {"real_model.default_text"}  # an English sentence for an English model
 
