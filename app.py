@@ -108,4 +108,4 @@ try:
     ui.unknown_page(page)
     page.run()
 finally:
-    ui.share_link()
+    ui.end_page()

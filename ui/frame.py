@@ -17,6 +17,8 @@ from attnviz.i18n import LANGS, catalogue, t
 BOUND = "_url_keys"  # session key: {widget key: default} of this run, for the URL
 NOTES = "_url_notes"  # session key: container for notices about URL values
 LINKED = "_url_linked"  # session key: this run has written its URL and share link
+SHOWN_IN = "_lang_shown"  # session key: the language the last run drew its controls in
+RELABEL = "_relabel"  # session key: this run's language is not the last run's
 HIDE_DIALOG = "<style>[data-testid=stDialog] {display: none !important;}</style>"
 HERE = Path(__file__).parent
 SHARE = st.components.v2.component(
@@ -72,10 +74,18 @@ def split(spec: list[int]):
 
 
 def begin_page() -> None:
-    """Start a run (from app.py): forget the last run's URL keys; make room for URL notices."""
+    """Start a run (from app.py): forget the last run's URL keys; make room for URL notices;
+    note whether the language changed since the last run (the controls relabel then)."""
     st.session_state[BOUND] = {}
     st.session_state[NOTES] = st.container()
     st.session_state[LINKED] = False
+    st.session_state[RELABEL] = st.session_state.get(SHOWN_IN, lang()) != lang()
+
+
+def end_page() -> None:
+    """End a run (app.py, whatever stopped it): the share link; the language drawn in."""
+    share_link()
+    st.session_state[SHOWN_IN] = lang()
 
 
 def stop() -> None:

@@ -15,9 +15,10 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from attnviz.i18n import t
 
-from .frame import BOUND, lang, note, tr
+from .frame import BOUND, RELABEL, lang, note, tr
 
 OPTIONS = "_url_options"  # session key: {select key: its options}, so tests can sweep them
+EXAMPLES = "_examples"  # session key: {text key: the example text it was last drawn with}
 
 
 def _from_url(
@@ -122,6 +123,10 @@ def select(
         labels = lambda option: t(prefix + option, language)  # noqa: E731
     if radio:
         kw.setdefault("horizontal", True)
+    if st.session_state.get(RELABEL) and key in st.session_state:
+        # the browser holds the choice by its label: set it again so that it is shown (and
+        # stays chosen) under the label of the new language
+        st.session_state[key] = st.session_state[key]
     if not _from_url(key, default, _choice(options), lambda v: v in options):
         kw["index"] = options.index(default)
     widget = where.radio if radio else where.selectbox
@@ -154,13 +159,19 @@ def number(key: str, label: str, lo: int, hi: int, default: int, where=st, **kw)
 
 
 def text(key: str, label: str, default: str, max_chars: int, where=st, **kw) -> str:
-    """A text input capped at ``max_chars``; a longer URL value is cut, with a notice."""
+    """A text input capped at ``max_chars``; a longer URL value is cut, with a notice.
+    ``default`` is an example in the reader's language: left unedited, it is replaced by
+    the other language's when the language changes."""
 
     def parse(raw: str) -> str:
         if len(raw) > max_chars:
             note(tr("app.text_cut", n=max_chars))
         return raw[:max_chars]
 
+    examples = st.session_state.setdefault(EXAMPLES, {})
+    if st.session_state.get(RELABEL) and st.session_state.get(key) == examples.get(key):
+        st.session_state[key] = default  # an example left as it was follows the language
+    examples[key] = default
     if not _from_url(key, default, parse, lambda v: isinstance(v, str)):
         kw["value"] = default
     return where.text_input(label, max_chars=max_chars, key=key, **kw)

@@ -267,3 +267,28 @@ def test_an_unknown_path_opens_home_with_a_notice_in_the_readers_language(
     # the click reached the control (a hidden modal dialog would have made the page inert)
     page.wait_for_url(re.compile("present=true"), timeout=30_000)
     assert_clean(page)
+
+
+@pytest.mark.browser
+def test_switching_the_language_relabels_every_control_and_keeps_its_choice(server, page):
+    """The browser holds a radio's or select box's choice by its label: after a switch of
+    language each must show its choice under the new label (radios lost their choice and
+    select boxes kept the old language), and an untouched example sentence follows."""
+    open_app(page, f"{server}/multihead?lang=ja&pe_mode=concat")
+    page.get_by_text("English").click()
+    page.wait_for_url(re.compile("lang=en"), timeout=30_000)
+    wait_idle(page)
+    page.get_by_text("Positions are").wait_for(timeout=30_000)
+    radios = page.locator("[data-testid=stMain] [data-testid=stRadio]")
+    checked = radios.evaluate_all(
+        "rs => rs.map(r => [...r.querySelectorAll('label')].filter(l => l.querySelector('input')?"
+        ".checked).map(l => l.innerText.trim()))"
+    )
+    concat, weights = "concatenated: [x; p] (width doubles)", "weights (after softmax)"
+    assert sorted(checked) == [[concat], [weights]]
+    boxes = page.locator("[data-testid=stMain] [data-testid=stSelectbox]").all_inner_texts()
+    assert not any(re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", b) for b in boxes), boxes
+    sentence = page.locator("[data-testid=stTextInput] input").first.input_value()
+    assert sentence.startswith("the cat sat")
+    assert "text=" not in page.url  # the example is the default again, not a typed text
+    assert_clean(page)
