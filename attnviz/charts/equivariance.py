@@ -34,8 +34,9 @@ def attention_triplet(
     A(X) is labelled by ``tokens``; A(PX) and P A Pᵀ by the permuted ``perm_tokens``,
     so the last two are equal exactly when attention is permutation-equivariant.
     """
-    fig = make_subplots(rows=1, cols=3, subplot_titles=titles, horizontal_spacing=0.05)
     N = len(tokens)
+    show = N <= TICK_LABELS_MAX_N // 2
+    fig = make_subplots(rows=1, cols=3, subplot_titles=titles)
     slots = np.arange(1, N + 1)  # numbered from 1, as the page numbers the tokens
     for k, (z, toks) in enumerate(((A, tokens), (A_P, perm_tokens), (PAPt, perm_tokens))):
         labels = token_labels(toks)
@@ -54,7 +55,6 @@ def attention_triplet(
             col=k + 1,
         )
         ticks = dict(tickmode="array", tickvals=slots, ticktext=labels)
-        show = N <= TICK_LABELS_MAX_N // 2
         fig.update_xaxes(  # three maps share the width: the turned labels keep 12 px, also
             # on a projector (whose 20 px made six of them overlap in a ~85 px map)
             showticklabels=show,
@@ -63,13 +63,21 @@ def attention_triplet(
             col=k + 1,
             **(ticks if show else {}),
         )
-        fig.update_yaxes(
-            showticklabels=show and k == 0,
+        fig.update_yaxes(  # A(PX)'s rows are the permuted tokens: named again, not A(X)'s
+            showticklabels=show and k < 2,  # P A Pᵀ's rows are A(PX)'s, beside it
+            tickfont_size=TICK_PX,
             autorange="reversed",
             row=1,
             col=k + 1,
             **(ticks if show else {}),
         )
+    # room for A(PX)'s row labels between the first two maps; the last two sit close
+    gaps = (0.16 if show else 0.04, 0.03)
+    width = (1 - sum(gaps)) / 3
+    starts = (0.0, width + gaps[0], 2 * width + sum(gaps))
+    for k, x0 in enumerate(starts):
+        fig.update_xaxes(domain=[x0, x0 + width], row=1, col=k + 1)
+        fig.layout.annotations[k].x = x0 + width / 2  # its title, over it
     top = float(max(np.max(A), np.max(A_P), np.max(PAPt)))
     fig.update_layout(
         coloraxis=dict(colorscale=COLORSCALE, cmin=0.0, cmax=top),

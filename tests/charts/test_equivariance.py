@@ -28,6 +28,15 @@ def test_triplet_ships_each_map_on_one_scale_with_escaped_hover():
     assert fig["data"][1]["customdata"][1][1] == "2:&lt;b&gt;x&lt;/b&gt; → 2:&lt;b&gt;x&lt;/b&gt;"
     assert fig["layout"]["xaxis"]["ticktext"] == ["1:&lt;b&gt;x&lt;/b&gt;", "2:y", "3:z"]
     assert fig["layout"]["xaxis2"]["ticktext"] == ["1:z", "2:&lt;b&gt;x&lt;/b&gt;", "3:y"]
+    # each row label names the row's token: A(PX)'s rows are permuted, so they are named
+    # again beside it (not read off A(X)'s); P A Pᵀ, beside A(PX), has the same rows
+    for axis, words in (("yaxis", TOKENS), ("yaxis2", perm_tokens)):
+        assert fig["layout"][axis]["showticklabels"]
+        shown = [w.split(":", 1)[1] for w in fig["layout"][axis]["ticktext"]]
+        assert shown == [w.replace("<", "&lt;").replace(">", "&gt;") for w in words]
+    assert not fig["layout"]["yaxis3"]["showticklabels"]
+    x1, x2, x3 = (fig["layout"][a]["domain"] for a in ("xaxis", "xaxis2", "xaxis3"))
+    assert x2[0] - x1[1] > 2 * (x3[0] - x2[1])  # room for A(PX)'s labels
 
 
 def test_difference_map_is_symmetric_about_zero():
