@@ -51,7 +51,17 @@ def _titled(fig: go.Figure, present: bool) -> None:
             text, halved = _halved(text), True  # at 20 px a long title ran past its chart
     if "<br>" in text:
         main, sub = text.split("<br>", 1)
-        fig.update_layout(title=dict(text=main, subtitle_text=sub, automargin=True))
+        fig.update_layout(
+            title=dict(
+                text=main,
+                subtitle_text=sub,
+                automargin=True,
+                yref="container",
+                y=1,
+                yanchor="top",
+                pad_t=10,
+            )
+        )
         if halved:  # one sentence on two lines, not a title and a note under it
             fig.update_layout(title_subtitle_font_size=fig.layout.title.font.size)
 

@@ -63,7 +63,8 @@ CUT_TITLES = """() => Array.from(document.querySelectorAll('.js-plotly-plot .mai
     .flatMap(svg => { const box = svg.getBoundingClientRect();
       return Array.from(svg.querySelectorAll('.gtitle, .gtitle-subtitle'))
         .filter(t => { const r = t.getBoundingClientRect();
-          return r.width > 0 && (r.left < box.left - 1 || r.right > box.right + 1); })
+          return r.width > 0 && (r.left < box.left - 1 || r.right > box.right + 1
+            || r.top < box.top - 1); })
         .map(t => t.textContent.slice(0, 50)); })"""
 
 
