@@ -13,6 +13,11 @@ from plotly.subplots import make_subplots
 
 RAW, SCALED = "#d62728", "#1f77b4"  # unscaled qᵀk red, scaled qᵀk/√D blue
 BINS = 80
+# under the axes, not over the bars: an opaque legend inside hid the tallest bars' tops
+BELOW = dict(orientation="h", x=0, xanchor="left", y=-0.3, yanchor="top")
+# D on a log axis labelled at powers of 4 only: Plotly's own minor labels (2, 5) read as
+# widths measured, and a "5" under 1 meant 0.5
+D_TICKS = dict(type="log", tickmode="array", tickvals=[4**k for k in range(7)])
 
 
 def logit_histograms(
@@ -47,7 +52,7 @@ def logit_histograms(
         xaxis_title=x_title,
         height=height,
         margin=dict(l=60, r=10, t=50, b=40),
-        legend=dict(x=0.01, y=0.99),
+        legend=BELOW,
     )
     return fig
 
@@ -80,11 +85,9 @@ def variance_curve(
     xs = np.array([1, curves["D"].max()], dtype=np.float32)
     fig.add_scatter(x=xs, y=xs, mode="lines", name="Var = D", line=dict(color="grey", dash="dot"))
     fig.add_vline(x=D, line_color="grey", line_width=1)
-    fig.update_xaxes(type="log", title="D")
-    fig.update_yaxes(type="log", title=y_title)
-    fig.update_layout(
-        title=title, height=height, margin=dict(l=60, r=10, t=50, b=40), legend=dict(x=0.01, y=0.99)
-    )
+    fig.update_xaxes(title="D", **D_TICKS)
+    fig.update_yaxes(type="log", dtick=1, title=y_title)  # one label a decade
+    fig.update_layout(title=title, height=height, margin=dict(l=60, r=10, t=50, b=40), legend=BELOW)
     return fig
 
 
@@ -128,7 +131,7 @@ def softmax_curves(
     fig.add_hline(y=float(np.log(N)), line=dict(color="grey", dash="dot"), row=1, col=2)
     # entropy ≤ log N: room above its line, which would otherwise run along the panel's title
     fig.update_yaxes(range=[0, 1.12 * float(np.log(N))], row=1, col=2)
-    fig.update_xaxes(type="log")
+    fig.update_xaxes(**D_TICKS)
     fig.update_xaxes(title="D", row=2)  # under the lower panels only: not on the titles below
     fig.update_layout(
         height=height, margin=dict(l=60, r=10, t=64, b=40), legend=dict(orientation="h", y=-0.12)
@@ -157,6 +160,6 @@ def weight_rows(
         height=height,
         yaxis_range=[0, 1],
         margin=dict(l=60, r=10, t=50, b=40),
-        legend=dict(x=0.01, y=0.99),
+        legend=BELOW,
     )
     return fig
