@@ -45,6 +45,7 @@ with left:
         "add",
         labels="names.mode_",
         radio=True,
+        disabled=pe == "none",  # no positions: nothing to add or concatenate
     )
     norm = ui.select("norm", ui.tr("equivariance.norm"), NORMS, "post", labels="names.norm_")
     widths = [str(d) for d in equivariance.WIDTHS]

@@ -41,7 +41,13 @@ with left:
     causal = ui.toggle("causal", ui.tr("multihead.causal"))
     pe = ui.select("pe", ui.tr("multihead.pe"), KINDS, "sinusoidal", labels="names.pe_")
     pe_mode = ui.select(
-        "pe_mode", ui.tr("multihead.pe_mode"), MODES, "add", labels="names.mode_", radio=True
+        "pe_mode",
+        ui.tr("multihead.pe_mode"),
+        MODES,
+        "add",
+        labels="names.mode_",
+        radio=True,
+        disabled=pe == "none",  # no positions: nothing to add or concatenate
     )
     norm = ui.select("norm", ui.tr("multihead.norm"), NORMS, "post", labels="names.norm_")
     seed = ui.number("seed", ui.tr("multihead.seed"), 0, MAX_SEED, 0)

@@ -54,7 +54,12 @@ with right:
             r.spread[param],
             "layer",
             names=names,
-            title=ui.tr("depth.by_layer", param=subscripted(param), L=cfg.L, seeds=cfg.seeds_used),
+            title=ui.tr(
+                "depth.by_layer" if cfg.seeds_used > 1 else "depth.by_layer_one",
+                param=subscripted(param),
+                L=cfg.L,
+                seeds=cfg.seeds_used,
+            ),
             x_title=ui.tr("depth.layer"),
             y_title=ui.tr("depth.grad"),
         ),

@@ -264,3 +264,10 @@ def test_the_sharpness_table_has_a_row_per_head_of_the_run(lang):
     assert list(table.index) == [1, 2, 3, 4]  # h, as the tiles and the head slider count
     np.testing.assert_allclose(table[header[0]], r.entropy.round(4))
     np.testing.assert_allclose(table[header[1]], r.max_weight.round(4))
+
+
+@pytest.mark.parametrize(("pe", "disabled"), [("none", True), ("sinusoidal", False)])
+def test_how_positions_enter_is_offered_only_when_there_are_positions(pe, disabled):
+    at = run_page("multihead", pe=pe)
+    assert_clean(at)
+    assert at.radio(key="pe_mode").disabled is disabled
