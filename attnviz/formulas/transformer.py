@@ -36,7 +36,8 @@ def grad_scale(x_scale: str) -> str:
     inputs of unit size ("unit") or √D times larger ("sqrt_d"): then ‖x_0‖² = D² outweighs
     what L blocks add to the stream, and pre-LN's final LN divides by about the same length."""
     grad = r"\Big\|\frac{\partial \mathcal{L}}{\partial W_2^{(L)}}\Big\|"
-    pre = r"O\!\big(1/\sqrt{L}\big)" if x_scale == "unit" else r"O(1)\ \ (\|x_0\|^2 = D^2)"
+    # the condition on a line of its own: on one line it ran past a third of the screen
+    pre = r"O\!\big(1/\sqrt{L}\big)" if x_scale == "unit" else r"O(1) \\ &(\|x_0\|^2 = D^2)"
     return (
         rf"\begin{{aligned}}\text{{pre-LN: }}\ {grad} &= {pre} \\"
         rf" \text{{post-LN: }}\ {grad} &= O(1)\end{{aligned}}"
@@ -47,14 +48,15 @@ def race(warm_steps: int | None) -> str:
     """The training race's two models and rate: post-LN reads X_L out directly, pre-LN
     through its final LN; η_t grows over ``warm_steps`` steps, or is η throughout (None)."""
     rate = (
-        rf"\eta_t &= \eta \min(1, t / T_{{\mathrm{{warm}}}}),\ T_{{\mathrm{{warm}}}} = {warm_steps}"
+        rf"\eta_t &= \eta \min(1, t / T_{{\mathrm{{warm}}}}) \\"
+        rf" T_{{\mathrm{{warm}}}} &= {warm_steps}"
         if warm_steps
         else r"\eta_t &= \eta"
     )
     return (
         r"\begin{aligned}X_0 &= E_{\mathrm{tok}}[x] + E_{\mathrm{pos}} \\"
-        r" \hat y_{\text{post-LN}} &= \mathrm{softmax}(X_L W_{\mathrm{out}}) \\"
-        r" \hat y_{\text{pre-LN}} &= \mathrm{softmax}(\mathrm{LN}(X_L)\, W_{\mathrm{out}}) \\"
+        r" \hat y_{\text{post}} &= \mathrm{softmax}(X_L W_{\mathrm{out}}) \\"
+        r" \hat y_{\text{pre}} &= \mathrm{softmax}(\mathrm{LN}(X_L) W_{\mathrm{out}}) \\"
         rf" {rate}\end{{aligned}}"
     )
 

@@ -90,6 +90,20 @@ def test_every_page_loads_cleanly_and_its_formulas_and_titles_fit(server, page, 
 
 
 @pytest.mark.browser
+@pytest.mark.parametrize("view", ["depth_gradients?x=sqrt_d", "training_race?warmup=true"])
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_formulas_of_settings_off_the_defaults_fit_their_columns(server, page, view, lang):
+    """The formulas that change with a control (the depth law for √D-larger inputs, the
+    warm-up's rate) fit a third of a 1280-pixel screen, as the defaults' do."""
+    page.set_viewport_size({"width": 1280, "height": 900})
+    open_app(page, f"{server}/{view}&lang={lang}&present=true")
+    page.wait_for_selector(".katex-display")
+    page.evaluate("() => document.fonts.ready.then(() => true)")  # KaTeX's, not a fallback's
+    assert page.evaluate(WIDE_FORMULAS) == []
+    assert_clean(page)
+
+
+@pytest.mark.browser
 def test_moving_a_slider_redraws_the_chart(server, page):
     open_app(page, f"{server}/multihead?lang=en")
     wait_for_plots(page, 2)

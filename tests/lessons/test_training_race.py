@@ -69,10 +69,10 @@ def test_formula_shows_the_schedule_and_read_out_that_run():
     assert warm.warm_steps == 50 and race_config.Config(warmup=False).warm_steps is None
     with_warm = training.race_formulas(warm)[0]
     without = training.race_formulas(race_config.Config(warmup=False))[0]
-    assert r"T_{\mathrm{warm}} = 50" in with_warm and r"\min" in with_warm
+    assert r"T_{\mathrm{warm}} &= 50" in with_warm and r"\min" in with_warm
     assert r"\min" not in without and r"\eta_t &= \eta" in without
     for line in (with_warm, without):  # pre-LN's final LN before W_out, post-LN's none
-        assert r"\mathrm{LN}(X_L)\, W_{\mathrm{out}}" in line
+        assert r"\mathrm{LN}(X_L) W_{\mathrm{out}}" in line
         assert r"\mathrm{softmax}(X_L W_{\mathrm{out}})" in line
     assert r"n + 1 - i" in formulas.pattern_score("reverse")
 
