@@ -49,7 +49,8 @@ with right:
         "norms",
         f"block_{norm}_norms",
     )
-    st.caption(ui.tr("block_anatomy.norms_note", sqrtD=cfg.D**0.5))
+    first, last = r.norms[0].mean(), r.norms[-1].mean()  # the block's input, its output
+    st.caption(ui.tr(f"block_anatomy.norms_{norm}", sqrtD=cfg.D**0.5, first=first, last=last))
     ui.csv_button(
         pd.DataFrame(r.norms.T, index=token_labels(r.tokens, escape=False), columns=r.steps),
         ui.tr("block_anatomy.csv_norms", norm=ui.tr(f"block_anatomy.short_{norm}")),

@@ -96,3 +96,19 @@ def test_flow_and_formula_use_the_same_symbols_and_tokens_count_from_1(lang):
     if lang == "ja":
         assert not [h for h in headers if any("a" <= ch <= "z" for ch in h)], headers
     assert at.dataframe[0].value.iloc[0, 0] == "1:a"
+
+
+@pytest.mark.parametrize("norm", ["post", "pre", "none"])
+def test_the_lengths_quoted_under_the_chart_are_the_runs(norm):
+    """The note under the lengths chart quotes the mean length going in and coming out of
+    the block, as computed (it once said pre-LN's length 'grows freely' beside a chart where
+    it went from 7.9 to 8.2)."""
+    at = run_page("block_anatomy", lang="en", norm=norm)
+    ref = run(Config(at.text_input(key="text").value, norm, D=64, H=4, ff=4, seed=0))
+    note = next(c.value for c in at.caption if "√D = 8.0" in c.value)
+    first, last = ref.norms[0].mean(), ref.norms[-1].mean()
+    assert f"{first:.2f}" in note and f"{last:.2f}" in note
+    if norm == "post":
+        assert abs(last - 8.0) < 0.05  # LN₂'s output: length √D (γ = 1, β = 0)
+    else:
+        assert last > first  # nothing brings the sum back: the block lengthened it
