@@ -131,6 +131,9 @@ def matrix(
     numbers = list(x_labels) == [str(x) for x in xs]  # components 1 … n: Plotly's own ticks
     named = n_x <= TICK_LABELS_MAX_N and not numbers
     x_ticks = dict(tickmode="array", tickvals=xs, ticktext=x_labels) if named else {}
+    if named:  # one turned label a column keeps 12 px, also when presenting: at 20 px the
+        # labels of a half-width map ran together
+        x_ticks["tickfont_size"] = 12
     y_ticks = (
         dict(tickmode="array", tickvals=ys, ticktext=y_labels) if n_y <= TICK_LABELS_MAX_N else {}
     )
