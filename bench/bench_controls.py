@@ -32,7 +32,7 @@ def controls(at) -> list[tuple[str, str, list]]:
     found = []
     for kind in ("selectbox", "radio", "select_slider"):
         for w in getattr(at, kind):
-            if w.key and w.key not in SKIP and w.key in options:
+            if w.key and w.key not in SKIP and w.key in options and not w.disabled:
                 found.append((kind, w.key, list(options[w.key])))
     for w in at.toggle:
         if w.key and w.key not in SKIP:

@@ -45,8 +45,11 @@ def _titled(fig: go.Figure, present: bool) -> None:
     text, halved = fig.layout.title.text or "", False
     if present:
         fig.update_layout(font_size=20, title_font_size=20)  # titles as large as the rest
-        if (fig.layout.legend.y or 0) < 0:  # a legend under the axes: below their larger text
+        if (fig.layout.legend.y or 0) < 0:  # a legend under the axes: below their larger text,
+            # and the figure grows for it (the plot area had shrunk to ~170 px)
             fig.update_layout(legend_y=1.5 * fig.layout.legend.y)
+            if fig.layout.height:
+                fig.update_layout(height=round(1.3 * fig.layout.height))
         if "<br>" not in text and columns(text) > PRESENT_TITLE_WIDTH:
             text, halved = _halved(text), True  # at 20 px a long title ran past its chart
     if "<br>" in text:
@@ -69,7 +72,8 @@ def _titled(fig: go.Figure, present: bool) -> None:
 PRESENT_TITLE_WIDTH = 32  # wider chart titles are set on two lines when presenting
 # where a title may break: a Japanese one after 、 or ： or before （ (its spaces only set
 # Latin letters and digits apart), any other after a space
-BREAKS = {"ja": re.compile(r"(?<=[、：])|(?=（)"), "en": re.compile(r"(?<= )")}
+# ("L = 12" is not broken around its "=")
+BREAKS = {"ja": re.compile(r"(?<=[、：])|(?=（)"), "en": re.compile(r"(?<=[^=] )(?!=)")}
 
 
 def _shown(text: str) -> int:

@@ -87,6 +87,8 @@ def sweep_controls(at: AppTest, skip: tuple[str, ...] = ("lang",)) -> int:
 
     for kind in ("selectbox", "radio"):
         for key in [w.key for w in getattr(at, kind) if w.key and w.key not in skip]:
+            if getattr(at, kind)(key=key).disabled:  # as for a student: not to be touched
+                continue
             original = getattr(at, kind)(key=key).value
             for option in at.session_state["_url_options"][key]:
                 getattr(at, kind)(key=key).set_value(option)

@@ -19,6 +19,17 @@ def test_an_english_title_breaks_at_the_space_nearest_the_middle():
         "P: row i takes the<br>token from column π(i)"
     )
     assert _halved("Short") == "Short"
+    # an equation is not broken around its "=" (it read "L =" on one line, "12 …" below)
+    halved = _halved("‖∂ℒ/∂W<sub>2</sub>‖ of each layer, L = 12 (mean ± std over 3 seeds)")
+    assert "L = 12" in halved.replace("<br>", "\n")
+
+
+def test_a_legend_under_the_axes_moves_down_and_the_figure_grows_when_presenting():
+    for present, height in ((False, 340), (True, 442)):
+        fig = go.Figure(layout=dict(height=340, legend=dict(orientation="h", y=-0.32)))
+        _titled(fig, present)
+        assert fig.layout.height == height
+        assert fig.layout.legend.y == (-0.48 if present else -0.32)
 
 
 def test_a_title_halved_for_presenting_keeps_one_size_and_a_note_stays_smaller():
