@@ -46,9 +46,11 @@ def _titled(fig: go.Figure, present: bool) -> None:
     if present:
         fig.update_layout(font_size=20, title_font_size=20)  # titles as large as the rest
         if (fig.layout.legend.y or 0) < 0:  # a legend under the axes: below their larger text,
-            # and the figure grows for it (the plot area had shrunk to ~170 px)
-            fig.update_layout(legend_y=1.5 * fig.layout.legend.y)
-            if fig.layout.height:
+            # and the figure grows for it (the plot area had shrunk to ~170 px); the legend's
+            # offset is a share of the plot's height, which grows too
+            grown = bool(fig.layout.height)
+            fig.update_layout(legend_y=(1.15 if grown else 1.5) * fig.layout.legend.y)
+            if grown:
                 fig.update_layout(height=round(1.3 * fig.layout.height))
         if "<br>" not in text and columns(text) > PRESENT_TITLE_WIDTH:
             text, halved = _halved(text), True  # at 20 px a long title ran past its chart
