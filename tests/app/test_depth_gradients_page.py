@@ -75,4 +75,4 @@ def test_per_layer_sentence_reads_the_chart_it_describes(lang, x_scale):
 def test_seeds_capped_at_the_widest_setting_says_so():
     at = run_page("depth_gradients", D="512", seeds="5", L="1")
     assert_clean(at)
-    assert any("1 seed" in i.value for i in at.info)
+    assert any("use 1 of the seeds" in i.value for i in at.info)
