@@ -19,6 +19,14 @@ GRID_HEATMAP_MAX_CELLS = 8 * 32 * 32  # above this a grid is drawn as one image
 TICK_LABELS_MAX_N = 40
 
 
+def counted(n: int, most: int = 8) -> dict:
+    """An axis counting 1 … n: ticks at whole numbers only, 1, 2 or 5 times a power of ten
+    apart, at most about ``most`` of them (Plotly's own put 0.5 and 1.5 on a short axis)."""
+    steps = (k * 10**e for e in range(7) for k in (1, 2, 5))
+    step = next(s for s in steps if n / s <= most)
+    return dict(tickmode="linear", tick0=1 if step == 1 else step, dtick=step)
+
+
 def colour_bar(zmin: float | None, zmax: float | None, marks: dict[float, str] | None) -> dict:
     """A colour bar with ticks at its ends and at each marked value (e.g. {1/N: "1/N"})."""
     if not marks or zmin is None or zmax is None:

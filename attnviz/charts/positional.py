@@ -6,6 +6,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ..text import token_labels
+from .maps import counted
 
 
 def matrix(
@@ -33,8 +34,8 @@ def matrix(
             hovertemplate="%{y}, %{x}: %{z:.3f}<extra></extra>",
         )
     )
-    fig.update_yaxes(title=y_title, autorange="reversed")
-    fig.update_xaxes(title=x_title)
+    fig.update_yaxes(title=y_title, autorange="reversed", **counted(z.shape[0]))
+    fig.update_xaxes(title=x_title, **counted(z.shape[1]))
     fig.update_layout(title=title, height=height, margin=dict(l=60, r=10, t=50, b=40))
     return fig
 

@@ -7,17 +7,17 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ..text import token_labels
-from .maps import TICK_LABELS_MAX_N
+from .maps import TICK_LABELS_MAX_N, counted
 from .raster import COLORSCALE
 
 
 def _positions(labels: list[str]) -> tuple[np.ndarray, dict]:
     """Bars at positions 1 … N, and their axis: every label while at most TICK_LABELS_MAX_N,
-    else Plotly's own numbered ticks (hundreds of labels would run together and take the
+    else whole numbers (hundreds of labels would run together and take the
     browser tens of seconds to lay out); the labels stay in the hover."""
     x = np.arange(1, len(labels) + 1)
     if len(labels) > TICK_LABELS_MAX_N or list(labels) == [str(v) for v in x]:
-        return x, {}  # (components 1 … n are numbered as Plotly numbers them)
+        return x, counted(len(x))  # positions or components, numbered
     return x, dict(tickmode="array", tickvals=x, ticktext=labels)
 
 
@@ -130,7 +130,7 @@ def matrix(
     )
     numbers = list(x_labels) == [str(x) for x in xs]  # components 1 … n: Plotly's own ticks
     named = n_x <= TICK_LABELS_MAX_N and not numbers
-    x_ticks = dict(tickmode="array", tickvals=xs, ticktext=x_labels) if named else {}
+    x_ticks = dict(tickmode="array", tickvals=xs, ticktext=x_labels) if named else counted(n_x)
     if named:  # one turned label a column keeps 12 px, also when presenting: at 20 px the
         # labels of a half-width map ran together
         x_ticks["tickfont_size"] = 12

@@ -12,6 +12,7 @@ from PIL import Image
 
 from attnviz import charts
 from attnviz.charts import equivariance, scoring
+from attnviz.charts.maps import counted
 from attnviz.charts.raster import colour
 
 
@@ -85,3 +86,14 @@ def test_heat_maps_count_their_cells_from_one_beyond_their_tick_labels():
     _counts_from_one(equivariance.difference_map(z[:, :8], toks), n, 8)
     kept = charts.heatmap(z[:3, :3], list("abc"), list("abc"), x_positions=[1, 2, 4])
     assert np.asarray(kept.data[0].x).tolist() == [2, 3, 5]  # positions 1, 2, 4 from 0
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 7, 9, 16, 40, 64, 512, 1024])
+def test_a_counted_axis_ticks_whole_numbers_only_and_not_too_many(n):
+    ticks = counted(n)
+    step = ticks["dtick"]
+    shown = list(range(ticks["tick0"], n + 1, step))
+    assert shown and all(isinstance(t, int) for t in shown)
+    assert len(shown) <= 8 and str(step)[0] in "125"
+    previous = step * 2 // 5 if str(step)[0] == "5" else step // 2  # the next finer step
+    assert step == 1 or n / previous > 8  # which would have ticked too often
