@@ -23,7 +23,7 @@ from .frame import (
     unknown_page,
     warm_up,
 )
-from .widgets import choice_slider, number, select, slider, text, toggle
+from .widgets import choice_slider, number, positions, select, slider, text, toggle
 
 __all__ = [
     "LANGS",
@@ -43,6 +43,7 @@ __all__ = [
     "lang",
     "number",
     "plot",
+    "positions",
     "presenting",
     "reopen_link",
     "select",

@@ -14,6 +14,7 @@ import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from attnviz.i18n import t
+from attnviz.positional import KINDS, MODES
 
 from .frame import BOUND, RELABEL, lang, note, tr
 
@@ -131,6 +132,23 @@ def select(
         kw["index"] = options.index(default)
     widget = where.radio if radio else where.selectbox
     return widget(label, options, format_func=labels, key=key, **kw)
+
+
+def positions(page: str, default: str) -> tuple[str, str]:
+    """The positional encoding and how it enters (added or concatenated), labelled by the
+    page's ``<page>.pe`` and ``<page>.pe_mode``; without positions the second is disabled
+    (it would change nothing)."""
+    pe = select("pe", tr(f"{page}.pe"), KINDS, default, labels="names.pe_")
+    mode = select(
+        "pe_mode",
+        tr(f"{page}.pe_mode"),
+        MODES,
+        "add",
+        labels="names.mode_",
+        radio=True,
+        disabled=pe == "none",
+    )
+    return pe, mode
 
 
 def choice_slider(

@@ -8,7 +8,6 @@ from attnviz.block import NORMS
 from attnviz.charts import equivariance as charts
 from attnviz.lessons import equivariance
 from attnviz.limits import MAX_SEED
-from attnviz.positional import KINDS, MODES
 from attnviz.text import token_labels
 
 st.title(ui.tr("equivariance.title"))
@@ -37,16 +36,7 @@ with left:
             "order", ui.tr("equivariance.order"), "", 400, help=ui.tr("equivariance.order_help")
         )
     perm_notice = st.container()  # what the run made of the permutation asked for
-    pe = ui.select("pe", ui.tr("equivariance.pe"), KINDS, "none", labels="names.pe_")
-    pe_mode = ui.select(
-        "pe_mode",
-        ui.tr("equivariance.pe_mode"),
-        MODES,
-        "add",
-        labels="names.mode_",
-        radio=True,
-        disabled=pe == "none",  # no positions: nothing to add or concatenate
-    )
+    pe, pe_mode = ui.positions("equivariance", "none")
     norm = ui.select("norm", ui.tr("equivariance.norm"), NORMS, "post", labels="names.norm_")
     widths = [str(d) for d in equivariance.WIDTHS]
     D = int(ui.choice_slider("D", ui.tr("equivariance.D"), widths, "32"))

@@ -13,7 +13,6 @@ import ui
 from attnviz.block import NORMS
 from attnviz.lessons import multihead
 from attnviz.limits import MAX_D_HEAD, MAX_H, MAX_SEED, MAX_TEXT_CHARS
-from attnviz.positional import KINDS, MODES
 from attnviz.scoring import SCORES
 from ui import multihead_views as views
 
@@ -39,16 +38,7 @@ with left:
     score_names = {k: score_name(k) for k in SCORES}.get  # translated in this run
     score = ui.select("score", ui.tr("multihead.score"), SCORES, "scaled_dot", labels=score_names)
     causal = ui.toggle("causal", ui.tr("multihead.causal"))
-    pe = ui.select("pe", ui.tr("multihead.pe"), KINDS, "sinusoidal", labels="names.pe_")
-    pe_mode = ui.select(
-        "pe_mode",
-        ui.tr("multihead.pe_mode"),
-        MODES,
-        "add",
-        labels="names.mode_",
-        radio=True,
-        disabled=pe == "none",  # no positions: nothing to add or concatenate
-    )
+    pe, pe_mode = ui.positions("multihead", "sinusoidal")
     norm = ui.select("norm", ui.tr("multihead.norm"), NORMS, "post", labels="names.norm_")
     seed = ui.number("seed", ui.tr("multihead.seed"), 0, MAX_SEED, 0)
     qk = float(ui.choice_slider("qk", ui.tr("multihead.qk_scale"), QK_SCALES, "1"))
