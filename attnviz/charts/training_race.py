@@ -125,23 +125,20 @@ def scores(
                     row=1,
                     col=col,
                 )
-        fig.add_hline(
-            y=chance[0],
-            line_dash="dot",
-            line_color="#777",
-            annotation_text=chance[1],
-            annotation_position="top right",
-            row=1,
-            col=col,
-        )
+        fig.add_hline(y=chance[0], line_dash="dot", line_color="#777", row=1, col=col)
         if mark is not None:
             fig.add_vline(x=mark, line_width=1, line_dash="dot", line_color="#555", row=1, col=col)
+    # the dotted line's name in the legend: written on the panel, it lay over the curves,
+    # which run at chance level before a head finds its pattern
+    fig.add_scatter(
+        x=[None], y=[None], mode="lines", name=chance[1], line=dict(dash="dot", color="#777")
+    )
     fig.update_xaxes(title=x_title)
     fig.update_yaxes(range=[0, 1.02])
     fig.update_yaxes(title=y_title, row=1, col=1)
     # a legend of L × H names: its rows at the foot of the figure, below the axis titles,
     # and the figure taller by them, so that the panels keep their height
-    below = LEGEND_ROW_PX * math.ceil(L * H / LEGEND_PER_ROW)
+    below = LEGEND_ROW_PX * math.ceil((L * H + 1) / LEGEND_PER_ROW)  # heads, chance
     fig.update_layout(
         height=height + below,
         margin=dict(l=60, r=10, t=40, b=70 + below),

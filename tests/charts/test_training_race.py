@@ -142,7 +142,10 @@ def test_scores_one_line_per_layer_and_head_in_each_model_with_the_chance_level(
         mark=3,
     )
     data = json.loads(fig.to_json())["data"]
-    assert len(data) == 2 * L * H
+    assert len(data) == 2 * L * H + 1
+    *data, chance = data  # the last: the dotted chance line's name in the legend, no data
+    assert chance["name"] == "uniform" and chance["line"]["dash"] == "dot"
+    assert chance["y"] == [None]
     for i, trace in enumerate(data):
         norm, (layer, head) = ("post", "pre")[i // (L * H)], divmod(i % (L * H), H)
         assert trace["name"] == f"layer {layer + 1}, head {head + 1}"
