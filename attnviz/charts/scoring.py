@@ -128,7 +128,7 @@ def matrix(
             hovertemplate="%{customdata}<br>%{z:.4f}<extra></extra>",
         )
     )
-    numbers = list(x_labels) == [str(x) for x in xs]  # components 1 … n: Plotly's own ticks
+    numbers = list(x_labels) == [str(x) for x in xs]  # components 1 … n: counted, not named
     named = n_x <= TICK_LABELS_MAX_N and not numbers
     x_ticks = dict(tickmode="array", tickvals=xs, ticktext=x_labels) if named else counted(n_x)
     if named:  # one turned label a column keeps 12 px, also when presenting: at 20 px the
