@@ -117,9 +117,17 @@ def check_tokens(name: str, x: torch.Tensor, d: int) -> torch.Tensor:
     return check_finite(name, x)
 
 
-def nearest_heads(width: int, H: int) -> int:
-    """The divisor of ``width`` in [1, MAX_H] closest to H (the smaller one on a tie)."""
-    return min((h for h in range(1, MAX_H + 1) if width % h == 0), key=lambda h: (abs(h - H), h))
+def nearest_heads(width: int, H: int, came_from: int | None = None) -> int:
+    """The divisor of ``width`` in [1, MAX_H] closest to H (the smaller one on a tie).
+
+    ``came_from``: the H a control moved from to H. The divisor is then the closest on
+    H's side of it, so that a slider stepped one way moves on instead of snapping back
+    (from 8 at width 64, H = 9 gives 16, not 8); the closest overall if there is none."""
+    divisors = [h for h in range(1, MAX_H + 1) if width % h == 0]
+    if came_from is not None and came_from != H:
+        ahead = [h for h in divisors if (h - came_from) * (H - came_from) > 0]
+        divisors = ahead or divisors
+    return min(divisors, key=lambda h: (abs(h - H), h))
 
 
 def check_heads(width: int, H: int) -> None:

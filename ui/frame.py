@@ -19,6 +19,8 @@ NOTES = "_url_notes"  # session key: container for notices about URL values
 LINKED = "_url_linked"  # session key: this run has written its URL and share link
 SHOWN_IN = "_lang_shown"  # session key: the language the last run drew its controls in
 RELABEL = "_relabel"  # session key: this run's language is not the last run's
+SETTLE = "_settle"  # session key: controls to move before the next run draws them, and why
+SETTLED = "_settled"  # session key: why this run's controls were moved (shown by the page)
 HIDE_DIALOG = "<style>[data-testid=stDialog] {display: none !important;}</style>"
 HERE = Path(__file__).parent
 SHARE = st.components.v2.component(
@@ -80,6 +82,25 @@ def begin_page() -> None:
     st.session_state[NOTES] = st.container()
     st.session_state[LINKED] = False
     st.session_state[RELABEL] = st.session_state.get(SHOWN_IN, lang()) != lang()
+    values, why = st.session_state.pop(SETTLE, ({}, None))
+    st.session_state.update(values)  # before any widget: a widget's value may be set then
+    st.session_state[SETTLED] = why
+
+
+def settle(why: str, **values: object) -> None:
+    """Show the controls at the values this run used, where the page had to move one (H
+    to a divisor of D, say): the widgets are drawn already, so the run starts again with
+    them moved, and ``settled()`` gives that run ``why``. Nothing happens when every
+    control already holds its value."""
+    moved = {k: v for k, v in values.items() if st.session_state.get(k) != v}
+    if moved:
+        st.session_state[SETTLE] = (moved, why)
+        st.rerun()
+
+
+def settled() -> str | None:
+    """Why the last run moved this run's controls (``settle``), or None."""
+    return st.session_state.get(SETTLED)
 
 
 def end_page() -> None:

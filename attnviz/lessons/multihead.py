@@ -26,6 +26,7 @@ from ..limits import (
     check_heads,
     check_int,
     check_width,
+    nearest_heads,
 )
 from ..masks import causal_mask
 from ..positional import KINDS, MODES, PositionalEncoding
@@ -71,15 +72,23 @@ class Config:
         return 2 * self.D if self.pe != "none" and self.pe_mode == "concat" else self.D
 
     @classmethod
-    def fit(cls, **fields: object) -> tuple[Config, InputError | None]:
-        """A config with H moved to the nearest divisor of the width when D′ is automatic,
-        and the message that says so (None when H was valid as given)."""
+    def fit(
+        cls, came_from: int | None = None, **fields: object
+    ) -> tuple[Config, InputError | None]:
+        """A config with H moved to a divisor of the width when D′ is automatic, and the
+        message that says so (None when H was valid as given). ``came_from``: the H the
+        control moved from; H then moves on past it (``nearest_heads``), ``heads_next``."""
         try:
             return cls(**fields), None
         except InputError as err:
             if err.key != "heads_divide":
                 raise
-            return cls(**{**fields, "H": err.fields["nearest"]}), err
+            H = fields["H"]
+            if came_from is None or came_from == H:
+                return cls(**{**fields, "H": err.fields["nearest"]}), err
+            step = nearest_heads(err.fields["width"], H, came_from)
+            moved = InputError(str(err), "heads_next", width=err.fields["width"], H=H, next=step)
+            return cls(**{**fields, "H": step}), moved
 
 
 @dataclass(frozen=True)

@@ -36,6 +36,8 @@ with left:
             "order", ui.tr("equivariance.order"), "", 400, help=ui.tr("equivariance.order_help")
         )
     perm_notice = st.container()  # what the run made of the permutation asked for
+    if ui.settled():
+        perm_notice.info(ui.settled())
     pe, pe_mode = ui.positions("equivariance", "none")
     norm = ui.select("norm", ui.tr("equivariance.norm"), NORMS, "post", labels="names.norm_")
     widths = [str(d) for d in equivariance.WIDTHS]
@@ -50,6 +52,9 @@ with left:
         text_notice.info(ui.tr("equivariance.tokens_cut", n=equivariance.MAX_TOKENS))
     if r.swapped:
         i, j = r.swapped
+        if (i, j) != (fields["i"], fields["j"]):  # past the end: the inputs show the last
+            past = ui.tr("equivariance.swap_moved", N=len(r.tokens))
+            ui.settle(past, i=i + 1, j=j + 1)
         a, b = r.tokens[i], r.tokens[j]
         perm_notice.caption(ui.tr("equivariance.swapping", a=a, b=b, i=i + 1, j=j + 1))
     if r.notice == "bad_order":

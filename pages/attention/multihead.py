@@ -18,6 +18,7 @@ from ui import multihead_views as views
 
 WIDTHS = ["4", "8", "16", "24", "32", "48", "64", "96", "128", "192", "256", "384", "512"]
 WIDTHS += ["768", "1024"]  # each has divisors among H = 1 … 32
+LAST_H = "_multihead_H"  # session key: the H the last run drew
 QK_SCALES = ["0.25", "0.5", "1", "2", "3", "4", "8"]
 
 
@@ -44,9 +45,14 @@ with left:
     qk = float(ui.choice_slider("qk", ui.tr("multihead.qk_scale"), QK_SCALES, "1"))
     fields = dict(text=text, D=D, H=H, d_head=d_head, score=score, causal=causal)
     fields |= dict(pe=pe, pe_mode=pe_mode, norm=norm, seed=seed, qk_scale=qk)
-    cfg, moved = ui.config(multihead.Config.fit, **fields)
-    if moved:
-        st.info(ui.explain(moved))
+    # a step of the H slider to a value that does not divide the width moves on past it
+    last = st.session_state.get(LAST_H)
+    cfg, moved = ui.config(multihead.Config.fit, came_from=last, **fields)
+    st.session_state[LAST_H] = cfg.H
+    if moved:  # H moved to a divisor: the slider shows it, and the next run says why
+        ui.settle(ui.explain(moved), H=cfg.H)
+    if ui.settled():
+        st.info(ui.settled())
     r = ui.compute(multihead.run, cfg)
     st.caption(ui.tr("multihead.d_head_is", width=r.width, H=cfg.H, d_head=r.d_head))
     if r.d_head >= r.width:

@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from attnviz.i18n import t
 from attnviz.lessons import equivariance
 
 from .helpers import assert_clean, decode, figures, latex, run_page
@@ -159,3 +160,15 @@ def test_the_encoding_table_is_E_and_P_the_permutation(lang):
     assert "PX + E" in joined and "P(X + E)" in joined
     symbols = [c.value for c in at.caption if r"E = [p_1, \dots, p_N]^\top" in c.value]
     assert symbols and "P" in symbols[0]
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_a_swap_past_the_end_shows_the_last_position_in_its_input(lang):
+    """The inputs held 9 while the swap used position 3, the sentence's last."""
+    at = run_page("equivariance", lang=lang, text="a b c", perm="swap", i=1, j=9)
+    assert_clean(at)
+    assert (at.number_input(key="i").value, at.number_input(key="j").value) == (1, 3)
+    assert [i.value for i in at.info] == [t("equivariance.swap_moved", lang, N=3)]
+    assert at.query_params["j"] == "3"
+    at.text_input(key="text").set_value("a b c d e").run()  # a longer sentence: no notice
+    assert at.number_input(key="j").value == 3 and not at.info

@@ -4,6 +4,7 @@ click on its cell, or the arrow keys and Enter, show the steps of that weight.""
 
 import io
 import re
+from urllib.parse import parse_qs, urlsplit
 
 import numpy as np
 import pytest
@@ -13,7 +14,7 @@ from playwright.sync_api import expect
 from attnviz.charts.raster import colour
 from attnviz.lessons import multihead
 
-from .conftest import assert_clean, open_app, wait_idle
+from .conftest import assert_clean, open_app, slider, wait_idle
 
 pytestmark = pytest.mark.browser
 
@@ -254,3 +255,29 @@ def test_the_saved_png_sets_japanese_labels_upright(browser, server):
         assert abs(w_png - w) <= 3 and abs(h_png - h) <= 3
     assert_clean(page)
     ctx.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_h_slider_steps_to_the_divisors_of_the_width_and_shows_them(page, server, lang):
+    """At D = 24, a key press on H moves on to the next divisor the way it went, and the
+    slider then shows the H the page drew (it showed 7 beside 8 heads, and a step up from
+    8 at D = 64 snapped back to 8 for ever). A link's H moves to the nearest divisor."""
+    label, why = ("Heads H", "not divisible") if lang == "en" else ("ヘッドの数 H", "割り切れない")
+    open_app(page, f"{server}/multihead?lang={lang}&D=24&H=4")
+    thumb = slider(page, label)
+    thumb.focus()
+    steps = (("ArrowRight", "5", "6"), ("ArrowRight", "7", "8"), ("ArrowLeft", "7", "6"))
+    for key, asked, expected in steps:
+        thumb.press(key)
+        expect(thumb).to_have_value(expected, timeout=30_000)
+        wait_idle(page)
+        expect(page.locator(".mosaic button.cell")).to_have_count(int(expected))
+        note = page.locator("[data-testid=stAlert]").filter(has_text=why).inner_text()
+        assert f"H = {asked}" in note and f" {expected}" in note  # in the reader's language
+        linked = parse_qs(urlsplit(page.url).query).get("H", ["8"])  # 8, the default: no H
+        assert linked == [expected]
+    assert page.get_by_role("radio", name="English" if lang == "en" else "日本語").is_checked()
+    open_app(page, f"{server}/multihead?lang={lang}&D=4&H=32")
+    expect(thumb).to_have_value("4", timeout=30_000)
+    expect(page.locator(".mosaic button.cell")).to_have_count(4)
+    assert_clean(page)

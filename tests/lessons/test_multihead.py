@@ -38,6 +38,22 @@ def test_nearest_heads_prefers_the_closer_then_the_smaller():
     assert nearest_heads(7, 3) == 1
 
 
+def test_a_step_to_a_non_divisor_moves_on_the_way_it_went():
+    assert nearest_heads(64, 9, came_from=8) == 16  # not back to 8, the closest
+    assert nearest_heads(64, 15, came_from=16) == 8
+    assert nearest_heads(24, 5, came_from=4) == 6  # the tie no longer decides
+    assert nearest_heads(24, 5, came_from=6) == 4
+    assert nearest_heads(8, 9, came_from=8) == 8  # nothing ahead: the closest
+    assert nearest_heads(24, 5, came_from=5) == 4  # no step: the closest
+    cfg, moved = multihead.Config.fit(came_from=8, text="a b", D=64, H=9)
+    assert cfg.H == 16 and moved.key == "heads_next"
+    assert moved.fields == dict(width=64, H=9, next=16)
+    cfg, moved = multihead.Config.fit(came_from=8, text="a b", D=24, H=8)  # D moved: nearest
+    assert cfg.H == 8 and moved is None
+    cfg, moved = multihead.Config.fit(came_from=8, text="a b", D=20, H=8)
+    assert cfg.H == 10 and moved.key == "heads_divide"
+
+
 def test_weights_equal_torch_sdpa_on_the_same_projections():
     cfg = multihead.Config(text="the cat sat on the mat", D=32, H=4, pe="none", norm="none")
     r = multihead.run(cfg)
