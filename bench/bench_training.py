@@ -6,6 +6,9 @@ depth page's widths, and as the reference measured in the same run one plain PyT
 training step of the same pre-LN model (nn.TransformerEncoderLayer, norm_first=True), so
 the figures can be read as ratios. Targets on 2 CPU cores: race ≤ 30 s.
 
+Pace: seconds per race step against the number of blocks, fitted, beside the constants
+behind the page's "about N s".
+
 Recording: the race's wall time with and without its frames (the probe's maps), same
 run, alternated, at the defaults and at L = 12, 600 steps (target: within 10 %), and the
 bytes a session keeps for the largest race (L = 12, H = 2, 600 steps; target < 20 MB).
@@ -75,6 +78,21 @@ def race_seconds(cfg: race_config.Config, record: bool) -> tuple[float, float, l
     return seconds, spent[0], records
 
 
+def pace() -> None:
+    """Seconds per race step against L, fitted as a + b·L over L = 1, 2, 6, 12 (100 steps
+    each, after a warm-up race), beside race_config's constants that the page quotes."""
+    race_seconds(race_config.Config(L=2, steps=30), record=True)
+    depths = (1, 2, 6, 12)
+    per_step = [race_seconds(race_config.Config(L=L, steps=100), True)[0] / 100 for L in depths]
+    b, a = np.polyfit(depths, per_step, 1)
+    measured = ", ".join(f"L={L} {s * 1e3:.1f} ms" for L, s in zip(depths, per_step, strict=True))
+    print(
+        f"race step (both models): {measured}; fit {a * 1e3:.2f} + {b * 1e3:.2f}·L ms, "
+        f"race_config {race_config.SECONDS_PER_STEP * 1e3:.2f} + "
+        f"{race_config.SECONDS_PER_LAYER_STEP * 1e3:.2f}·L ms"
+    )
+
+
 def recording_overhead(cfg: race_config.Config, pairs: int) -> None:
     """Alternate races without and with recording; print the medians and their ratio, and
     the share of the recorded races' time spent recording (robust to a changing load)."""
@@ -142,6 +160,7 @@ def main() -> None:
     if sys.argv[1:] == ["claims"]:
         claims()
         return
+    pace()
     recording_overhead(race_config.Config(steps=200), pairs=8)
     recording_overhead(race_config.Config(L=12, steps=600), pairs=2)
     session_bytes(race_config.Config(L=12, H=2, steps=600))

@@ -22,6 +22,17 @@ from .export import csv_button, plot
 from .frame import presenting, tr
 
 RACE, FRAME = "race", "race_frame"  # session keys: the latest race, the step slider
+# this server's pace: its last finished race's wall time over race_config's estimate
+# (drawing, and waiting for a turn while other races run, included); before any race, the
+# drawing's share (run_race keeps it to about a fifth of the race's time). Only a race
+# estimated at TIMED_S or more sets it: a shorter one is mostly the first drawing's time.
+_pace = [1.25]
+TIMED_S = 3.0
+
+
+def expected_seconds(cfg: race_config.Config) -> int:
+    """About how long the race ``cfg`` will take on this server, in whole seconds."""
+    return max(1, round(cfg.seconds * _pace[0]))
 
 
 def names(prefix: str = "names.norm_") -> dict[str, str]:
@@ -122,7 +133,7 @@ def run_race(cfg: race_config.Config) -> None:
     bar, live = st.progress(0.0), st.empty()
     models, records, frames = {}, [], race_frames.Frames(cfg)
     state = st.session_state[RACE] = dict(cfg=cfg, records=records, frames=frames, done=False)
-    due = 0.0  # redraws take at most about a fifth of the race's time
+    due = start = time.monotonic()  # redraws take at most about a fifth of the race's time
     with closing(training_race.race(cfg, models, frames)) as steps_run:
         for rec in in_turn(steps_run):  # a heavy slot for each step
             records.append(rec)
@@ -139,6 +150,8 @@ def run_race(cfg: race_config.Config) -> None:
                 due = time.monotonic() + 4 * (time.monotonic() - began)
     race_results.keep_positions(st.session_state, race_results.positions(cfg, models))
     state["done"] = True
+    if cfg.seconds >= TIMED_S:
+        _pace[0] = (time.monotonic() - start) / cfg.seconds
     live.empty()
 
 
@@ -148,7 +161,7 @@ def results(cfg: race_config.Config) -> None:
     state = st.session_state.get(RACE)
     if not state or not state["records"]:
         frames = compute(training_race.initial, cfg)
-        st.info(tr("training.press_start", secs=cfg.seconds))
+        st.info(tr("training.press_start", secs=expected_seconds(cfg)))
         st.markdown(tr(f"training.expect_{cfg.task}"))
         show_maps(frames, 0, "race_maps")
     else:

@@ -12,7 +12,10 @@ MAX_RACE_LAYERS = min(12, MAX_LAYERS)  # keeps one race within about a minute on
 MAX_RACE_STEPS = 600
 LR_RANGE = (1e-4, 3e-2)
 MAX_SEQ, MAX_VOCAB = 32, 100  # the n and V a race accepts (the page keeps 8 and 10)
-SECONDS_PER_LAYER_STEP = 0.005  # one step of one block, both models, on 2 cores
+# one step of both models on 2 cores with nothing else running: a part for the batch, the
+# loss and Adam, and a part per block (least squares over L = 1, 2, 6, 12 by
+# bench/bench_training.py, which prints the fit against these)
+SECONDS_PER_STEP, SECONDS_PER_LAYER_STEP = 0.005, 0.0072
 
 
 @dataclass(frozen=True)
@@ -39,9 +42,9 @@ class Config:
         check_int("vocab", self.vocab, 2, MAX_VOCAB)
 
     @property
-    def seconds(self) -> int:
-        """About how long the race takes, in whole seconds (at least 1)."""
-        return max(1, round(self.steps * self.L * SECONDS_PER_LAYER_STEP))
+    def seconds(self) -> float:
+        """About how long the race's training takes on 2 quiet cores, drawing aside."""
+        return self.steps * (SECONDS_PER_STEP + self.L * SECONDS_PER_LAYER_STEP)
 
     @property
     def warm_steps(self) -> int | None:

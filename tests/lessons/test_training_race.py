@@ -80,8 +80,12 @@ def test_formula_shows_the_schedule_and_read_out_that_run():
 def test_learning_rate_and_time_estimate():
     assert race_config.learning_rate(-2.5) == 0.00316
     assert race_config.learning_rate(-2.0) == 0.01
-    assert race_config.Config(L=6, steps=200).seconds == 6
-    assert race_config.Config(L=1, steps=20).seconds == 1
+    six = race_config.Config(L=6, steps=200).seconds
+    assert race_config.Config(L=6, steps=400).seconds == pytest.approx(2 * six)  # per step
+    twelve = race_config.Config(L=12, steps=200).seconds  # a fixed part and one per block
+    assert six < twelve < 2 * six and 2 * six - twelve == pytest.approx(
+        200 * race_config.SECONDS_PER_STEP
+    )
 
 
 def test_targets():
