@@ -212,6 +212,7 @@ def sinks_section(r: real_model.Result, hide: bool) -> None:
         layer_label=tr("real_model.layer_label", l="{l}"),
         head_label=tr("real_model.head_label", h="{h}"),
         value_name=tr("real_model.sink_value"),
+        title_px=16 if presenting() else 13,
     )
     plot(grid, "sinks", "sinks")
     csv_button(

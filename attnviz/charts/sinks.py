@@ -19,9 +19,12 @@ def sink_grid(
     head_label: str = "head {h}",
     value_name: str = "share",
     height: int = 330,
+    title_px: int = 13,
 ) -> go.Figure:
     """One layer × head grid per category, side by side on one colour scale from 0 to 1:
-    ``shares`` (C, L, H), e.g. ``sinks.SinkShares.shares``; layers and heads from 1."""
+    ``shares`` (C, L, H), e.g. ``sinks.SinkShares.shares``; layers and heads from 1.
+    ``title_px``: the panels' titles (16 px still fits four of them in a projector's
+    column; 20, the rest of a presented figure's type, ran them into each other)."""
     shares = np.asarray(shares, dtype=np.float32)
     C, L, H = shares.shape
     heads = [head_label.format(h=b + 1) for b in range(H)]
@@ -74,9 +77,10 @@ def sink_grid(
                 y=1.0,
                 xref="paper",
                 yref="paper",
+                xanchor="center",  # Plotly's "auto" anchors a paper note at its nearer side
                 yanchor="bottom",
                 showarrow=False,
-                font_size=13,
+                font_size=title_px,
             )
         )
     layout |= dict(annotations=notes, height=height, margin=dict(l=10, r=10, t=30, b=10))

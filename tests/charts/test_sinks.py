@@ -15,3 +15,6 @@ def test_sink_grid_draws_each_category_as_a_layer_by_head_map():
     assert fig.data[0].customdata[5][11] == "L6, H12"  # layers and heads counted from 1
     assert [t.showscale for t in fig.data] == [False, False, False, True]  # one colour bar
     assert [a.text for a in fig.layout.annotations] == ["[CLS]", "[SEP]", "P", "R"]
+    for note, heat in zip(fig.layout.annotations, fig.data, strict=True):  # over its panel
+        axis = fig.layout[heat.xaxis.replace("x", "xaxis")]
+        assert note.x == sum(axis.domain) / 2 and note.xanchor == "center"
