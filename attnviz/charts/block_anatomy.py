@@ -65,8 +65,10 @@ def stream_norms(
     title: str = "",
     y_title: str = "",
     height: int = 380,
+    upright_steps: bool = False,
 ) -> go.Figure:
-    """‖·‖ of every token (one line each) after every step (x axis)."""
+    """‖·‖ of every token (one line each) after every step (x axis); ``upright_steps``
+    stands the steps' names on end (at 20 px, Plotly's slant ran them into each other)."""
     fig = go.Figure()
     for i, label in enumerate(token_labels(tokens)):
         fig.add_trace(
@@ -81,6 +83,8 @@ def stream_norms(
         title=title, yaxis_title=y_title, height=height, margin=dict(l=60, r=10, t=50, b=40)
     )
     fig.update_xaxes(automargin=True)  # the steps' labels, turned, need more than 40 px
+    if upright_steps:
+        fig.update_xaxes(tickangle=-90)
     return fig
 
 

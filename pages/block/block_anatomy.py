@@ -45,7 +45,16 @@ with right:
         st.latex(formula)
     st.subheader(ui.tr("block_anatomy.norms"))
     ui.plot(
-        charts.stream_norms(r.norms, r.steps, r.tokens, y_title=ui.tr("block_anatomy.length")),
+        charts.stream_norms(
+            r.norms,
+            r.steps,
+            r.tokens,
+            y_title=ui.tr("block_anatomy.length"),
+            # presenting, the turned step names and a legend at 20 px had left the lines
+            # about 130 px, and the legend a scroll bar
+            height=560 if ui.presenting() else 380,
+            upright_steps=ui.presenting(),
+        ),
         "norms",
         f"block_{norm}_norms",
     )
