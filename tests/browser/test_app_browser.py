@@ -4,10 +4,12 @@ redraw; URL round trip; deep links."""
 
 from __future__ import annotations
 
+import contextlib
 import re
 import time
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from .conftest import ROOT, assert_clean, open_app, slider, start_server, wait_idle
 
@@ -46,6 +48,16 @@ WATCH_STALE = """() => { window.staleFades = [];
 WIDE_FORMULAS = """() => Array.from(document.querySelectorAll('.katex-display'))
     .filter(e => e.clientWidth > 0 && e.scrollWidth > e.clientWidth + 4)
     .map(e => e.textContent.slice(0, 50))"""
+
+
+def wide_formulas(page) -> list[str]:
+    """The formulas wider than their column once the columns have their width (measured
+    as they settled, one was 11 px over)."""
+    with contextlib.suppress(PlaywrightTimeout):  # then the list names them
+        page.wait_for_function(f"() => ({WIDE_FORMULAS})().length === 0", timeout=10_000)
+    return page.evaluate(WIDE_FORMULAS)
+
+
 # toggle and metric labels cut short ("…"), which Streamlit does to a label longer than its line
 # (by more than the 2 px an italic subscript of KaTeX overhangs its box, as in ‖J‖_F)
 CUT_LABELS = """() => Array.from(document.querySelectorAll(
@@ -78,7 +90,7 @@ def test_every_page_loads_cleanly_and_its_formulas_and_titles_fit(server, page, 
         open_app(page, f"{server}/{path}?lang={lang}{present}")
         assert_clean(page)
         formulas += page.locator(".katex-display").count()
-        assert page.evaluate(WIDE_FORMULAS) == [], path
+        assert wide_formulas(page) == [], path
         toggles += page.locator("[data-testid=stCheckbox]").count()
         assert page.evaluate(CUT_LABELS) == [], path
         page.wait_for_function(CHARTS_DRAWN, timeout=60_000)
@@ -99,7 +111,7 @@ def test_formulas_of_settings_off_the_defaults_fit_their_columns(server, page, v
     open_app(page, f"{server}/{view}&lang={lang}&present=true")
     page.wait_for_selector(".katex-display")
     page.evaluate("() => document.fonts.ready.then(() => true)")  # KaTeX's, not a fallback's
-    assert page.evaluate(WIDE_FORMULAS) == []
+    assert wide_formulas(page) == []
     assert_clean(page)
 
 
