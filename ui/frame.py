@@ -91,9 +91,9 @@ def settle(why: str, **values: object) -> None:
     """Show the controls at the values this run used, where the page had to move one (H
     to a divisor of D, say): the widgets are drawn already, so the run starts again with
     them moved, and ``settled()`` gives that run ``why``. Nothing happens when every
-    control already holds its value."""
+    control already holds its value, or in a run that a settle started (never a loop)."""
     moved = {k: v for k, v in values.items() if st.session_state.get(k) != v}
-    if moved:
+    if moved and settled() is None:
         st.session_state[SETTLE] = (moved, why)
         st.rerun()
 
