@@ -94,7 +94,12 @@ def settle(why: str, **values: object) -> None:
     control already holds its value, or in a run that a settle started (never a loop)."""
     moved = {k: v for k, v in values.items() if st.session_state.get(k) != v}
     if moved and settled() is None:
-        st.session_state[SETTLE] = (moved, why)
+        # every control of this run is set again, not only those moved: one first drawn
+        # in this run never reached the browser, which would show its widget's own empty
+        # default (the example text blank, while the page computed with it)
+        drawn = st.session_state.get(BOUND, {})
+        kept = {k: st.session_state[k] for k in drawn if k in st.session_state}
+        st.session_state[SETTLE] = (kept | moved, why)
         st.rerun()
 
 

@@ -271,3 +271,16 @@ def test_how_positions_enter_is_offered_only_when_there_are_positions(pe, disabl
     at = run_page("multihead", pe=pe)
     assert_clean(at)
     assert at.radio(key="pe_mode").disabled is disabled
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_a_step_of_h_past_the_divisors_keeps_every_other_control(lang):
+    """The run that moves H starts again with every control set anew: it had lost those
+    drawn with their defaults (the language and the example text went back)."""
+    at = run_page("multihead", lang=lang, D=24, H=12)
+    at.slider(key="H").set_value(7).run()
+    assert_clean(at)
+    assert at.slider(key="H").value == 6 and at.radio(key="lang").value == lang
+    assert at.text_input(key="text").value == t("multihead.default_text", lang)
+    expected = t("errors.heads_next", lang, width=24, H=7, next=6)
+    assert [i.value for i in at.info] == [expected]

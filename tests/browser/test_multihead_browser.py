@@ -12,6 +12,7 @@ from PIL import Image
 from playwright.sync_api import expect
 
 from attnviz.charts.raster import colour
+from attnviz.i18n import t
 from attnviz.lessons import multihead
 
 from .conftest import assert_clean, open_app, slider, wait_idle
@@ -279,5 +280,9 @@ def test_the_h_slider_steps_to_the_divisors_of_the_width_and_shows_them(page, se
     assert page.get_by_role("radio", name="English" if lang == "en" else "日本語").is_checked()
     open_app(page, f"{server}/multihead?lang={lang}&D=4&H=32")
     expect(thumb).to_have_value("4", timeout=30_000)
+    # the run that moved H started again: the example text, first drawn in the run before,
+    # is shown (it was blank while the page computed with it)
+    example = page.locator("[data-testid=stTextInput] input").first
+    expect(example).to_have_value(t("multihead.default_text", lang))
     expect(page.locator(".mosaic button.cell")).to_have_count(4)
     assert_clean(page)
