@@ -8,53 +8,73 @@ from plotly.subplots import make_subplots
 
 from ..text import token_labels
 
-
-def _wrap(label: str, width: int = 9) -> str:
-    """Break a long box label onto two lines, before its "=" or its first "+"."""
-    if " = " in label:
-        return label.replace(" = ", "<br>= ", 1)
-    if len(label) > width and "+" in label:
-        return label.replace("+", "<br>+", 1)
-    return label
+HALF = 0.3  # half a box's height, in rows
+LANE = 0.09  # a residual connection's distance left of the boxes, in box widths
 
 
-def flow(steps: list[str], shapes: list[str], *, height: int = 220) -> go.Figure:
-    """Boxes for each step of the data's path, left to right, with arrows and shapes."""
+def flow(
+    steps: list[str],
+    shapes: list[str],
+    residuals: list[tuple[int, int]],
+    *,
+    row_px: int = 40,
+    font_px: int = 13,
+) -> go.Figure:
+    """The data's path through one block, top to bottom: a box per step (LN steps
+    coloured) with the shape of its output beside it, an arrow between steps, and each
+    residual connection ``(a, b)`` as a line from step a down the left into step b, the
+    sum. Consecutive connections take alternate lanes, and one leaves its box below the
+    middle, where the one before may end: two lines where one ends and the next begins."""
     fig = go.Figure()
     n = len(steps)
+    row = {k: n - 1 - k for k in range(n)}  # step k's row, the first at the top
     for k, (label, shape) in enumerate(zip(steps, shapes, strict=True)):
         ln = label.startswith("LN") or "= LN" in label  # a LayerNorm step, not one fed by it
         fig.add_shape(
             type="rect",
-            x0=k + 0.08,
-            x1=k + 0.92,
-            y0=0.25,
-            y1=0.75,
+            x0=0,
+            x1=1,
+            y0=row[k] - HALF,
+            y1=row[k] + HALF,
             fillcolor="#fde0c5" if ln else "#dbe9f6",
             line_color="#555",
         )
-        fig.add_annotation(x=k + 0.5, y=0.5, text=_wrap(label), showarrow=False, font_size=10)
+        fig.add_annotation(x=0.5, y=row[k], text=label, showarrow=False, font_size=font_px)
         fig.add_annotation(
-            x=k + 0.5, y=0.12, text=shape, showarrow=False, font_size=11, font_color="#555"
+            x=1.04,
+            y=row[k],
+            text=shape,
+            showarrow=False,
+            xanchor="left",
+            font_size=font_px - 1,
+            font_color="#555",
         )
         if k:
-            fig.add_annotation(
-                x=k + 0.08,
-                y=0.5,
-                ax=k - 0.08,
-                ay=0.5,
-                xref="x",
-                yref="y",
-                axref="x",
-                ayref="y",
-                text="",
-                showarrow=True,
-                arrowhead=2,
-            )
-    fig.update_xaxes(visible=False, range=[0, n])
-    fig.update_yaxes(visible=False, range=[0, 1])
-    fig.update_layout(height=height, margin=dict(l=5, r=5, t=5, b=5), plot_bgcolor="white")
+            _arrow(fig, (0.5, row[k - 1] - HALF), (0.5, row[k] + HALF))
+    for lane, (a, b) in enumerate(residuals):
+        x, y = -LANE * (1 + lane % 2), row[a] - HALF / 2  # leaves below an arrow that ends at a
+        fig.add_shape(type="path", path=f"M 0,{y} L {x},{y} L {x},{row[b]}", line_color="#555")
+        _arrow(fig, (x, row[b]), (0, row[b]))
+    fig.update_xaxes(visible=False, range=[-3 * LANE, 1.5], fixedrange=True)
+    fig.update_yaxes(visible=False, range=[-0.5, n - 0.5], fixedrange=True)
+    fig.update_layout(height=n * row_px + 10, margin=dict(l=5, r=5, t=5, b=5), plot_bgcolor="white")
     return fig
+
+
+def _arrow(fig: go.Figure, tail: tuple[float, float], head: tuple[float, float]) -> None:
+    fig.add_annotation(
+        x=head[0],
+        y=head[1],
+        ax=tail[0],
+        ay=tail[1],
+        xref="x",
+        yref="y",
+        axref="x",
+        ayref="y",
+        text="",
+        showarrow=True,
+        arrowhead=2,
+    )
 
 
 def stream_norms(

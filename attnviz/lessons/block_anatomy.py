@@ -52,6 +52,13 @@ STEPS = {
         ("resid_post", "out = X' + FFN"),
     ],
 }
+# The residual connections per norm, as (the stream added back, the step that holds the sum)
+# fields of STEPS: each part's input is added to its output, the step just before the sum.
+RESIDUALS = {
+    "post": [("resid_pre", "sum_1"), ("resid_mid", "sum_2")],
+    "pre": [("resid_pre", "resid_mid"), ("resid_mid", "resid_post")],
+    "none": [("resid_pre", "resid_mid"), ("resid_mid", "resid_post")],
+}
 
 
 def heads(D: int) -> list[int]:
@@ -88,6 +95,7 @@ class Result:
     tokens: list[str]
     steps: list[str]  # labels, in flow order
     shapes: list[str]  # "N × D" per step
+    residuals: list[tuple[int, int]]  # (step added back, step holding the sum), by index
     norms: np.ndarray  # (steps, N) ‖·‖₂ of each token after each step
     ln_in: np.ndarray | None  # (N, D) what LN₁ normalises (None for norm="none")
     ln_hat: np.ndarray | None  # (N, D) LN₁ before γ, β
@@ -126,4 +134,6 @@ def run(cfg: Config) -> Result:
     shown = [formulas.block(cfg.norm, block.activation)]
     if cfg.norm != "none":
         shown.append(formulas.LAYER_NORM)
-    return Result(tokens, steps, shapes, np.stack(norms), ln_in, ln_hat, stats, shown)
+    fields = [field for field, _ in STEPS[cfg.norm]]
+    residuals = [(fields.index(a), fields.index(b)) for a, b in RESIDUALS[cfg.norm]]
+    return Result(tokens, steps, shapes, residuals, np.stack(norms), ln_in, ln_hat, stats, shown)

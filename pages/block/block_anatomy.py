@@ -35,11 +35,9 @@ with left:
 r = ui.compute(block_anatomy.run, cfg)
 with right:
     st.subheader(ui.tr("block_anatomy.flow"))
-    ui.plot(
-        charts.flow(r.steps, r.shapes, height=260 if ui.presenting() else 200),
-        "flow",
-        f"block_{norm}_flow",
-    )
+    size = dict(row_px=62, font_px=20) if ui.presenting() else {}
+    ui.plot(charts.flow(r.steps, r.shapes, r.residuals, **size), "flow", f"block_{norm}_flow")
+    st.caption(ui.tr("block_anatomy.flow_note"))
     st.markdown(f"**{ui.tr('block_anatomy.formula')}**")
     for formula in r.formulas:
         st.latex(formula)

@@ -17,21 +17,41 @@ def shipped(fig):
     return json.loads(fig.to_json())
 
 
-def test_flow_has_a_box_and_shape_per_step_and_colours_the_ln_steps():
-    steps = ["X", "MHA(X)", "X + MHA(X)", "Q' = LN₁(·)", "LN₂(X')"]
+def test_flow_boxes_run_top_to_bottom_with_shapes_and_residual_arrows():
+    steps = ["X", "Aᴹ(X)", "X + Aᴹ(X)", "Q' = LN₁(·)", "LN₂(X')"]
     shapes = [f"3 × {d}" for d in (8, 8, 8, 8, 32)]
-    fig = shipped(charts.flow(steps, shapes, height=200))
-    boxes = fig["layout"]["shapes"]
+    fig = shipped(charts.flow(steps, shapes, [(0, 2), (2, 4)], row_px=40, font_px=13))
+    boxes = [s for s in fig["layout"]["shapes"] if s["type"] == "rect"]
     assert len(boxes) == len(steps)
-    assert [b["x0"] for b in boxes] == pytest.approx([k + 0.08 for k in range(len(steps))])
+    rows = [(b["y0"] + b["y1"]) / 2 for b in boxes]
+    assert rows == sorted(rows, reverse=True)  # the first step at the top
     ln = [b["fillcolor"] == "#fde0c5" for b in boxes]
     assert ln == [False, False, False, True, True]
     notes = fig["layout"]["annotations"]
-    texts = [a["text"] for a in notes if not a.get("showarrow")]
-    assert texts[::2] == ["X", "MHA(X)", "X <br>+ MHA(X)", "Q'<br>= LN₁(·)", "LN₂(X')"]
-    assert texts[1::2] == shapes
-    assert sum(bool(a.get("showarrow")) for a in notes) == len(steps) - 1  # arrows between
-    assert fig["layout"]["height"] == 200
+    texts = [a for a in notes if not a.get("showarrow")]
+    assert [a["text"] for a in texts[::2]] == steps  # one line each, as the formulas write them
+    assert [a["text"] for a in texts[1::2]] == shapes
+    assert {a["font"]["size"] for a in texts[::2]} == {13}
+    for label, shape, y in zip(texts[::2], texts[1::2], rows, strict=True):
+        assert label["y"] == shape["y"] == y  # each shape beside its own box
+    arrows = [a for a in notes if a.get("showarrow")]
+    down = [a for a in arrows if a["x"] == a["ax"]]
+    assert len(down) == len(steps) - 1
+    # each residual: a line from its first step's row down the left to the sum's row, and
+    # an arrow from there into the sum's box; two that meet at a box take two lanes
+    paths = [s for s in fig["layout"]["shapes"] if s["type"] == "path"]
+    into = [a for a in arrows if a["y"] == a["ay"]]
+    lanes = []
+    for path, arrow, (a, b) in zip(paths, into, [(0, 2), (2, 4)], strict=True):
+        (x0, y0), (x1, y1), (x2, y2) = (
+            map(float, point.split(",")) for point in path["path"][2:].split(" L ")
+        )
+        assert x0 == boxes[a]["x0"] and boxes[a]["y0"] < y0 < rows[a] and y1 == y0
+        assert x1 == x2 < x0 and y2 == rows[b]
+        assert (arrow["ax"], arrow["ay"], arrow["x"], arrow["y"]) == (x2, y2, x0, rows[b])
+        lanes.append(x1)
+    assert lanes[0] != lanes[1]
+    assert fig["layout"]["height"] == 40 * len(steps) + 10
 
 
 def test_stream_norms_one_line_per_token_over_the_steps():

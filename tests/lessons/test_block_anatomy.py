@@ -84,6 +84,23 @@ def test_each_steps_norm_is_the_norm_of_that_step_written_out_by_hand(norm):
         assert shape == " × ".join(map(str, value.shape)), label
 
 
+@pytest.mark.parametrize("norm", ["post", "pre", "none"])
+def test_each_residual_drawn_adds_a_parts_input_to_its_output(norm):
+    """The flow's residual connections (a, b): step b, computed by hand, is step a plus the
+    step just before b (the part's output), and a part's input is what it starts from: the
+    attention's and the FFN's, one connection each."""
+    cfg = Config("the cat sat on the mat", norm, D=32, H=4, ff=2, seed=2)
+    r = run(cfg)
+    value = list(by_hand(cfg).values())
+    assert len(r.residuals) == 2
+    for a, b in r.residuals:
+        assert a < b - 1, (a, b)
+        torch.testing.assert_close(value[b], value[a] + value[b - 1])
+    (_, after_attention), (_, after_ffn) = r.residuals
+    assert r.steps[after_attention - 1].startswith("Aᴹ")
+    assert r.steps[after_ffn - 1].startswith("FFN")
+
+
 @pytest.mark.parametrize(
     ("norm", "reads"), [("post", "X + Aᴹ(X)"), ("pre", "X")], ids=["post", "pre"]
 )
