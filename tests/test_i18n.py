@@ -305,3 +305,14 @@ def test_every_engine_error_on_these_pages_is_translated_by_key_and_name(cls, fi
     if name is not None and name not in SYMBOL_NAMES:
         shown["name"] = t(f"names.param_{name}", "ja")
     assert not _latin_words(t(f"errors.{err.value.key}", "ja", **shown))
+
+
+def test_a_japanese_number_stays_on_the_line_of_the_words_beside_it():
+    """「約 12 秒」 had broken after its 12 at 1280 px: in Japanese, the spaces that set a
+    number apart from kana or kanji do not break; other spaces, and English, are left."""
+    ja = t("training.press_start", "ja", secs=12)
+    assert "2\u00a0つ" in ja and "約\u00a012\u00a0秒" in ja
+    assert "レース開始**を押すと\u00a02" in ja  # the space before a number, too
+    assert "\u00a0" not in t("training.press_start", "en", secs=12)
+    template = catalogue()["app.download_csv"]["ja"]
+    assert t("app.download_csv", "ja", name="Q K") == template.format(name="Q K")  # no number

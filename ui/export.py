@@ -9,6 +9,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
+from attnviz.i18n import NO_BREAK
 from attnviz.text import TAG, columns, has_japanese, is_wide
 
 from .frame import lang, presenting, tr
@@ -123,7 +124,7 @@ def csv_button(
     where.download_button(
         download_label("csv", label or name),
         data,
-        file_name=f"{name}.csv",
+        file_name=f"{name.replace(NO_BREAK, ' ')}.csv",  # a file's name keeps plain spaces
         mime="text/csv",
         key=key,
         on_click="ignore",

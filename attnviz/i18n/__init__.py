@@ -3,16 +3,22 @@
 Each file ``strings/<topic>.toml`` holds one table per key with an ``en`` and a
 ``ja`` entry, so the two languages of a string sit side by side; the full key is
 ``<topic>.<key>``. ``str.format`` fields (``{N}``) are filled from keyword arguments.
+In Japanese, the space that sets a number apart from the kana or kanji beside it does not
+break a line (``KEEP``): 「約 12 秒」 stays on one line, not 「約 12」 and 「秒」.
 """
 
 from __future__ import annotations
 
+import re
 import tomllib
 from functools import cache
 from pathlib import Path
 
 LANGS = ("ja", "en")
 STRINGS = Path(__file__).with_name("strings")
+KANA_KANJI = "\u3040-\u30ff\u4e00-\u9fff"
+KEEP = re.compile(rf"(?<=\d) (?=[{KANA_KANJI}])|(?<=[{KANA_KANJI}]) (?=\d)")
+NO_BREAK = "\u00a0"
 
 
 @cache
@@ -29,5 +35,7 @@ def catalogue() -> dict[str, dict[str, str]]:
 def t(key: str, lang: str, **fields: object) -> str:
     """The string ``key`` in ``lang`` (``ja`` or ``en``), formatted with ``fields``."""
     entry = catalogue()[key]
-    text = entry.get(lang if lang in LANGS else "en") or entry["en"]
-    return text.format(**fields) if fields else text
+    lang = lang if lang in LANGS else "en"
+    text = entry.get(lang) or entry["en"]
+    text = text.format(**fields) if fields else text
+    return KEEP.sub(NO_BREAK, text) if lang == "ja" else text

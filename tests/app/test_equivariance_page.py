@@ -137,7 +137,7 @@ def test_positions_and_heads_are_numbered_from_1(lang):
     assert_clean(at)
     assert at.radio(key="head").options == ["1", "2"]
     swap = (
-        "位置 1（「a」）と位置 2（「b」）"
+        "位置\u00a01（「a」）と位置\u00a02（「b」）"  # a number keeps its neighbours
         if lang == "ja"
         else "position 1 (“a”) with position 2 (“b”)"
     )

@@ -51,7 +51,7 @@ def test_every_tile_is_its_heads_map_and_rows_sum_to_one(lang):
     r = multihead.run(multihead.Config(text=text))
     payload = grid(at)
     assert len(payload["names"]) == 8 and payload["tileLabels"][2] == (
-        "head 3" if lang == "en" else "ヘッド 3"
+        "head 3" if lang == "en" else "ヘッド\u00a03"  # no break before the 3
     )
     image = png(payload)
     cell, band = payload["cell"], payload["band"]

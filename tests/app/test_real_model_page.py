@@ -50,7 +50,9 @@ def test_model_view_shows_all_heads_and_the_picked_one(lang, encoded):
     assert_clean(at)
     grid = component(at, "attnviz.mosaic")
     assert len(grid["names"]) == 72 and grid["selected"] == [4, 7]  # one button per head
-    assert grid["names"][4 * 12 + 7] == ("Layer 5, head 8" if lang == "en" else "層 5・ヘッド 8")
+    assert grid["names"][4 * 12 + 7] == (
+        "Layer 5, head 8" if lang == "en" else "層\u00a05・ヘッド\u00a08"
+    )
     assert grid["rowLabels"][0] == ("L1" if lang == "en" else "層1")
     png = np.asarray(Image.open(io.BytesIO(base64.b64decode(grid["src"].split(",", 1)[1]))))
     n, gap = grid["cell"], grid["gap"]

@@ -1,10 +1,12 @@
 """Chart titles for a projector: long ones break where no word is split, and axis titles
-make room for themselves beside tick labels at presentation size."""
+make room for themselves beside tick labels at presentation size; CSV file names."""
 
+import pandas as pd
 import plotly.graph_objects as go
 import pytest
 from plotly.subplots import make_subplots
 
+from ui import export
 from ui.export import _halved, _stand_off, _titled
 
 
@@ -71,3 +73,18 @@ def test_a_subscript_s_tags_take_no_room_in_a_title():
     assert _halved(title) == (
         "Row i before softmax (scores<br>s<sub>i,l</sub>) and after (weights a<sub>i,l</sub>)"
     )
+
+
+def test_a_csv_file_name_keeps_plain_spaces_where_the_shown_name_does_not_break():
+    """The name shown keeps 「5 つ」 together; the file saved is named with a plain space."""
+    asked = {}
+
+    class Recorder:
+        def download_button(self, label, data, **kwargs):
+            asked.update(kwargs, label=label, data=data())
+
+    name = "5\u00a0つの関数"
+    export.csv_button(pd.DataFrame({"a": [1]}), name, "k", where=Recorder())
+    assert asked["file_name"] == "5 つの関数.csv"
+    assert name in asked["label"]
+    assert asked["data"].decode("utf-8-sig").splitlines() == [",a", "0,1"]
