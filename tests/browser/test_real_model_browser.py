@@ -22,7 +22,7 @@ def test_click_on_a_head_in_the_grid_enlarges_it(page, server, lang):
     assert grid.locator("img").evaluate("img => img.complete && img.naturalWidth > 0")
     heads = grid.locator("button.cell")
     assert heads.count() == 72
-    title = "Layer 5, head 8" if lang == "en" else "層 5・ヘッド 8"  # layers and heads from 1
+    title = "Layer 5, head 8" if lang == "en" else "層\u00a05・ヘッド\u00a08"  # from 1, unbroken
     assert heads.nth(4 * 12 + 7).get_attribute("title") == title
     heads.nth(4 * 12 + 7).click()
     page.wait_for_url("**layer=5**", timeout=30_000)
