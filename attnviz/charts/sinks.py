@@ -44,7 +44,10 @@ def sink_grid(
                 zmax=1.0,
                 colorscale=COLORSCALE,
                 showscale=c == C - 1,
-                colorbar=dict(title=value_name),
+                # each label under its tick: the top one, "1", had sat on the title
+                colorbar=dict(
+                    title=value_name, ticks="outside", ticklabelposition="outside bottom"
+                ),
                 customdata=hover,
                 hovertemplate=f"{titles[c]}<br>%{{customdata}}<br>{value_name} %{{z:.3f}}"
                 "<extra></extra>",

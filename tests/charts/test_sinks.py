@@ -18,3 +18,5 @@ def test_sink_grid_draws_each_category_as_a_layer_by_head_map():
     for note, heat in zip(fig.layout.annotations, fig.data, strict=True):  # over its panel
         axis = fig.layout[heat.xaxis.replace("x", "xaxis")]
         assert note.x == sum(axis.domain) / 2 and note.xanchor == "center"
+    bar = fig.data[-1].colorbar  # its labels under their ticks: the "1" had sat on the title
+    assert bar.title.text == "share" and bar.ticklabelposition == "outside bottom"
