@@ -44,7 +44,7 @@ def sink_grid(
                 zmax=1.0,
                 colorscale=COLORSCALE,
                 showscale=c == C - 1,
-                # each label under its tick: the top one, "1", had sat on the title
+                # each label under its tick, so the top one, "1", stays clear of the title
                 colorbar=dict(
                     title=value_name, ticks="outside", ticklabelposition="outside bottom"
                 ),
