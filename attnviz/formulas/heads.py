@@ -77,7 +77,7 @@ def pipeline(
         ("S_h", head_scores(score_name)),
         ("A_h", r"\mathrm{softmax}(S_h + M)" if causal else r"\mathrm{softmax}(S_h)"),
         (r"\mathrm{head}_h", r"A_h V_h"),
-        ("concat", r"[\mathrm{head}_1, \dots, \mathrm{head}_H]"),
+        (r"\mathrm{concat}", r"[\mathrm{head}_1, \dots, \mathrm{head}_H]"),  # a word, upright
         (r"\mathcal{A}^M", r"[\mathrm{head}_1, \dots, \mathrm{head}_H]\, W^O"),
     ]
     return rows

@@ -95,6 +95,8 @@ def test_pipeline_shapes_follow_the_positional_mode(pe, mode, step):
     width = 32 if mode == "concat" and pe != "none" else 16
     assert r.pipeline.set_index("step").loc["\\mathcal{A}^M", "shape"] == f"3 × {width}"
     assert r.pipeline.set_index("step").loc["Q_h, K_h, V_h", "shape"] == f"2 × 3 × {width // 2}"
+    # a word is set upright: a bare "concat" in math reads as the product c·o·n·c·a·t
+    assert r.pipeline.set_index("step").loc["\\mathrm{concat}", "shape"] == f"3 × {width}"
 
 
 def test_random_heads_are_almost_uniform_and_the_qk_scale_sharpens_them():
