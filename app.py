@@ -41,6 +41,10 @@ st.html(  # a formula wider than its column scrolls instead of being cut; displa
     " :is([data-testid=stCheckbox] [data-testid=stWidgetLabel], [data-testid=stMetricLabel])"
     " :is(.stMarkdownEllipsis, p)"
     " {white-space: normal; overflow: visible; text-overflow: clip;}"
+    # Japanese headings, labels and buttons break between phrases, not inside a word
+    # (「注意機/構」, 「ダウンロ/ード」); a phrase longer than its line still breaks
+    " :lang(ja) :is(h1, h2, h3, [data-testid=stWidgetLabel] p, button p,"
+    " [data-testid=stSidebarNav] span) {word-break: auto-phrase; overflow-wrap: break-word;}"
     # a page's two columns (ui.split) stack when they would be too narrow side by side
     " .st-key-split {container-type: inline-size;}"
     f" @container (max-width: {ui.SPLIT_MIN_PX}px) {{"

@@ -140,7 +140,8 @@ def url_params() -> dict[str, str]:
 def share_link() -> None:
     """Write every control that differs from its default into the URL (language always),
     and show that link in the sidebar with a copy button (once per run). The browser keeps
-    the box equal to its own address, so a fragment's later change of the URL shows too."""
+    the box equal to its own address, so a fragment's later change of the URL shows too,
+    and sets the page's language (``<html lang>``) to the one drawn."""
     if st.session_state.get(LINKED):
         return
     st.session_state[LINKED] = True
@@ -150,7 +151,7 @@ def share_link() -> None:
         st.caption(tr("app.share_link"))
         url = f"{st.context.url or ''}?{urlencode(params)}"
         labels = {"copy": tr("app.copy"), "copied": tr("app.copied")}
-        SHARE(key="share_link", data={"url": url, **labels})
+        SHARE(key="share_link", data={"url": url, "lang": lang(), **labels})
 
 
 def explain(err: ValueError) -> str:

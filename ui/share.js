@@ -2,9 +2,13 @@
 // A fragment's run (a click on a head, a cell) rewrites the URL but not the sidebar, so the
 // box follows window.location (the address the students' browsers reach, also behind a
 // proxy); the server's link is only its first value.
-// data: {url, copy, copied} (the button's two labels, translated)
+// It also names the page's language on <html>, drawn in every run as it is: the browser then
+// sets kanji in their Japanese forms, breaks Japanese lines by Japanese rules, and a screen
+// reader reads the page in its language.
+// data: {url, lang, copy, copied} (the button's two labels, translated)
 
 export default function ({ data, parentElement }) {
+  document.documentElement.lang = data.lang;
   let root = parentElement.querySelector(".share");
   if (!root) {
     root = document.createElement("div");

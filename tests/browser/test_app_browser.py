@@ -96,6 +96,11 @@ def test_every_page_loads_cleanly_and_its_formulas_and_titles_fit(server, page, 
         page.wait_for_function(CHARTS_DRAWN, timeout=60_000)
         assert page.evaluate(CUT_TITLES) == [], path
         title = page.locator("h1").first.inner_text()
+        # the page names its language, so kanji take their Japanese forms and a Japanese
+        # title breaks between phrases (「…位置を / 注意機構に伝える」, not 「注意機 / 構」)
+        page.wait_for_function(f"document.documentElement.lang === '{lang}'", timeout=10_000)
+        breaks = page.locator("h1").first.evaluate("h => getComputedStyle(h).wordBreak")
+        assert (breaks == "auto-phrase") == (lang == "ja"), (path, breaks)
         if lang == "ja":  # the page really is in Japanese
             assert re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", title), (path, title)
     assert formulas >= 20 and toggles >= 5  # the checks looked at formulas and toggles
@@ -306,6 +311,7 @@ def test_switching_the_language_relabels_every_control_and_keeps_its_choice(serv
     page.wait_for_url(re.compile("lang=en"), timeout=30_000)
     wait_idle(page)
     page.get_by_text("Positions are").wait_for(timeout=30_000)
+    page.wait_for_function("document.documentElement.lang === 'en'", timeout=10_000)
     radios = page.locator("[data-testid=stMain] [data-testid=stRadio]")
     checked = radios.evaluate_all(
         "rs => rs.map(r => [...r.querySelectorAll('label')].filter(l => l.querySelector('input')?"
