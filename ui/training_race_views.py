@@ -40,9 +40,9 @@ def names(prefix: str = "names.norm_") -> dict[str, str]:
     return {n: tr(f"{prefix}{n}") for n in training_race.NORMS}
 
 
-def grid() -> dict[str, str]:
-    """The maps' and scores' labels of layers and heads."""
-    return dict(layer_label=tr("training.layer"), head_label=tr("training.head"))
+def layer_head() -> str:
+    """A head's name with its layer, "layer {l}, head {h}" (「層 {l}・ヘッド {h}」)."""
+    return tr("training.layer_head", l="{l}", h="{h}")
 
 
 def probe_line(frames: race_frames.Frames) -> None:
@@ -67,7 +67,8 @@ def show_maps(frames: race_frames.Frames, f: int, key: str) -> None:
         marks={frames.chance: "1/n"},
         width_px=560,  # the column's width at 1280 px, on a desk and presenting
         font_px=20 if present else race_maps.FONT_PX,
-        **grid(),
+        head_label=tr("training.head"),
+        layer_head=layer_head(),
     )
     st.subheader(tr("training.maps_heading"))
     probe_line(frames)
@@ -110,7 +111,7 @@ def show(state: dict, f: int, live: bool = False) -> None:
         y_title=tr("training.score_axis"),
         chance=(frames.chance, tr("training.uniform")),
         mark=t,
-        **grid(),
+        layer_head=layer_head(),
     )
     st.caption(tr(f"training.scores_caption_{frames.cfg.task}"))
     plot(fig, "race_scores" + key, f"race_scores_{frames.cfg.task}")

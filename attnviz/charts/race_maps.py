@@ -35,8 +35,8 @@ def maps(
     tokens: Sequence[str],
     *,
     names: dict[str, str],
-    layer_label: str,
     head_label: str,
+    layer_head: str,
     dead_text: str,
     marks: dict[float, str] | None = None,
     width_px: int = 560,
@@ -48,7 +48,8 @@ def maps(
     and hoverable); rows are queries, columns keys, both labelled ``tokens`` (e.g. "1:4").
     A model given None (diverged) leaves its half empty under ``dead_text``. The maps stay
     square; ``width_px`` (the figure's width on screen) and a cap on the height size them;
-    the labels are set at ``font_px`` (a projector wants 20).
+    the labels are set at ``font_px`` (a projector wants 20). ``head_label`` heads the
+    columns ("head"); ``layer_head`` names a map in its hover text ("layer {l}, head {h}").
     """
     parts = list(weights)
     L, H, n, _ = next(w for w in weights.values() if w is not None).shape
@@ -74,7 +75,7 @@ def maps(
         for layer in range(L):
             for head in range(H):
                 r, c = tile_origin(layer, head, p, n, H)
-                where = f"{layer_label} {layer + 1}, {head_label} {head + 1}<br>"
+                where = layer_head.format(l=layer + 1, h=head + 1) + "<br>"
                 hover[r : r + n, c : c + n] = where + pair
                 if w is not None:
                     z[r : r + n, c : c + n] = w[layer, head]

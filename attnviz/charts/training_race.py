@@ -85,16 +85,16 @@ def scores(
     names: dict[str, str],
     x_title: str,
     y_title: str,
-    layer_label: str,
-    head_label: str,
+    layer_head: str,
     chance: tuple[float, str],
     mark: int | None = None,
     height: int = 380,
 ) -> go.Figure:
     """Each head's pattern score (F, L, H) against the step, one panel per model.
 
-    Colour is the layer (first layer darkest), dash the head; a dotted line marks the
-    score of uniform rows (``chance`` = value, label) and ``mark`` the frame shown.
+    Colour is the layer (first layer darkest), dash the head, each line named by
+    ``layer_head`` ("layer {l}, head {h}"); a dotted line marks the score of uniform rows
+    (``chance`` = value, label) and ``mark`` the frame shown.
     """
     parts = list(scores)
     _, L, H = scores[parts[0]].shape
@@ -106,7 +106,7 @@ def scores(
     for col, norm in enumerate(parts, start=1):
         for layer in range(L):
             for head in range(H):
-                label = f"{layer_label} {layer + 1}, {head_label} {head + 1}"
+                label = layer_head.format(l=layer + 1, h=head + 1)
                 fig.add_trace(
                     go.Scatter(
                         x=x,

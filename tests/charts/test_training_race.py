@@ -74,8 +74,8 @@ def test_maps_put_every_head_on_its_tile_and_leave_a_diverged_model_empty():
         {"post": post, "pre": None},
         tokens,
         names={"post": "post-LN", "pre": "pre-LN"},
-        layer_label="layer",
         head_label="head",
+        layer_head="layer {l}, head {h}",
         dead_text="diverged",
         marks={0.25: "1/n"},
     )
@@ -105,8 +105,8 @@ def test_the_maps_labels_take_the_type_size_asked_and_room_above_the_maps_for_it
         {"post": maps, "pre": None},
         ["1:7", "2:1", "3:5", "4:0"],
         names={"post": "post-LN", "pre": "pre-LN"},
-        layer_label="layer",
         head_label="head",
+        layer_head="layer {l}, head {h}",
         dead_text="diverged",
         font_px=font_px,
     )
@@ -136,8 +136,7 @@ def test_scores_one_line_per_layer_and_head_in_each_model_with_the_chance_level(
         names={"post": "post-LN", "pre": "pre-LN"},
         x_title="t",
         y_title="s",
-        layer_label="layer",
-        head_label="head",
+        layer_head="layer {l}, head {h}",
         chance=(0.125, "uniform"),
         mark=3,
     )
