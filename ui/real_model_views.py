@@ -211,6 +211,7 @@ def sinks_section(r: real_model.Result, hide: bool) -> None:
         [tr(f"real_model.sink_{c}") for c in shown],
         layer_label=tr("real_model.layer_label", l="{l}"),
         head_label=tr("real_model.head_label", h="{h}"),
+        cell_name=tr("real_model.map_title", l="{l}", h="{h}"),  # as the grid names a head
         value_name=tr("real_model.sink_value"),
         title_px=16 if presenting() else 13,
     )

@@ -17,19 +17,23 @@ def sink_grid(
     *,
     layer_label: str = "layer {l}",
     head_label: str = "head {h}",
+    cell_name: str = "layer {l}, head {h}",
     value_name: str = "share",
     height: int = 330,
     title_px: int = 13,
 ) -> go.Figure:
     """One layer × head grid per category, side by side on one colour scale from 0 to 1:
-    ``shares`` (C, L, H), e.g. ``sinks.SinkShares.shares``; layers and heads from 1.
+    ``shares`` (C, L, H), e.g. ``sinks.SinkShares.shares``; layers and heads from 1, their
+    ticks ``layer_label`` and ``head_label``, a cell's hover text ``cell_name``.
     ``title_px``: the panels' titles (16 px still fits four of them in a projector's
     column; 20, the rest of a presented figure's type, ran them into each other)."""
     shares = np.asarray(shares, dtype=np.float32)
     C, L, H = shares.shape
     heads = [head_label.format(h=b + 1) for b in range(H)]
     layers = [layer_label.format(l=a + 1) for a in range(L)]
-    hover = np.array([[f"{la}, {he}" for he in heads] for la in layers], dtype=object)
+    hover = np.array(
+        [[cell_name.format(l=a + 1, h=b + 1) for b in range(H)] for a in range(L)], dtype=object
+    )
     # one layout dict and one Figure call: an update_layout per category took 23 ms, this 6
     traces, layout, notes = [], {}, []
     width, gap = 1 / C, 0.03

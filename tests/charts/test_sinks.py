@@ -8,11 +8,18 @@ from attnviz.charts.sinks import sink_grid
 def test_sink_grid_draws_each_category_as_a_layer_by_head_map():
     rng = np.random.default_rng(3)
     shares = rng.dirichlet(np.ones(4), size=(6, 12)).transpose(2, 0, 1)  # (4, 6, 12), sums to 1
-    fig = sink_grid(shares, ["[CLS]", "[SEP]", "P", "R"], layer_label="L{l}", head_label="H{h}")
+    fig = sink_grid(
+        shares,
+        ["[CLS]", "[SEP]", "P", "R"],
+        layer_label="L{l}",
+        head_label="H{h}",
+        cell_name="層 {l}・ヘッド {h}",
+    )
     assert [t.type for t in fig.data] == ["heatmap"] * 4
     total = sum(np.asarray(t.z, dtype=np.float64) for t in fig.data)
     np.testing.assert_allclose(total, 1.0, atol=1e-6)
-    assert fig.data[0].customdata[5][11] == "L6, H12"  # layers and heads counted from 1
+    assert fig.data[0].customdata[5][11] == "層 6・ヘッド 12"  # layers and heads from 1
+    assert fig.layout.yaxis.ticktext[5] == "L6" and fig.layout.xaxis.ticktext[-1] == "H11"
     assert [t.showscale for t in fig.data] == [False, False, False, True]  # one colour bar
     assert [a.text for a in fig.layout.annotations] == ["[CLS]", "[SEP]", "P", "R"]
     for note, heat in zip(fig.layout.annotations, fig.data, strict=True):  # over its panel
