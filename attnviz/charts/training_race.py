@@ -141,7 +141,7 @@ def scores(
     below = LEGEND_ROW_PX * math.ceil((L * H + 1) / LEGEND_PER_ROW)  # heads, chance
     fig.update_layout(
         height=height + below,
-        margin=dict(l=60, r=10, t=40, b=70 + below),
+        margin=dict(l=60, r=24, t=40, b=70 + below),  # room for the last step's tick label
         legend=dict(orientation="h", x=0, xanchor="left", yref="container", y=0, yanchor="bottom"),
     )
     return fig

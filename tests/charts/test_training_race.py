@@ -156,3 +156,5 @@ def test_scores_one_line_per_layer_and_head_in_each_model_with_the_chance_level(
     shapes = fig.layout.shapes
     assert sorted(s.y0 for s in shapes if s.type == "line" and s.y0 == s.y1) == [0.125, 0.125]
     assert [s.x0 for s in shapes if s.x0 == s.x1] == [3, 3]
+    # the last panel's last tick label ("100", centred on the edge) has room: r = 10 had cut it
+    assert fig.layout.margin.r >= 0.5 * 3 * 12 + 4  # half of three 12 px digits, and a gap
