@@ -23,15 +23,11 @@ import ipadic
 import torch
 
 from .errors import InputError
+from .i18n import JAPANESE
 from .limits import MAX_D, MAX_N, MAX_TEXT_CHARS, check_int
 
 _TOKEN = re.compile(r"\w+|[^\w\s]")
-# Japanese script: CJK punctuation (。、「」々〜, not the ideographic space), hiragana,
-# katakana (ー, ・), kanji, half-width katakana and punctuation (｡｢｣､).
-_JAPANESE = re.compile(
-    "[\u3001-\u303f\u3041-\u309f\u30a0-\u30ff\u31f0-\u31ff\u3400-\u4dbf"
-    "\u4e00-\u9fff\uf900-\ufaff\uff61-\uff9f\U00020000-\U0003134f]"
-)
+_JAPANESE = re.compile(JAPANESE)
 # One MeCab tagger per process, shared by every session's thread. MeCab's one-call
 # parse reuses the tagger's own lattice, so calls take turns.
 _TAGGER_LOCK = threading.Lock()

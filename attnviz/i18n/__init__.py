@@ -3,7 +3,7 @@
 Each file ``strings/<topic>.toml`` holds one table per key with an ``en`` and a
 ``ja`` entry, so the two languages of a string sit side by side; the full key is
 ``<topic>.<key>``. ``str.format`` fields (``{N}``) are filled from keyword arguments.
-In Japanese, the space that sets a number apart from the kana or kanji beside it does not
+In Japanese, the space that sets a number apart from the Japanese script beside it does not
 break a line (``KEEP``): 「約 12 秒」 stays on one line, not 「約 12」 and 「秒」.
 """
 
@@ -16,8 +16,13 @@ from pathlib import Path
 
 LANGS = ("ja", "en")
 STRINGS = Path(__file__).with_name("strings")
-KANA_KANJI = "\u3040-\u30ff\u4e00-\u9fff"
-KEEP = re.compile(rf"(?<=\d) (?=[{KANA_KANJI}])|(?<=[{KANA_KANJI}]) (?=\d)")
+# Japanese script: CJK punctuation (。、「」々〜, not the ideographic space), hiragana,
+# katakana (ー, ・), kanji, half-width katakana and punctuation (｡｢｣､).
+JAPANESE = (
+    "[\u3001-\u303f\u3041-\u309f\u30a0-\u30ff\u31f0-\u31ff\u3400-\u4dbf"
+    "\u4e00-\u9fff\uf900-\ufaff\uff61-\uff9f\U00020000-\U0003134f]"
+)
+KEEP = re.compile(rf"(?<=\d) (?={JAPANESE})|(?<={JAPANESE}) (?=\d)")
 NO_BREAK = "\u00a0"
 
 
