@@ -40,7 +40,7 @@ def map_title(view: str, combine: str | None, layer: int, head: int) -> str:
     if combine:
         how = tr(f"real_model.combine_{combine}")
         return tr("real_model.combined_title", l=layer + 1, how=how)
-    return tr("real_model.map_title", l=layer + 1, h=head + 1)
+    return tr("names.layer_head", l=layer + 1, h=head + 1)
 
 
 def head_grid(r: real_model.Result, L: int, H: int, selected: tuple[int, int]) -> None:
@@ -53,9 +53,7 @@ def head_grid(r: real_model.Result, L: int, H: int, selected: tuple[int, int]) -
             r.png,
             row_labels=[tr("real_model.layer_label", l=a + 1) for a in range(L)],
             col_labels=[tr("real_model.head_label", h=b + 1) for b in range(H)],
-            names=[
-                tr("real_model.map_title", l=a + 1, h=b + 1) for a in range(L) for b in range(H)
-            ],
+            names=[tr("names.layer_head", l=a + 1, h=b + 1) for a in range(L) for b in range(H)],
             selected=selected,
             alt=tr("real_model.grid"),
             large=presenting(),
@@ -166,7 +164,7 @@ def explore(cfg: real_model.Config, r: real_model.Result, title: str) -> None:
     elif toggle("follow", tr("steps.show_steps")):  # a click on a cell turns it on
         pick = real_probe.Pick(cfg.text, layer, head, i, j, cfg.hide_special)
         s = compute(real_probe.follow, pick)
-        where = tr("real_model.map_title", l=layer + 1, h=head + 1)
+        where = tr("names.layer_head", l=layer + 1, h=head + 1)
         steps.follow(s.steps, s.formulas, r.tokens, key="steps", where=where, extra=s.renormalised)
         if cfg.hide_special and s.renormalised is None:
             st.caption(tr("real_model.steps_hidden"))
@@ -211,7 +209,7 @@ def sinks_section(r: real_model.Result, hide: bool) -> None:
         [tr(f"real_model.sink_{c}") for c in shown],
         layer_label=tr("real_model.layer_label", l="{l}"),
         head_label=tr("real_model.head_label", h="{h}"),
-        cell_name=tr("real_model.map_title", l="{l}", h="{h}"),  # as the grid names a head
+        cell_name=tr("names.layer_head", l="{l}", h="{h}"),  # as the grid names it
         value_name=tr("real_model.sink_value"),
         title_px=16 if presenting() else 13,
     )

@@ -41,8 +41,9 @@ def names(prefix: str = "names.norm_") -> dict[str, str]:
 
 
 def layer_head() -> str:
-    """A head's name with its layer, "layer {l}, head {h}" (「層 {l}・ヘッド {h}」)."""
-    return tr("training.layer_head", l="{l}", h="{h}")
+    """A head's name with its layer, as the real model's grid names it: "Layer {l}, head {h}"
+    (「層 {l}・ヘッド {h}」)."""
+    return tr("names.layer_head", l="{l}", h="{h}")
 
 
 def probe_line(frames: race_frames.Frames) -> None:

@@ -39,7 +39,7 @@ def test_maps_before_the_race_then_a_race_replayed_by_the_step_slider(lang, monk
     assert latex(at) == training_race.race_formulas(cfg)
     assert len(figures(at)) == 1  # the maps at initialisation, no curves yet
     where = figures(at)[0]["data"][0]["customdata"][0][0].split("<br>")[0]  # layer 1, head 1
-    assert where == ("層 1・ヘッド 1" if lang == "ja" else "layer 1, head 1")  # as the grids say
+    assert where == ("層 1・ヘッド 1" if lang == "ja" else "Layer 1, head 1")  # as the grids say
     first = training_race.initial(cfg)
     for norm, tiles in shown_maps(at).items():
         np.testing.assert_array_equal(tiles, first.decode(0, norm))
