@@ -29,8 +29,10 @@ with st.sidebar:
     ui.toggle("present", ui.tr("app.present"))
 st.html(  # a formula wider than its column scrolls instead of being cut; display formulas
     # a little smaller than KaTeX's 1.21em, so that a third of a 1280-pixel screen holds them
+    # (with room above and below: a scrolling box cuts what it does not hold, and KaTeX's
+    # glyphs reach a pixel past their boxes, the tops of ℝ^{M×D} and of √D's bar)
     "<style>[data-testid=stMain] .katex-display {overflow-x: auto; overflow-y: hidden;}"
-    " [data-testid=stMain] .katex-display > .katex {font-size: 1.1em;}"
+    " [data-testid=stMain] .katex-display > .katex {font-size: 1.1em; padding-block: 0.2em;}"
     # Streamlit fades an element that a rerun has not yet redrawn, after 0.5 s; the fade's
     # transition, set on every element of the page at each rerun, cost about 40 ms of paint
     # and compositing per slider change of the multi-head page (bench/bench_ui.py, same-run

@@ -1,6 +1,6 @@
-"""Every page in a real browser, both languages (every formula inside its column and every
-chart title inside its chart on a 1280-pixel screen, also in presentation mode); slider →
-redraw; URL round trip; deep links."""
+"""Every page in a real browser, both languages (every formula inside its column, with room
+above and below, and every chart title inside its chart on a 1280-pixel screen, also in
+presentation mode); slider → redraw; URL round trip; deep links."""
 
 from __future__ import annotations
 
@@ -50,6 +50,18 @@ WIDE_FORMULAS = """() => Array.from(document.querySelectorAll('.katex-display'))
     .map(e => e.textContent.slice(0, 50))"""
 
 
+# shown display formulas with less than 2 px of room above or below their boxes inside the
+# box that scrolls them: KaTeX's glyphs reach about a pixel past their boxes, and a
+# scrolling box cuts what it does not hold (the tops of ℝ^{M×D}, the bottom of a bracket)
+TIGHT_FORMULAS = """() => Array.from(document.querySelectorAll('.katex-display'))
+    .filter(e => e.clientWidth > 0)
+    .filter(e => { const top = e.getBoundingClientRect().top + e.clientTop;
+      const bottom = top + e.clientHeight;
+      return Array.from(e.querySelectorAll('.katex-html .base')).some(b => {
+        const r = b.getBoundingClientRect(); return r.top < top + 2 || r.bottom > bottom - 2; }); })
+    .map(e => e.textContent.slice(0, 50))"""
+
+
 def wide_formulas(page) -> list[str]:
     """The formulas wider than their column once the columns have their width (measured
     as they settled, one was 11 px over)."""
@@ -91,6 +103,7 @@ def test_every_page_loads_cleanly_and_its_formulas_and_titles_fit(server, page, 
         assert_clean(page)
         formulas += page.locator(".katex-display").count()
         assert wide_formulas(page) == [], path
+        assert page.evaluate(TIGHT_FORMULAS) == [], path
         toggles += page.locator("[data-testid=stCheckbox]").count()
         assert page.evaluate(CUT_LABELS) == [], path
         page.wait_for_function(CHARTS_DRAWN, timeout=60_000)
