@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from attnviz.i18n import LANGS, catalogue, t
+from attnviz.i18n import LANGS, catalogue, plain, t
 from attnviz.positional import KINDS, MODES
 from attnviz.scoring import SCORES
 
@@ -316,3 +316,16 @@ def test_a_japanese_number_stays_on_the_line_of_the_words_beside_it():
     assert "\u00a0" not in t("training.press_start", "en", secs=12)
     template = catalogue()["app.download_csv"]["ja"]
     assert t("app.download_csv", "ja", name="Q K") == template.format(name="Q K")  # no number
+
+
+def test_the_chapter_s_hyphenated_terms_do_not_break_at_their_hyphen_in_japanese():
+    """The depth page's title broke as 「…深さ：post-」 / 「LN 形式と pre-LN 形式」: a Japanese
+    line has no spaces, so the hyphen was the break. In Japanese, post-LN, pre-LN and
+    self-attention take the no-break hyphen; English, and other hyphens, are left."""
+    ja = t("depth.title", "ja")
+    assert "post\u2011LN" in ja and "pre\u2011LN" in ja and "-" not in ja
+    assert "self\u2011attention" in t("equivariance.title", "ja")
+    assert "post-LN" in t("depth.title", "en")
+    named = [k for k, entry in catalogue().items() if "MiniLM" in entry["ja"]]
+    assert named and all("all-MiniLM-L6-v2" in t(k, "ja") for k in named)  # a model's name
+    assert plain(ja) == catalogue()["depth.title"]["ja"]  # as written, for files

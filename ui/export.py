@@ -9,7 +9,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from attnviz.i18n import NO_BREAK
+from attnviz.i18n import plain
 from attnviz.text import TAG, columns, has_japanese, is_wide
 
 from .frame import lang, presenting, tr
@@ -119,12 +119,12 @@ def csv_button(
 
     def data() -> bytes:
         df = table() if callable(table) else table
-        return df.to_csv().encode("utf-8-sig")
+        return plain(df.to_csv()).encode("utf-8-sig")  # headers as plain text
 
     where.download_button(
         download_label("csv", label or name),
         data,
-        file_name=f"{name.replace(NO_BREAK, ' ')}.csv",  # a file's name keeps plain spaces
+        file_name=f"{plain(name)}.csv",
         mime="text/csv",
         key=key,
         on_click="ignore",

@@ -75,8 +75,9 @@ def test_a_subscript_s_tags_take_no_room_in_a_title():
     )
 
 
-def test_a_csv_file_name_keeps_plain_spaces_where_the_shown_name_does_not_break():
-    """The name shown keeps 「5 つ」 together; the file saved is named with a plain space."""
+def test_a_csv_keeps_plain_spaces_and_hyphens_in_its_name_and_headers():
+    """The name shown keeps 「5 つ」 together; the file saved is named with a plain space, and
+    its headers are plain text too (a spreadsheet's search for 'pre-LN' finds them)."""
     asked = {}
 
     class Recorder:
@@ -84,7 +85,8 @@ def test_a_csv_file_name_keeps_plain_spaces_where_the_shown_name_does_not_break(
             asked.update(kwargs, label=label, data=data())
 
     name = "5\u00a0つの関数"
-    export.csv_button(pd.DataFrame({"a": [1]}), name, "k", where=Recorder())
+    header = "pre\u2011LN\u00a0形式"  # as t() gives it in Japanese
+    export.csv_button(pd.DataFrame({header: [1]}), name, "k", where=Recorder())
     assert asked["file_name"] == "5 つの関数.csv"
     assert name in asked["label"]
-    assert asked["data"].decode("utf-8-sig").splitlines() == [",a", "0,1"]
+    assert asked["data"].decode("utf-8-sig").splitlines() == [",pre-LN 形式", "0,1"]
