@@ -164,7 +164,7 @@ def _latin_words(text: str) -> list[str]:
     """Latin words of a Japanese string, leaving out inline math, {fields}, Plotly's
     sub- and superscripts (D<sub>ff</sub>, whole, as inline math), HTML tags, subscripted
     symbols (D_ff) and an English name given once in parentheses （LayerNorm）."""
-    text = re.sub(r"\$[^$]*\$|<(su[bp])>.*?</\1>", " ", text)  # math, sub- and superscripts
+    text = re.sub(r"\$[^$]*\$|<(su[bp])>.*?</\1>", " ", plain(text))  # math, sub-, superscripts
     text = re.sub(r"\{[^{}]*\}|<[^>]+>|\b[A-Za-z]+_[A-Za-z0-9]+", " ", text)
     text = re.sub(r"（[A-Za-z][A-Za-z -]*）", " ", text)
     words = re.findall(r"[A-Za-z][A-Za-z0-9-]*[A-Za-z0-9]", text)
@@ -318,6 +318,15 @@ def test_a_japanese_number_stays_on_the_line_of_the_words_beside_it():
     assert t("app.download_csv", "ja", name="Q K") == template.format(name="Q K")  # no number
 
 
+def test_the_real_model_s_title_keeps_the_model_s_name_on_one_line():
+    """The title broke inside the name, 「all-MiniLM-」 / 「L6-v2」, in both languages; the
+    title's hyphens are no-break hyphens (the name in the page's text stays plain)."""
+    for lang in LANGS:
+        title = t("real_model.title", lang)
+        assert title.endswith("all\u2011MiniLM\u2011L6\u2011v2") and "-" not in title
+        assert plain(title).endswith("all-MiniLM-L6-v2")
+
+
 def test_the_chapter_s_hyphenated_terms_do_not_break_at_their_hyphen_in_japanese():
     """The depth page's title broke as 「…深さ：post-」 / 「LN 形式と pre-LN 形式」: a Japanese
     line has no spaces, so the hyphen was the break. In Japanese, post-LN, pre-LN and
@@ -326,6 +335,5 @@ def test_the_chapter_s_hyphenated_terms_do_not_break_at_their_hyphen_in_japanese
     assert "post\u2011LN" in ja and "pre\u2011LN" in ja and "-" not in ja
     assert "self\u2011attention" in t("equivariance.title", "ja")
     assert "post-LN" in t("depth.title", "en")
-    named = [k for k, entry in catalogue().items() if "MiniLM" in entry["ja"]]
-    assert named and all("all-MiniLM-L6-v2" in t(k, "ja") for k in named)  # a model's name
+    assert "all-MiniLM-L6-v2\u00a0が" in t("real_model.wordpiece", "ja")  # a name to copy
     assert plain(ja) == catalogue()["depth.title"]["ja"]  # as written, for files
