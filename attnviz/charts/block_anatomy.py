@@ -129,5 +129,6 @@ def ln_token(
             (values.mean() - values.std(), "dot"),
         ):
             fig.add_hline(y=float(y), line_dash=dash, line_color="#d62728", row=1, col=col)
-    fig.update_layout(height=height, margin=dict(l=60, r=10, t=40, b=40))
+    # room above for a panel title of two lines, also at presentation's 20 px
+    fig.update_layout(height=height, margin=dict(l=60, r=10, t=64, b=40))
     return fig

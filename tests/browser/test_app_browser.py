@@ -82,10 +82,11 @@ CUT_LABELS = """() => Array.from(document.querySelectorAll(
 # every Plotly chart of the page drawn (Streamlit loads Plotly after the run)
 CHARTS_DRAWN = """() => Array.from(document.querySelectorAll('[data-testid=stPlotlyChart]'))
     .every(c => c.querySelector('.main-svg'))"""
-# chart titles (and subtitles) that run past their chart's edges: Plotly does not wrap them
+# chart titles (and subtitles) and notes, panel titles among them, that run past their
+# chart's edges: Plotly does not wrap them
 CUT_TITLES = """() => Array.from(document.querySelectorAll('.js-plotly-plot .main-svg'))
     .flatMap(svg => { const box = svg.getBoundingClientRect();
-      return Array.from(svg.querySelectorAll('.gtitle, .gtitle-subtitle'))
+      return Array.from(svg.querySelectorAll('.gtitle, .gtitle-subtitle, .annotation-text'))
         .filter(t => { const r = t.getBoundingClientRect();
           return r.width > 0 && (r.left < box.left - 1 || r.right > box.right + 1
             || r.top < box.top - 1); })
