@@ -81,6 +81,8 @@ PANEL_TITLE_PX = 16  # make_subplots' own size for its panel titles
 # Latin letters and digits apart), any other after a space
 # ("L = 12" is not broken around its "=")
 BREAKS = {"ja": re.compile(r"(?<=[、：])|(?=（)"), "en": re.compile(r"(?<=[^=] )(?!=)")}
+# the better break, where one is near the middle: between two sentences or clauses
+SENTENCES = {"ja": re.compile(r"(?<=。)"), "en": re.compile(r"(?<=[.;] )")}
 
 
 def _shown(text: str) -> int:
@@ -89,13 +91,22 @@ def _shown(text: str) -> int:
 
 
 def _halved(title: str) -> str:
-    """``title`` with "<br>" at the allowed break nearest its middle (as it is if none)."""
+    """``title`` with "<br>" at the allowed break nearest its middle (as it is if none); at
+    the end of a sentence or clause instead where one is within a quarter of the title's
+    length of the middle (「…の分散（両対数）。」 / 「当てはめた傾きを…」, not 「…の分散」 /
+    「（両対数）。当てはめた…」)."""
     middle = _shown(title) / 2
-    breaks = BREAKS["ja" if has_japanese(title) else "en"]
-    cuts = [m.start() for m in breaks.finditer(title) if 0 < m.start() < len(title)]
+    lang = "ja" if has_japanese(title) else "en"
+
+    def off(k: int) -> float:
+        return abs(_shown(title[:k]) - middle)
+
+    ends = [m.start() for m in SENTENCES[lang].finditer(title) if 0 < m.start() < len(title)]
+    ends = [k for k in ends if off(k) <= _shown(title) / 4]
+    cuts = ends or [m.start() for m in BREAKS[lang].finditer(title) if 0 < m.start() < len(title)]
     if not cuts:
         return title
-    cut = min(cuts, key=lambda k: abs(_shown(title[:k]) - middle))
+    cut = min(cuts, key=off)
     return title[:cut].rstrip() + "<br>" + title[cut:].lstrip()
 
 

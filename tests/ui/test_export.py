@@ -27,6 +27,24 @@ def test_an_english_title_breaks_at_the_space_nearest_the_middle():
     assert "L = 12" in halved.replace("<br>", "\n")
 
 
+def test_a_title_of_two_sentences_breaks_between_them_where_that_is_near_the_middle():
+    """The saturation page's variance chart, presenting, read 「…の入力の分散」 / 「（両対数）。
+    当てはめた傾きを凡例に示します」: the 「（」 was nearer the middle than the 「。」."""
+    title = "D に対する softmax の入力の分散（両対数）。当てはめた傾きを凡例に示します"
+    assert _halved(title).split("<br>") == [
+        "D に対する softmax の入力の分散（両対数）。",
+        "当てはめた傾きを凡例に示します",
+    ]
+    english = "Variance of the logits against D (log–log); the fitted slope is in the legend"
+    assert _halved(english).split("<br>") == [
+        "Variance of the logits against D (log–log);",
+        "the fitted slope is in the legend",
+    ]
+    # a sentence's end far from the middle is not taken: 「。key j は赤」 would be a stub
+    far = "softmax 前の行 i（関連性 s）と softmax 後の行（重み a）。key j は赤"
+    assert _halved(far).endswith("（重み a）。key j は赤")
+
+
 def test_a_legend_under_the_axes_moves_down_and_the_figure_grows_when_presenting():
     for present, height in ((False, 340), (True, 442)):
         fig = go.Figure(layout=dict(height=340, legend=dict(orientation="h", y=-0.32)))
