@@ -41,14 +41,11 @@ def plot(fig: go.Figure, key: str, name: str) -> None:
 
 
 def _titled(fig: go.Figure, present: bool) -> None:
-    """Presentation mode's 20 px type (panel titles included), and a title of two lines set
-    as title and Plotly's subtitle (with room for both); a title halved for presenting keeps
-    one size."""
+    """Presentation mode's 20 px type, and a title of two lines set as title and Plotly's
+    subtitle (with room for both); a title halved for presenting keeps one size."""
     text, halved = fig.layout.title.text or "", False
     if present:
         fig.update_layout(font_size=20, title_font_size=20)  # titles as large as the rest
-        # make_subplots' panel titles too, which set a size of their own
-        fig.update_annotations(font_size=20, selector=dict(font_size=PANEL_TITLE_PX))
         if (fig.layout.legend.y or 0) < 0:  # a legend under the axes: below their larger text,
             # and the figure grows for it (the plot area had shrunk to ~170 px); the legend's
             # offset is a share of the plot's height, which grows too
@@ -76,7 +73,6 @@ def _titled(fig: go.Figure, present: bool) -> None:
 
 
 PRESENT_TITLE_WIDTH = 32  # wider chart titles are set on two lines when presenting
-PANEL_TITLE_PX = 16  # make_subplots' own size for its panel titles
 # where a title may break: a Japanese one after 、 or ： or before （ (its spaces only set
 # Latin letters and digits apart), any other after a space
 # ("L = 12" is not broken around its "=")

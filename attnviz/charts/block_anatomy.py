@@ -129,6 +129,6 @@ def ln_token(
             (values.mean() - values.std(), "dot"),
         ):
             fig.add_hline(y=float(y), line_dash=dash, line_color="#d62728", row=1, col=col)
-    # room above for a panel title of two lines, also at presentation's 20 px
+    # room above for a panel title of two lines (one line ran past the chart's right edge)
     fig.update_layout(height=height, margin=dict(l=60, r=10, t=64, b=40))
     return fig
