@@ -55,7 +55,14 @@ def _titled(fig: go.Figure, present: bool) -> None:
                 fig.update_layout(height=round(1.3 * fig.layout.height))
         if "<br>" not in text and columns(text) > PRESENT_TITLE_WIDTH:
             text, halved = _halved(text), True  # at 20 px a long title ran past its chart
-    if "<br>" in text:
+    if "<br>" in text and halved and not _panel_titles(fig):
+        # one sentence on two lines, at its font's line height above the plot (as a
+        # subtitle, its second line sat 1.6 em under the first; anchored to the figure's
+        # top, Plotly drew a title of two lines one line too high, cut)
+        fig.update_layout(
+            title=dict(text=text, automargin=True, yref="paper", y=1, yanchor="bottom", pad_b=12)
+        )
+    elif "<br>" in text:
         main, sub = text.split("<br>", 1)
         fig.update_layout(
             title=dict(
@@ -68,8 +75,13 @@ def _titled(fig: go.Figure, present: bool) -> None:
                 pad_t=10,
             )
         )
-        if halved:  # one sentence on two lines, not a title and a note under it
+        if halved:  # above panel titles: one sentence on two lines, not a title and a note
             fig.update_layout(title_subtitle_font_size=fig.layout.title.font.size)
+
+
+def _panel_titles(fig: go.Figure) -> bool:
+    """Whether ``fig`` has titles over its panels (make_subplots' notes above the plots)."""
+    return any(a.yref == "paper" and (a.y or 0) >= 1 for a in fig.layout.annotations)
 
 
 PRESENT_TITLE_WIDTH = 32  # wider chart titles are set on two lines when presenting
@@ -79,6 +91,9 @@ PRESENT_TITLE_WIDTH = 32  # wider chart titles are set on two lines when present
 BREAKS = {"ja": re.compile(r"(?<=[、：])|(?=（)"), "en": re.compile(r"(?<=[^=] )(?!=)")}
 # the better break, where one is near the middle: between two sentences or clauses
 SENTENCES = {"ja": re.compile(r"(?<=。)"), "en": re.compile(r"(?<=[.;] )")}
+# where neither is near the middle, a Japanese title may break after the particle that ends
+# a phrase, before a word (「P：i 行目は」 / 「π(i) 列の…」, not 「P：」 / 「i 行目は…」)
+PHRASES = {"ja": re.compile(r"(?<=[はのをが])(?=[ 「\u4e00-\u9fff\u30a0-\u30ffA-Za-z0-9])")}
 
 
 def _shown(text: str) -> int:
@@ -87,22 +102,29 @@ def _shown(text: str) -> int:
 
 
 def _halved(title: str) -> str:
-    """``title`` with "<br>" at the allowed break nearest its middle (as it is if none); at
-    the end of a sentence or clause instead where one is within a quarter of the title's
-    length of the middle (「…の分散（両対数）。」 / 「当てはめた傾きを…」, not 「…の分散」 /
-    「（両対数）。当てはめた…」)."""
-    middle = _shown(title) / 2
-    lang = "ja" if has_japanese(title) else "en"
+    """``title`` with "<br>" at a break near its middle (as it is if none): the end of a
+    sentence or clause, else punctuation, else (Japanese) a phrase's end, whichever kind
+    first has one within a quarter of the title's length of the middle; failing all, the
+    punctuation nearest the middle (「…の分散（両対数）。」 / 「当てはめた傾きを…」, not
+    「…の分散」 / 「（両対数）。当てはめた…」)."""
+    middle, lang = _shown(title) / 2, "ja" if has_japanese(title) else "en"
 
     def off(k: int) -> float:
         return abs(_shown(title[:k]) - middle)
 
-    ends = [m.start() for m in SENTENCES[lang].finditer(title) if 0 < m.start() < len(title)]
-    ends = [k for k in ends if off(k) <= _shown(title) / 4]
-    cuts = ends or [m.start() for m in BREAKS[lang].finditer(title) if 0 < m.start() < len(title)]
-    if not cuts:
+    def cuts(rule: re.Pattern | None) -> list[int]:
+        found = rule.finditer(title) if rule else ()
+        return [m.start() for m in found if 0 < m.start() < len(title)]
+
+    near = (
+        [k for k in cuts(rules[lang]) if off(k) <= _shown(title) / 4]
+        for rules in (SENTENCES, BREAKS, PHRASES)
+        if lang in rules
+    )
+    best = next((c for c in near if c), None) or cuts(BREAKS[lang])
+    if not best:
         return title
-    cut = min(cuts, key=off)
+    cut = min(best, key=off)
     return title[:cut].rstrip() + "<br>" + title[cut:].lstrip()
 
 

@@ -14,7 +14,7 @@ def test_a_japanese_title_breaks_only_at_its_punctuation_nearest_the_middle():
     title = "「猫」（位置 3 と 8）の注意の重み：位置符号化なし"
     main, sub = _halved(title).split("<br>")
     assert main == "「猫」（位置 3 と 8）の注意の重み：" and sub == "位置符号化なし"
-    assert "<br>" not in _halved("位置どうしの類似度")  # no 、：（: no break
+    assert "<br>" not in _halved("位置符号化ベクトル")  # no punctuation, no phrase: no break
 
 
 def test_an_english_title_breaks_at_the_space_nearest_the_middle():
@@ -45,6 +45,21 @@ def test_a_title_of_two_sentences_breaks_between_them_where_that_is_near_the_mid
     assert _halved(far).endswith("（重み a）。key j は赤")
 
 
+def test_a_japanese_title_without_punctuation_near_its_middle_breaks_after_a_phrase():
+    """The equivariance page's P, presenting, read 「P：」 / 「i 行目は π(i) 列のトークンを取る」:
+    its only punctuation was next to its start."""
+    assert _halved("P：i 行目は π(i) 列のトークンを取る").split("<br>") == [
+        "P：i 行目は",
+        "π(i) 列のトークンを取る",
+    ]
+    # は, の, を, が end a phrase before a word or a space, not before more kana
+    assert "<br>" not in _halved("すべてのものがあるはず")
+    assert _halved("深さ L に対する最終層の ‖∂ℒ/∂W₂‖（両対数）").split("<br>") == [
+        "深さ L に対する最終層の",
+        "‖∂ℒ/∂W₂‖（両対数）",
+    ]
+
+
 def test_a_legend_under_the_axes_moves_down_and_the_figure_grows_when_presenting():
     for present, height in ((False, 340), (True, 442)):
         fig = go.Figure(layout=dict(height=340, legend=dict(orientation="h", y=-0.32)))
@@ -53,19 +68,32 @@ def test_a_legend_under_the_axes_moves_down_and_the_figure_grows_when_presenting
         assert fig.layout.legend.y == pytest.approx(-0.368 if present else -0.32)
 
 
-def test_a_title_halved_for_presenting_keeps_one_size_and_a_note_stays_smaller():
-    long = go.Figure(layout_title_text="「猫」（位置 3 と 8）の注意の重み：位置符号化なし")
+def test_a_title_halved_for_presenting_is_one_text_of_two_lines_and_a_note_stays_smaller():
+    """As title and subtitle, the halves of one sentence sat 1.6 em apart (Plotly's gap
+    under a title); one text of two lines, anchored to the top of the figure, was drawn a
+    line too high and cut. Above the plot it keeps its font's line height."""
+    title = "「猫」（位置 3 と 8）の注意の重み：位置符号化なし"
+    long = go.Figure(layout_title_text=title)
     _titled(long, present=True)
-    assert long.layout.title.text == "「猫」（位置 3 と 8）の注意の重み："
-    assert long.layout.title.subtitle.text == "位置符号化なし"
-    assert long.layout.title.subtitle.font.size == long.layout.title.font.size == 20
+    assert long.layout.title.text == "「猫」（位置 3 と 8）の注意の重み：<br>位置符号化なし"
+    assert long.layout.title.subtitle.text is None
+    assert (long.layout.title.yref, long.layout.title.yanchor) == ("paper", "bottom")
+    assert long.layout.title.automargin and long.layout.title.font.size == 20
+    # over panel titles (they sit where the plots end) the halves stay title and subtitle,
+    # one size
+    panels = make_subplots(rows=1, cols=2, subplot_titles=["a", "b"])
+    panels.update_layout(title_text=title)
+    _titled(panels, present=True)
+    assert panels.layout.title.subtitle.text == "位置符号化なし"
+    assert panels.layout.title.subtitle.font.size == panels.layout.title.font.size == 20
     noted = go.Figure(layout_title_text="f(PX) − P f(X)<br>rows: tokens")
     _titled(noted, present=True)
     assert noted.layout.title.subtitle.text == "rows: tokens"
     assert noted.layout.title.subtitle.font.size is None  # Plotly's smaller note
-    short = go.Figure(layout_title_text="「猫」（位置 3 と 8）の注意の重み：位置符号化なし")
+    short = go.Figure(layout_title_text=title)
     _titled(short, present=False)
     assert short.layout.title.subtitle.text is None  # one line on a wide screen
+    assert short.layout.title.text == title
 
 
 def test_when_presenting_every_titled_axis_makes_room_for_its_title():
