@@ -43,7 +43,7 @@ def plot(fig: go.Figure, key: str, name: str) -> None:
 def _titled(fig: go.Figure, present: bool) -> None:
     """Presentation mode's 20 px type, and a title of two lines set as title and Plotly's
     subtitle (with room for both); a title halved for presenting keeps one size."""
-    text, halved = fig.layout.title.text or "", False
+    text, split = fig.layout.title.text or "", False
     if present:
         fig.update_layout(font_size=20, title_font_size=20)  # titles as large as the rest
         if (fig.layout.legend.y or 0) < 0:  # a legend under the axes: below their larger text,
@@ -54,8 +54,8 @@ def _titled(fig: go.Figure, present: bool) -> None:
             if grown:
                 fig.update_layout(height=round(1.3 * fig.layout.height))
         if "<br>" not in text and columns(text) > PRESENT_TITLE_WIDTH:
-            text, halved = _halved(text), True  # at 20 px a long title ran past its chart
-    if "<br>" in text and halved and not _panel_titles(fig):
+            text, split = halved(text), True  # at 20 px a long title ran past its chart
+    if "<br>" in text and split and not _panel_titles(fig):
         # one sentence on two lines, at its font's line height above the plot (as a
         # subtitle, its second line sat 1.6 em under the first; anchored to the figure's
         # top, Plotly drew a title of two lines one line too high, cut)
@@ -75,7 +75,7 @@ def _titled(fig: go.Figure, present: bool) -> None:
                 pad_t=10,
             )
         )
-        if halved:  # above panel titles: one sentence on two lines, not a title and a note
+        if split:  # above panel titles: one sentence on two lines, not a title and a note
             fig.update_layout(title_subtitle_font_size=fig.layout.title.font.size)
 
 
@@ -101,12 +101,12 @@ def _shown(text: str) -> int:
     return len(TAG.sub("", text))
 
 
-def _halved(title: str) -> str:
-    """``title`` with "<br>" at a break near its middle (as it is if none): the end of a
-    sentence or clause, else punctuation, else (Japanese) a phrase's end, whichever kind
-    first has one within a quarter of the title's length of the middle; failing all, the
-    punctuation nearest the middle (「…の分散（両対数）。」 / 「当てはめた傾きを…」, not
-    「…の分散」 / 「（両対数）。当てはめた…」)."""
+def halved(title: str) -> str:
+    """``title`` (a chart's or a panel's) with "<br>" at a break near its middle (as it is
+    if none): the end of a sentence or clause, else punctuation, else (Japanese) a phrase's
+    end, whichever kind first has one within a quarter of the title's length of the middle;
+    failing all, the punctuation nearest the middle (「…の分散（両対数）。」 / 「当てはめた
+    傾きを…」, not 「…の分散」 / 「（両対数）。当てはめた…」)."""
     middle, lang = _shown(title) / 2, "ja" if has_japanese(title) else "en"
 
     def off(k: int) -> float:

@@ -19,13 +19,15 @@ from attnviz.charts.sinks import sink_grid
 from attnviz.lessons import real_model, real_probe, real_sinks
 from attnviz.limits import MAX_TEXT_CHARS
 from attnviz.tables import long_table
-from attnviz.text import token_labels
+from attnviz.text import columns, token_labels
 
 from . import mosaic, steps
 from .compute import compute
-from .export import csv_button, download_label, plot
+from .export import csv_button, download_label, halved, plot
 from .frame import error_box, presenting, tr
 from .widgets import slider, text, toggle
+
+SINK_TITLE_WIDTH = 12  # wider panel titles of the sinks are on two lines when presenting
 
 
 def pick_head(cell: tuple[int, int]) -> None:
@@ -204,14 +206,18 @@ def sinks_section(r: real_model.Result, hide: bool) -> None:
     for formula in r.sinks.formulas:
         st.latex(formula)
     st.caption(tr("real_model.sinks_moved"))
+    titles = [tr(f"real_model.sink_{c}") for c in shown]
+    if presenting():  # at 1024 px, 「句読点 𝒫」 and 「その他のトークン ℛ」 ran into each other
+        titles = [halved(t) if columns(t) > SINK_TITLE_WIDTH else t for t in titles]
     grid = sink_grid(
         r.sinks.shares[[sinks.CATEGORIES.index(c) for c in shown]],
-        [tr(f"real_model.sink_{c}") for c in shown],
+        titles,
         layer_label=tr("real_model.layer_label", l="{l}"),
         head_label=tr("real_model.head_label", h="{h}"),
         cell_name=tr("names.layer_head", l="{l}", h="{h}"),  # as the grid names it
         value_name=tr("real_model.sink_value"),
         title_px=16 if presenting() else 13,
+        head_step=4 if presenting() else 2,
     )
     plot(grid, "sinks", "sinks")
     csv_button(

@@ -21,12 +21,15 @@ def sink_grid(
     value_name: str = "share",
     height: int = 330,
     title_px: int = 13,
+    head_step: int = 2,
 ) -> go.Figure:
     """One layer × head grid per category, side by side on one colour scale from 0 to 1:
     ``shares`` (C, L, H), e.g. ``sinks.SinkShares.shares``; layers and heads from 1, their
     ticks ``layer_label`` and ``head_label``, a cell's hover text ``cell_name``.
-    ``title_px``: the panels' titles (16 px still fits four of them in a projector's
-    column; 20, the rest of a presented figure's type, ran them into each other)."""
+    ``title_px``: the panels' titles (16 px fits four in a projector's column where the
+    long ones are on two lines; 20, the rest of a presented figure's type, ran them into
+    each other), each with as many lines as its "<br>" make. Every ``head_step``-th head
+    is labelled (4 at a projector's type: at 2 the turned labels ran into each other)."""
     shares = np.asarray(shares, dtype=np.float32)
     C, L, H = shares.shape
     heads = [head_label.format(h=b + 1) for b in range(H)]
@@ -64,8 +67,8 @@ def sink_grid(
             domain=domain,
             anchor=f"y{axis}",
             tickmode="array",
-            tickvals=np.arange(H)[::2],
-            ticktext=heads[::2],
+            tickvals=np.arange(H)[::head_step],
+            ticktext=heads[::head_step],
             automargin=True,  # the head labels under the grids (a 10 px margin cut them off)
         )
         layout[f"yaxis{axis}"] = dict(
@@ -90,5 +93,7 @@ def sink_grid(
                 font_size=title_px,
             )
         )
-    layout |= dict(annotations=notes, height=height, margin=dict(l=10, r=10, t=30, b=10))
+    lines = max(title.count("<br>") for title in titles) + 1  # the titles' lines, above
+    top = round(14 + 1.3 * title_px * lines)
+    layout |= dict(annotations=notes, height=height, margin=dict(l=10, r=10, t=top, b=10))
     return go.Figure(traces, layout)

@@ -72,3 +72,32 @@ def test_a_click_on_a_map_of_heads_combined_picks_nothing(page, server):
     wait_idle(page)
     assert "i=" not in page.url and "follow" not in page.url
     assert_clean(page)
+
+
+# the gaps between the sink grid's neighbouring panel titles, in px, left to right
+TITLE_GAPS = """() => [...document.querySelectorAll('.st-key-sinks .annotation-text')]
+  .map(t => t.getBoundingClientRect())
+  .sort((a, b) => a.left - b.left)
+  .flatMap((b, k, r) => (k ? [b.left - r[k - 1].right] : []))"""
+# the sink grid's head labels that overlap another
+CROWDED_TICKS = """() => [...document.querySelectorAll('.st-key-sinks .xaxislayer-above text')]
+  .map(t => [t.textContent, t.getBoundingClientRect()])
+  .filter(([_, a], k, all) => all.some(([__, b], m) => m !== k && a.left < b.right - 1
+    && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1))
+  .map(([text]) => text)"""
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_presenting_at_1024_px_the_sink_panels_titles_and_head_labels_stand_apart(
+    page, server, lang
+):
+    """On a 1024-px projector 「句読点 𝒫」 ran 3 px into 「その他のトークン ℛ」 (English: 1 px
+    apart), and the turned head labels under each grid into each other ("H1H3H5…"): the
+    long titles are on two lines and every fourth head is labelled when presenting."""
+    page.set_viewport_size({"width": 1024, "height": 768})
+    open_app(page, f"{server}/real_model?lang={lang}&present=true")
+    page.locator(".st-key-sinks .annotation-text").first.wait_for(timeout=90_000)
+    gaps = page.evaluate(TITLE_GAPS)
+    assert len(gaps) == 3 and min(gaps) >= 8, gaps
+    assert page.locator(".st-key-sinks .xaxislayer-above text").count() >= 4 * 3
+    assert page.evaluate(CROWDED_TICKS) == []

@@ -27,3 +27,11 @@ def test_sink_grid_draws_each_category_as_a_layer_by_head_map():
         assert note.x == sum(axis.domain) / 2 and note.xanchor == "center"
     bar = fig.data[-1].colorbar  # its labels under their ticks: the "1" had sat on the title
     assert bar.title.text == "share" and bar.ticklabelposition == "outside bottom"
+
+
+def test_panel_titles_of_two_lines_get_room_above_the_grids():
+    shares = np.full((2, 3, 4), 0.5)
+    one = sink_grid(shares, ["P", "R"], title_px=16)
+    two = sink_grid(shares, ["P", "other<br>tokens R"], title_px=16)
+    assert two.layout.margin.t - one.layout.margin.t == round(1.3 * 16)  # a line of 16 px
+    assert one.layout.margin.t >= 1.3 * 16 + 10

@@ -7,54 +7,54 @@ import pytest
 from plotly.subplots import make_subplots
 
 from ui import export
-from ui.export import _halved, _stand_off, _titled
+from ui.export import _stand_off, _titled, halved
 
 
 def test_a_japanese_title_breaks_only_at_its_punctuation_nearest_the_middle():
     title = "「猫」（位置 3 と 8）の注意の重み：位置符号化なし"
-    main, sub = _halved(title).split("<br>")
+    main, sub = halved(title).split("<br>")
     assert main == "「猫」（位置 3 と 8）の注意の重み：" and sub == "位置符号化なし"
-    assert "<br>" not in _halved("位置符号化ベクトル")  # no punctuation, no phrase: no break
+    assert "<br>" not in halved("位置符号化ベクトル")  # no punctuation, no phrase: no break
 
 
 def test_an_english_title_breaks_at_the_space_nearest_the_middle():
-    assert _halved("P: row i takes the token from column π(i)") == (
+    assert halved("P: row i takes the token from column π(i)") == (
         "P: row i takes the<br>token from column π(i)"
     )
-    assert _halved("Short") == "Short"
+    assert halved("Short") == "Short"
     # an equation is not broken around its "=" (it read "L =" on one line, "12 …" below)
-    halved = _halved("‖∂ℒ/∂W<sub>2</sub>‖ of each layer, L = 12 (mean ± std over 3 seeds)")
-    assert "L = 12" in halved.replace("<br>", "\n")
+    two = halved("‖∂ℒ/∂W<sub>2</sub>‖ of each layer, L = 12 (mean ± std over 3 seeds)")
+    assert "L = 12" in two.replace("<br>", "\n")
 
 
 def test_a_title_of_two_sentences_breaks_between_them_where_that_is_near_the_middle():
     """The saturation page's variance chart, presenting, read 「…の入力の分散」 / 「（両対数）。
     当てはめた傾きを凡例に示します」: the 「（」 was nearer the middle than the 「。」."""
     title = "D に対する softmax の入力の分散（両対数）。当てはめた傾きを凡例に示します"
-    assert _halved(title).split("<br>") == [
+    assert halved(title).split("<br>") == [
         "D に対する softmax の入力の分散（両対数）。",
         "当てはめた傾きを凡例に示します",
     ]
     english = "Variance of the logits against D (log–log); the fitted slope is in the legend"
-    assert _halved(english).split("<br>") == [
+    assert halved(english).split("<br>") == [
         "Variance of the logits against D (log–log);",
         "the fitted slope is in the legend",
     ]
     # a sentence's end far from the middle is not taken: 「。key j は赤」 would be a stub
     far = "softmax 前の行 i（関連性 s）と softmax 後の行（重み a）。key j は赤"
-    assert _halved(far).endswith("（重み a）。key j は赤")
+    assert halved(far).endswith("（重み a）。key j は赤")
 
 
 def test_a_japanese_title_without_punctuation_near_its_middle_breaks_after_a_phrase():
     """The equivariance page's P, presenting, read 「P：」 / 「i 行目は π(i) 列のトークンを取る」:
     its only punctuation was next to its start."""
-    assert _halved("P：i 行目は π(i) 列のトークンを取る").split("<br>") == [
+    assert halved("P：i 行目は π(i) 列のトークンを取る").split("<br>") == [
         "P：i 行目は",
         "π(i) 列のトークンを取る",
     ]
     # は, の, を, が end a phrase before a word or a space, not before more kana
-    assert "<br>" not in _halved("すべてのものがあるはず")
-    assert _halved("深さ L に対する最終層の ‖∂ℒ/∂W₂‖（両対数）").split("<br>") == [
+    assert "<br>" not in halved("すべてのものがあるはず")
+    assert halved("深さ L に対する最終層の ‖∂ℒ/∂W₂‖（両対数）").split("<br>") == [
         "深さ L に対する最終層の",
         "‖∂ℒ/∂W₂‖（両対数）",
     ]
@@ -68,7 +68,7 @@ def test_a_legend_under_the_axes_moves_down_and_the_figure_grows_when_presenting
         assert fig.layout.legend.y == pytest.approx(-0.368 if present else -0.32)
 
 
-def test_a_title_halved_for_presenting_is_one_text_of_two_lines_and_a_note_stays_smaller():
+def test_a_titlehalved_for_presenting_is_one_text_of_two_lines_and_a_note_stays_smaller():
     """As title and subtitle, the halves of one sentence sat 1.6 em apart (Plotly's gap
     under a title); one text of two lines, anchored to the top of the figure, was drawn a
     line too high and cut. Above the plot it keeps its font's line height."""
@@ -116,7 +116,7 @@ def test_a_subscript_s_tags_take_no_room_in_a_title():
     _titled(short, present=True)
     assert short.layout.title.subtitle.text is None  # 24 columns shown, under 32
     title = "Row i before softmax (scores s<sub>i,l</sub>) and after (weights a<sub>i,l</sub>)"
-    assert _halved(title) == (
+    assert halved(title) == (
         "Row i before softmax (scores<br>s<sub>i,l</sub>) and after (weights a<sub>i,l</sub>)"
     )
 
