@@ -65,7 +65,7 @@ def explore(cfg: multihead.Config, r: multihead.Result) -> None:
     # colours span the data, so near-uniform maps still show their structure; 1/N is marked
     lo, hi = (0.0 if show == "weights" else float(shown.min())), float(shown.max())
     uniform = {1 / N: "1/N"} if show == "weights" else None
-    h = slider("head", tr("multihead.big_head"), 1, cfg.H, 1) - 1 if cfg.H > 1 else 0
+    h = slider("head", tr("multihead.big_head"), 1, cfg.H, 1) - 1
     st.subheader(tr("multihead.grid"))
     tiles, png = grid_picture(cfg, show, presenting(), shown, lo, hi)
     titles = [tr("multihead.head", h=g + 1) for g in range(cfg.H)]

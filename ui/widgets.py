@@ -95,8 +95,11 @@ def slider(
     where=st,
     **options,
 ) -> int | float:
-    """A slider in [lo, hi], kept in ``?key=`` (URL values outside are clamped)."""
+    """A slider in [lo, hi], kept in ``?key=`` (URL values outside are clamped); none where
+    ``lo`` is the only value (a sentence of one token has one row), ``lo`` then."""
     kind = int if isinstance(default, int) else float
+    if hi <= lo:  # Streamlit refuses a slider without a range
+        return kind(lo)
     if _from_url(key, default, _clamp(kind, lo, hi), lambda v: _number_in(v, kind, lo, hi)):
         return where.slider(label, lo, hi, key=key, **options)
     return where.slider(label, lo, hi, default, key=key, **options)

@@ -69,7 +69,7 @@ with right:
         st.info(ui.tr("block_anatomy.no_ln"))
     else:
         n = len(r.tokens)  # tokens x_1 … x_N, numbered from 1 as in the chapter
-        i = ui.slider("token", ui.tr("block_anatomy.ln_token"), 1, n, 1) if n > 1 else 1
+        i = ui.slider("token", ui.tr("block_anatomy.ln_token"), 1, n, 1)
         names = (ui.tr("block_anatomy.before"), ui.tr("block_anatomy.after"))
         ui.plot(
             charts.ln_token(

@@ -90,6 +90,16 @@ def test_hostile_url_values_do_not_break_the_page():
     assert len(at.warning) >= 3
 
 
+@pytest.mark.parametrize("extra", [{}, {"H": 1, "follow": "true", "qkview": "true"}])
+def test_a_sentence_of_one_token_draws_its_one_weight(extra):
+    """``?text=x``: the sliders of row i and column j had a range of one value, which
+    Streamlit refuses; the page's right-hand side was a traceback."""
+    at = run_page("multihead", text="x", **extra)
+    assert_clean(at)
+    assert map_z(at).shape == (1, 1) and map_z(at)[0, 0] == pytest.approx(1.0)
+    assert not [s for s in at.slider if s.key in ("i", "j")]  # nothing to pick
+
+
 @pytest.mark.parametrize("lang", ["ja", "en"])
 def test_every_control_reruns_cleanly(lang):
     at = run_page("multihead", lang=lang, text="a b c d e f")
