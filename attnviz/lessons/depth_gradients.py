@@ -116,7 +116,7 @@ def spread(df: pd.DataFrame, by: str, value: str) -> pd.DataFrame:
 class Result:
     table: pd.DataFrame  # norm, seed, layer (1 … L), one column per matrix in PARAMS
     spread: dict[str, pd.DataFrame]  # matrix → norm, layer, mean, std over seeds
-    last_over_first: dict[str, float]  # norm → layer L's mean ‖∂loss/∂W_2‖ over layer 1's
+    last_over_first: dict[str, dict[str, float]]  # matrix → norm → layer L's mean over layer 1's
 
 
 def run(cfg: Config, progress: Progress | None = None) -> Result:
@@ -124,8 +124,8 @@ def run(cfg: Config, progress: Progress | None = None) -> Result:
     table = by_layer(cfg.L, cfg.D, cfg.seeds_used, cfg.x_scale, progress)
     stats = {p: spread(table, "layer", p) for p in PARAMS}
     first_last = {
-        n: float(part["mean"].iloc[-1] / part["mean"].iloc[0])
-        for n, part in stats["W_2"].groupby("norm")
+        p: {n: float(g["mean"].iloc[-1] / g["mean"].iloc[0]) for n, g in by.groupby("norm")}
+        for p, by in stats.items()
     }
     return Result(table, stats, first_last)
 

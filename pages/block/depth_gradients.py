@@ -67,7 +67,7 @@ with right:
         f"grad_by_layer_L{cfg.L}_D{cfg.D}",
     )
     if cfg.L > 1:
-        st.markdown(ui.tr("depth.per_layer", L=cfg.L, **r.last_over_first))
+        st.markdown(ui.tr("depth.per_layer", L=cfg.L, param=param, **r.last_over_first[param]))
         st.caption(ui.tr(f"depth.why_{cfg.x_scale}"))
     ui.csv_button(
         r.table.set_index("norm"),

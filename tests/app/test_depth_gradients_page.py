@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from attnviz.i18n import t
 from attnviz.lessons import depth_gradients as depth
 from attnviz.lessons import depth_model
 
@@ -54,19 +55,24 @@ def test_every_control_at_its_extremes():
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
-@pytest.mark.parametrize("x_scale", ["unit", "sqrt_d"])
-def test_per_layer_sentence_reads_the_chart_it_describes(lang, x_scale):
+@pytest.mark.parametrize(
+    ("x_scale", "param"), [("unit", "W_2"), ("sqrt_d", "W_2"), ("unit", "W_V")]
+)
+def test_per_layer_sentence_reads_the_chart_it_describes(lang, x_scale, param):
     """The sentence under the per-layer chart gives the chart's own layer-L / layer-1 ratios
-    (the old text claimed every pre-LN layer shrinks like 1/√L, which the chart contradicts)."""
-    at = run_page("depth_gradients", lang=lang, D="64", seeds="1", L="6", x=x_scale)
+    of the matrix charted (the old text claimed every pre-LN layer shrinks like 1/√L, which
+    the chart contradicts; then it named and gave W₂'s whichever matrix was charted: ×0.91
+    with post-LN under a chart of W_V's, which grows ×2.2)."""
+    at = run_page("depth_gradients", lang=lang, D="64", seeds="1", L="6", x=x_scale, param=param)
     assert_clean(at)
-    r = depth.run(depth.Config(L=6, D=64, seeds=1, x_scale=x_scale))
+    r = depth.run(depth.Config(L=6, D=64, seeds=1, x_scale=x_scale)).last_over_first[param]
     lines = [decode(tr["y"]) for tr in figures(at)[0]["data"] if tr.get("mode")]
     post, pre = lines
-    assert r.last_over_first["pre"] == pytest.approx(pre[-1] / pre[0], rel=1e-5)
-    assert r.last_over_first["post"] == pytest.approx(post[-1] / post[0], rel=1e-5)
+    assert r["pre"] == pytest.approx(pre[-1] / pre[0], rel=1e-5)
+    assert r["post"] == pytest.approx(post[-1] / post[0], rel=1e-5)
     text = " ".join(m.value for m in at.markdown)
-    assert f"{r.last_over_first['pre']:.2f}" in text and f"{r.last_over_first['post']:.2f}" in text
+    sentence = t("depth.per_layer", lang, L=6, param=param, **r)
+    assert sentence in text and f"\\partial {param}\\|" in sentence
     assert "Xiong" in " ".join(c.value for c in at.caption)
     every_layer = "every layer's gradient shrinks" if lang == "en" else "すべての層の勾配"
     assert every_layer not in text

@@ -37,10 +37,10 @@ def test_per_layer_shapes_depend_on_the_input_scale():
     above add up); inputs √D larger: every layer gets the same (Xiong et al., Fig. 3)."""
     unit = depth.run(depth.Config(L=8, D=64, seeds=2, x_scale="unit"))
     big = depth.run(depth.Config(L=8, D=64, seeds=2, x_scale="sqrt_d"))
-    assert unit.last_over_first["pre"] < 0.6
-    assert 0.85 < big.last_over_first["pre"] < 1.15
+    assert unit.last_over_first["W_2"]["pre"] < 0.6
+    assert 0.85 < big.last_over_first["W_2"]["pre"] < 1.15
     pre = means(unit.table, "layer")["pre"]
-    assert unit.last_over_first["pre"] == pytest.approx(pre[8] / pre[1])
+    assert unit.last_over_first["W_2"]["pre"] == pytest.approx(pre[8] / pre[1])
 
 
 def test_per_layer_run_tables_and_progress():
@@ -109,7 +109,7 @@ def test_the_figures_quoted_are_those_of_the_page_defaults():
         cfg = depth.Config(x_scale=x_scale)
         ratios = depth.trend(cfg.trend).ratios
         got[x_scale, "trend post"], got[x_scale, "trend pre"] = ratios["post"], ratios["pre"]
-        got[x_scale, "layer pre"] = depth.run(cfg).last_over_first["pre"]
+        got[x_scale, "layer pre"] = depth.run(cfg).last_over_first["W_2"]["pre"]
     for what, figure in quoted.items():
         assert got[what] == pytest.approx(figure, abs=0.005), what
     doc, readme = depth.__doc__, (ROOT / "README.md").read_text(encoding="utf-8")
