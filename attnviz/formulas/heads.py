@@ -23,12 +23,18 @@ PRE_LN_INPUT = rf"{PRE_LN_X} = \mathrm{{LN}}(X)"
 
 
 def multihead(
-    score_name: str, *, causal: bool = False, qk_scale: float = 1.0, norm: str = "post"
+    score_name: str,
+    *,
+    causal: bool = False,
+    qk_scale: float = 1.0,
+    norm: str = "post",
+    width: str = "D",
 ) -> list[str]:
     """S10–S12: self-attention's Q = K = V = X, each head's own projections, W^O.
 
     ``qk_scale`` s ≠ 1 multiplies W_h^Q and W_h^K after their random draw (scores × s²).
-    With ``norm="pre"`` (S14) attention reads X̂ = LN(X), not X.
+    With ``norm="pre"`` (S14) attention reads X̂ = LN(X), not X. ``width``: what attention
+    reads, "D", or "2D" with positions concatenated (S16).
     """
     x = PRE_LN_X if norm == "pre" else "X"
     softmax = r"\mathrm{softmax}(S_h + M)" if causal else r"\mathrm{softmax}(S_h)"
@@ -41,11 +47,12 @@ def multihead(
     )
     lines = [
         rf"\begin{{gathered}}Q_h = {x} W_h^Q,\ K_h = {x} W_h^K,\ V_h = {x} W_h^V \\"
-        r" W_h^{Q,K,V} \in \mathbb{R}^{D \times D'}\end{gathered}",
+        rf" W_h^{{Q,K,V}} \in \mathbb{{R}}^{{{width} \times D'}}\end{{gathered}}",
         head_scores(score_name),
         head,
         rf"\begin{{gathered}}\mathcal{{A}}^M({x}, {x}, {x}) = [\mathrm{{head}}_1, \dots,"
-        r" \mathrm{head}_H]\, W^O \\ W^O \in \mathbb{R}^{D'H \times D}\end{gathered}",
+        rf" \mathrm{{head}}_H]\, W^O \\ W^O \in \mathbb{{R}}^{{D'H \times {width}}}"
+        r"\end{gathered}",
     ]
     if causal:
         lines.insert(2, r"M_{ij} = \begin{cases} 0 & j \le i \\ -\infty & j > i\end{cases}")
@@ -64,6 +71,7 @@ def pipeline(
     """(step symbol, formula) of every stage of the multi-head page's computation."""
     rows = [("X", r"\mathbf{x}_i = \mathrm{embed}(\mathrm{token}_i)")]
     pe = positions(pe_kind, pe_mode)
+    width = "2D" if pe is not None and pe_mode == "concat" else "D"  # what attention reads
     if pe is not None:
         row = pe.split(",", 1)[1].replace(r"\quad", "").strip()  # x_i's own line
         rows.append(("X + E" if pe_mode == "add" else "[X; E]", row))
@@ -71,8 +79,8 @@ def pipeline(
     if norm == "pre":
         rows.append((x, r"\mathrm{LN}(X)"))
     rows += [
-        (r"W_h^Q, W_h^K, W_h^V", r"\in \mathbb{R}^{D \times D'},\ h = 1, \dots, H"),
-        (r"W^O", r"\in \mathbb{R}^{D'H \times D}"),
+        (r"W_h^Q, W_h^K, W_h^V", rf"\in \mathbb{{R}}^{{{width} \times D'}},\ h = 1, \dots, H"),
+        (r"W^O", rf"\in \mathbb{{R}}^{{D'H \times {width}}}"),
         ("Q_h, K_h, V_h", rf"{x} W_h^Q,\ {x} W_h^K,\ {x} W_h^V"),
         ("S_h", head_scores(score_name)),
         ("A_h", r"\mathrm{softmax}(S_h + M)" if causal else r"\mathrm{softmax}(S_h)"),

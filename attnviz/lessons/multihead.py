@@ -206,7 +206,13 @@ def run(cfg: Config) -> Result:
         weights=weights.numpy(),
         pipeline=pipeline,
         formulas=shown
-        + formulas.multihead(cfg.score, causal=cfg.causal, qk_scale=cfg.qk_scale, norm=cfg.norm),
+        + formulas.multihead(
+            cfg.score,
+            causal=cfg.causal,
+            qk_scale=cfg.qk_scale,
+            norm=cfg.norm,
+            width="2D" if cfg.width > cfg.D else "D",
+        ),
         width=cfg.width,
         d_head=block.attn.d_head,
         entropy=entropy,

@@ -1,6 +1,7 @@
 """The multi-head lesson: its config's rules, its maps against PyTorch, its formulas."""
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -97,6 +98,22 @@ def test_pipeline_shapes_follow_the_positional_mode(pe, mode, step):
     assert r.pipeline.set_index("step").loc["Q_h, K_h, V_h", "shape"] == f"2 × 3 × {width // 2}"
     # a word is set upright: a bare "concat" in math reads as the product c·o·n·c·a·t
     assert r.pipeline.set_index("step").loc["\\mathrm{concat}", "shape"] == f"3 × {width}"
+
+
+@pytest.mark.parametrize(("pe", "mode"), [("sinusoidal", "add"), ("sinusoidal", "concat")])
+def test_the_formulas_give_the_parameters_the_shapes_computed(pe, mode):
+    """With positions concatenated attention reads [X; E], 2D wide: the formulas said
+    W_h^{Q,K,V} ∈ ℝ^{D×D′} and W^O ∈ ℝ^{D′H×D} beside a table of 8 × 128 × 16 at D = 64."""
+    D, H = 64, 8
+    r = multihead.run(multihead.Config(text="a b c", D=D, H=H, pe=pe, pe_mode=mode))
+    shown = " ".join(r.formulas + list(r.pipeline.formula))
+    qkv = re.findall(r"\\mathbb\{R\}\^\{(\w+) \\times D'\}", shown)
+    out = re.findall(r"\\mathbb\{R\}\^\{D'H \\times (\w+)\}", shown)
+    assert len(qkv) == 2 and len(out) == 2  # the page's formulas and its table
+    shapes = r.pipeline.set_index("step")["shape"]
+    assert shapes["W_h^Q, W_h^K, W_h^V"] == f"{H} × {r.width} × {r.d_head}"
+    assert shapes["W^O"] == f"{H * r.d_head} × {r.width}"
+    assert {{"D": D, "2D": 2 * D}[w] for w in qkv + out} == {r.width}
 
 
 def test_random_heads_are_almost_uniform_and_the_qk_scale_sharpens_them():
