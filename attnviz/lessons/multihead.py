@@ -108,11 +108,13 @@ class Result:
     @property
     def near_uniform(self) -> bool:
         """Every head keeps at least 80 % of the entropy of a uniform row."""
-        return self.reading == "near_uniform"
+        return self.reading.startswith("near_uniform")
 
 
-READINGS = (  # near uniform, or what made the rows sharper than that
-    "near_uniform",
+READINGS = (  # near uniform (and what s would do), or what made the rows sharper than that
+    "near_uniform",  # s would multiply the scores by s² (scaled_dot, bilinear, dot)
+    "near_uniform_query_only",  # s would multiply them by s only
+    "near_uniform_mlp",  # tanh bounds the MLP's scores: s hardly sharpens them
     "sharper",  # s > 1 with a score that grows like s² (scaled_dot, bilinear)
     "sharper_query_only",  # s > 1: query_only reads q alone, its scores grow like s
     "sharper_dot",  # the dot product without √D′
@@ -124,7 +126,7 @@ READINGS = (  # near uniform, or what made the rows sharper than that
 def reading(cfg: Config, entropy: np.ndarray) -> str:
     """Which of READINGS explains heads whose least mean row entropy is ``entropy.min()``."""
     if entropy.min() >= NEAR_UNIFORM:
-        return "near_uniform"
+        return f"near_uniform_{cfg.score}" if cfg.score in ("query_only", "mlp") else "near_uniform"
     if cfg.score == "dot":
         return "sharper_dot_scale" if cfg.qk_scale > 1 else "sharper_dot"
     if cfg.qk_scale > 1 and cfg.score in ("scaled_dot", "bilinear"):

@@ -160,13 +160,18 @@ def test_heads_of_near_zero_scores_are_uniform_over_the_keys_they_may_read(causa
         ({"score": "dot"}, "sharper_dot"),
         ({"score": "dot", "qk_scale": 2.0}, "sharper_dot_scale"),
         ({"score": "dot", "qk_scale": 0.25}, "near_uniform"),
+        # near uniform, and s would scale the scores only s times: the text said s²
+        ({"score": "query_only"}, "near_uniform_query_only"),
+        # tanh bounds the MLP's scores: even the largest s leaves the rows near uniform, and
+        # the text told the student to raise s
+        ({"score": "mlp", "qk_scale": 8.0}, "near_uniform_mlp"),
     ],
 )
 def test_the_sentence_under_the_maps_names_what_sharpened_them(fields, reading):
     text = "the cat sat on the mat because the mat was warm"
     r = multihead.run(multihead.Config(text=text, **fields))
     assert r.reading == reading
-    assert (reading == "near_uniform") == r.near_uniform
+    assert reading.startswith("near_uniform") == r.near_uniform
 
 
 def test_every_reading_has_its_sentence_in_both_languages():
