@@ -83,7 +83,7 @@ def weight_steps(steps, *, start: int = 1, bias: bool = True) -> list[str]:
         lse = top + math.log(sum(math.exp(float(v) - top) for v in allowed))  # log Σ exp
         denominator = number(math.exp(lse)) if lse < 700 else rf"e^{{{number(lse)}}}"
         lines.append(
-            rf"{a} = \frac{{\exp {s}}}{{\sum_{{l:\, m_{{{i},l}}}} \exp s_{{{i},l}}}}"
+            rf"{a} = \frac{{\exp {s}}}{{\sum_{{{_keys_read(steps.m_row, i)}}} \exp s_{{{i},l}}}}"
             rf" = \frac{{\exp({number(steps.s_ij)})}}{{{denominator}}} = {number(steps.a_ij)}"
         )
     lines += [
@@ -93,6 +93,17 @@ def weight_steps(steps, *, start: int = 1, bias: bool = True) -> list[str]:
         + (r" + \mathbf{b}^O" if bias else ""),
     ]
     return lines
+
+
+def _keys_read(allowed, i: int) -> str:
+    """The softmax's sum runs over the keys row ``i`` may read (``allowed``, the row of the
+    mask): every l; l ≤ i under the causal mask; else those where M_il = 0."""
+    allowed = [bool(m) for m in allowed]
+    if all(allowed):
+        return "l"
+    if allowed == sorted(allowed, reverse=True) and sum(allowed) == i:  # a prefix: 1 … i
+        return rf"l \le {i}"
+    return rf"l:\, M_{{{i},l}} = 0"
 
 
 def renormalised(steps, kept_sum: float, value: float, *, start: int = 0) -> str:

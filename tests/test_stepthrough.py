@@ -5,6 +5,7 @@ concatenation, F.scaled_dot_product_attention), for every score, mask and batch 
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -224,6 +225,25 @@ def test_formula_shows_the_numbers_computed(score):
     assert "s_{3,2}" in worked.weight_steps(st, start=0)[1]
     blocked = step_through(trace, mha, h=1, i=2, j=3, x=x, mask=mask)
     assert r"-\infty" in worked.weight_steps(blocked)[2]
+
+
+def test_the_softmax_sums_over_the_keys_its_row_reads():
+    """The denominator was written Σ_{l: m_{i,l}}, with an m named nowhere on the page."""
+    mha = attnviz.MultiHeadAttention(D, H, seed=1, device="cpu")
+    x = torch.randn(N, D)
+    masks = {
+        None: r"\sum_{l} \exp",
+        attnviz.causal_mask(N): r"\sum_{l \le 4} \exp",  # row 4 reads keys 1 … 4
+        attnviz.padding_mask([3], N): r"\sum_{l:\, M_{4,l} = 0} \exp",  # keys 1 … 3
+    }
+    for mask, denominator in masks.items():
+        with torch.no_grad():
+            _, trace = mha(x, mask=mask)
+        st = step_through(trace, mha, h=1, i=3, j=0, x=x, mask=mask)
+        line = worked.weight_steps(st)[2]
+        assert denominator in line and not re.search(r"(?<![a-z])m_\{", line), line
+        allowed = st.s_row[st.m_row]  # the sum written is the sum computed
+        assert st.a_ij == pytest.approx(math.exp(st.s_ij) / np.exp(allowed).sum(), rel=1e-5)
 
 
 def test_formula_number_format():
