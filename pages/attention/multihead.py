@@ -20,11 +20,12 @@ WIDTHS = ["4", "8", "16", "24", "32", "48", "64", "96", "128", "192", "256", "38
 WIDTHS += ["768", "1024"]  # each has divisors among H = 1 … 32
 LAST_H = "_multihead_H"  # session key: the H the last run drew
 QK_SCALES = ["0.25", "0.5", "1", "2", "3", "4", "8"]
+HEAD_SCALED = ("scaled_dot", "bilinear")  # scores divided by √D′: their names say so
 
 
 def score_name(score: str) -> str:
     """The scoring function's name; a head scales its dot product by √D′, not √D."""
-    return ui.tr("names.scaled_dot_head" if score == "scaled_dot" else f"names.{score}")
+    return ui.tr(f"names.{score}_head" if score in HEAD_SCALED else f"names.{score}")
 
 
 st.title(ui.tr("multihead.title"))

@@ -8,8 +8,10 @@ import numpy as np
 import pytest
 
 from attnviz.charts.raster import colour
+from attnviz.formulas.heads import head_scores
 from attnviz.i18n import t
 from attnviz.lessons import multihead, multihead_probe
+from attnviz.scoring import SCORES
 from attnviz.text import tokenize
 
 from ..lessons.test_multihead_probe import independent_qk
@@ -98,6 +100,16 @@ def test_a_sentence_of_one_token_draws_its_one_weight(extra):
     assert_clean(at)
     assert map_z(at).shape == (1, 1) and map_z(at)[0, 0] == pytest.approx(1.0)
     assert not [s for s in at.slider if s.key in ("i", "j")]  # nothing to pick
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_the_score_menu_names_the_scaling_each_head_computes(lang):
+    """A head divides by √D′: the bilinear option said √D (the scoring page's name)."""
+    at = run_page("multihead", lang=lang)
+    menu = at.selectbox(key="score")
+    for score, label in zip(SCORES, menu.options, strict=True):
+        scaled = "\\sqrt{D'}" in head_scores(score)
+        assert ("√D′" in label) == scaled and not re.search("√D(?!′)", label), label
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
