@@ -148,7 +148,7 @@ def explore(cfg: multihead.Config, r: multihead.Result) -> None:
         if cfg.norm == "pre":  # the steps' x_i is what attention reads
             st.caption(tr("multihead.pre_ln_steps"))
         st.caption(tr(f"steps.cell_{show}", i=i + 1, j=j + 1, value=float(shown[h, i, j])))
-    if toggle("qkview", tr("steps.show_qk")):
+    if toggle("qkview", tr("steps.show_qk", h=h + 1)):
         st.subheader(tr("steps.qk_title", h=h + 1))
         k, centre = steps.qk_controls("space")
         try:

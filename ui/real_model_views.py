@@ -173,7 +173,8 @@ def explore(cfg: real_model.Config, r: real_model.Result, title: str) -> None:
         else:  # the map's cell: the softmax line's last number, or the rescaling line's
             cell = "real_model.cell_renormalised" if s.renormalised else "steps.cell_weights"
             st.caption(tr(cell, i=i + 1, j=j + 1, value=s.cell))
-    if toggle("qkview", tr("steps.show_qk"), disabled=rollout) and not rollout:
+    # heads combined, the picture is still one head's: the label names it
+    if toggle("qkview", tr("steps.show_qk", h=head + 1), disabled=rollout) and not rollout:
         space(cfg, i)
     mosaic.keep_in_url()
 

@@ -98,6 +98,9 @@ def test_head_view_combines_heads_and_hides_special_tokens(lang, encoded):
         if t["mode"] == "lines"
     )
     assert n_lines == int((want >= 0.02).sum())
+    # the query–key picture stays one head's, the slider's: its toggle names that head
+    assert at.toggle(key="qkview").label == t("steps.show_qk", lang, h=1)
+    assert ("head 1's" if lang == "en" else "ヘッド\u00a01") in at.toggle(key="qkview").label
 
 
 def test_rollout_view_matches_the_law(encoded):
