@@ -112,6 +112,24 @@ def test_the_score_menu_names_the_scaling_each_head_computes(lang):
         assert ("√D′" in label) == scaled and not re.search("√D(?!′)", label), label
 
 
+@pytest.mark.parametrize("score", sorted(SCORES))
+def test_the_scale_s_says_what_it_does_to_the_scores_computed(score):
+    """The slider's label said "scores grow like s²" whatever the score: the query-only
+    score's grow like s, and tanh keeps the MLP's bounded."""
+    label = run_page("multihead", lang="en", score=score).select_slider(key="qk").label
+    base, doubled = (
+        multihead.run(multihead.Config(text="a b c d e", score=score, qk_scale=s)).scores
+        for s in (1.0, 2.0)
+    )
+    ratio = doubled / base
+    if np.allclose(ratio, 4, rtol=1e-3):
+        assert "$s^2$" in label, label
+    elif np.allclose(ratio, 2, rtol=1e-3):
+        assert "grow like $s$" in label, label
+    else:  # the MLP: no power of s
+        assert score == "mlp" and "bounded" in label and "grow like" not in label, label
+
+
 @pytest.mark.parametrize("lang", ["ja", "en"])
 def test_every_control_reruns_cleanly(lang):
     at = run_page("multihead", lang=lang, text="a b c d e f")
