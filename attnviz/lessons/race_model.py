@@ -11,9 +11,9 @@ import numpy as np
 import torch
 from torch import nn
 
-from ..block import TransformerStack
 from ..device import resolve_device
 from ..positional import PositionalEncoding
+from ..stack import TransformerStack
 
 if TYPE_CHECKING:
     from .race_config import Config

@@ -4,7 +4,7 @@ slider replaying recorded frames without computing anything."""
 import numpy as np
 import pytest
 
-from attnviz import block
+from attnviz import stack
 from attnviz.charts import race_maps
 from attnviz.i18n import t
 from attnviz.lessons import race_config, race_results, training_race
@@ -56,9 +56,9 @@ def test_maps_before_the_race_then_a_race_replayed_by_the_step_slider(lang, monk
     np.testing.assert_allclose(kept.tables["pre"], r.positions.tables["pre"], atol=1e-6)
 
     calls = []  # every forward pass of any model from here on
-    original = block.TransformerStack.forward
+    original = stack.TransformerStack.forward
     monkeypatch.setattr(
-        block.TransformerStack, "forward", lambda *a, **k: calls.append(1) or original(*a, **k)
+        stack.TransformerStack, "forward", lambda *a, **k: calls.append(1) or original(*a, **k)
     )
     state = at.session_state["race"]
     frames = state["frames"]

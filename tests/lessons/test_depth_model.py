@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 import torch
 
-from attnviz.block import TransformerStack
 from attnviz.lessons import depth_model
+from attnviz.stack import TransformerStack
 
 
 @pytest.mark.parametrize("norm", depth_model.NORMS)
