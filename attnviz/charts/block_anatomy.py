@@ -9,6 +9,7 @@ from plotly.subplots import make_subplots
 from ..text import token_labels
 
 HALF = 0.3  # half a box's height, in rows
+BARS, STATS = "#636efa", "#222"  # both panels' bars one colour; mean and ± SD lines dark on them
 LANE = 0.09  # a residual connection's distance left of the boxes, in box widths
 
 
@@ -121,14 +122,16 @@ def ln_token(
     for col, values in ((1, before), (2, after)):
         values = np.asarray(values, np.float32)
         features = np.arange(1, len(values) + 1)
-        fig.add_trace(go.Bar(x=features, y=values, showlegend=False), row=1, col=col)
+        fig.add_trace(
+            go.Bar(x=features, y=values, marker_color=BARS, showlegend=False), row=1, col=col
+        )
         fig.update_xaxes(title=x_title, row=1, col=col)
         for y, dash in (
             (values.mean(), "solid"),
             (values.mean() + values.std(), "dot"),
             (values.mean() - values.std(), "dot"),
         ):
-            fig.add_hline(y=float(y), line_dash=dash, line_color="#d62728", row=1, col=col)
+            fig.add_hline(y=float(y), line_dash=dash, line_color=STATS, row=1, col=col)
     # room above for a panel title of two lines (one line ran past the chart's right edge)
     fig.update_layout(height=height, margin=dict(l=60, r=10, t=64, b=40))
     return fig

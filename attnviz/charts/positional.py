@@ -6,7 +6,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ..text import token_labels
-from .maps import counted
+from .maps import TICK_LABELS_MAX_N, counted
 
 
 def matrix(
@@ -47,8 +47,14 @@ def rows(
     title: str = "",
     y_title: str = "",
     height: int = 340,
+    y_max: float | None = None,
 ) -> go.Figure:
-    """Grouped bars: several attention rows (name → (N,)) over the same key tokens."""
+    """Grouped bars: several attention rows (name → (N,)) over the same key tokens.
+
+    Every token is labelled (Plotly's own ticks skipped every other one, and with it one of
+    two compared positions) up to TICK_LABELS_MAX_N; ``y_max`` fixes the y range to
+    [0, y_max], one range for charts read side by side.
+    """
     labels = token_labels(tokens)
     fig = go.Figure(
         [go.Bar(x=labels, y=np.asarray(v, np.float32), name=k) for k, v in values.items()]
@@ -62,5 +68,9 @@ def rows(
         legend=dict(orientation="h", x=0, xanchor="left", y=-0.32, yanchor="top"),
     )
     fig.update_xaxes(automargin=True)  # the token labels and the legend below them
+    if len(labels) <= TICK_LABELS_MAX_N:
+        fig.update_xaxes(tickmode="array", tickvals=labels, ticktext=labels)
     fig.update_yaxes(automargin=True)
+    if y_max is not None:
+        fig.update_yaxes(range=[0, y_max])
     return fig

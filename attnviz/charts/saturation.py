@@ -15,6 +15,9 @@ RAW, SCALED = "#d62728", "#1f77b4"  # unscaled qᵀk red, scaled qᵀk/√D blue
 BINS = 80
 # under the axes, not over the bars: an opaque legend inside hid the tallest bars' tops
 BELOW = dict(orientation="h", x=0, xanchor="left", y=-0.3, yanchor="top")
+# under the panels' axis titles, in room of its own at the figure's foot (placed in the
+# plot's terms, it lay on the lower panels' "D" at 20 px)
+FOOT = dict(orientation="h", x=0, xanchor="left", yref="container", y=0, yanchor="bottom")
 # D on a log axis labelled at powers of 4 only: Plotly's own minor labels (2, 5) read as
 # widths measured, and a "5" under 1 meant 0.5
 D_TICKS = dict(type="log", tickmode="array", tickvals=[4**k for k in range(7)])
@@ -99,10 +102,13 @@ def softmax_curves(
     titles: dict[str, str],
     *,
     height: int = 560,
+    tick_base: int = 4,
 ) -> go.Figure:
     """Four panels against D: largest weight, entropy, ‖J‖_F and share of saturated rows.
 
     ``titles`` maps the columns max_weight, entropy, jacobian, saturated to panel titles.
+    D is labelled at the powers of ``tick_base``: 16 keeps four labels a panel, upright at
+    20 px (seven, turned, ran into the titles and the axis title below them).
     """
     cols = ("max_weight", "entropy", "jacobian", "saturated")
     fig = make_subplots(
@@ -131,11 +137,11 @@ def softmax_curves(
     fig.add_hline(y=float(np.log(N)), line=dict(color="grey", dash="dot"), row=1, col=2)
     # entropy ≤ log N: room above its line, which would otherwise run along the panel's title
     fig.update_yaxes(range=[0, 1.12 * float(np.log(N))], row=1, col=2)
-    fig.update_xaxes(**D_TICKS)
-    fig.update_xaxes(title="D", row=2)  # under the lower panels only: not on the titles below
-    fig.update_layout(
-        height=height, margin=dict(l=60, r=10, t=64, b=40), legend=dict(orientation="h", y=-0.12)
-    )
+    labelled = [tick_base**k for k in range(7) if tick_base**k <= curves["D"].max()]
+    fig.update_xaxes(**(D_TICKS | dict(tickvals=labelled)))
+    # "D" under the lower panels only: not on the titles below
+    fig.update_xaxes(title="D", automargin=True, row=2)
+    fig.update_layout(height=height, margin=dict(l=60, r=10, t=64, b=40), legend=FOOT)
     return fig
 
 

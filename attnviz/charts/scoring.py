@@ -10,6 +10,10 @@ from ..text import token_labels
 from .maps import TICK_LABELS_MAX_N, counted
 from .raster import COLORSCALE
 
+# the legend at the figure's foot, in room of its own under the axis title: above the
+# plot, at 20 px it lay under the title and over the top gridline
+LEGEND_BELOW = dict(orientation="h", x=0, xanchor="left", yref="container", y=0, yanchor="bottom")
+
 
 def _positions(labels: list[str]) -> tuple[np.ndarray, dict]:
     """Bars at positions 1 … N, and their axis: every label while at most TICK_LABELS_MAX_N,
@@ -27,7 +31,7 @@ def grouped_bars(
     *,
     title: str = "",
     y_title: str = "",
-    height: int = 340,
+    height: int = 380,  # the legend below takes ~30 px of it
 ) -> go.Figure:
     """One bar group per position, one colour per series (e.g. before/after a shuffle)."""
     fig = go.Figure()
@@ -50,7 +54,7 @@ def grouped_bars(
         barmode="group",
         height=height,
         margin=dict(l=10, r=10, t=50, b=40),
-        legend=dict(orientation="h", y=1.12),
+        legend=LEGEND_BELOW,
     )
     return fig
 
@@ -105,16 +109,18 @@ def matrix(
     zmax: float | None = 1.0,
     colorscale: str = COLORSCALE,
     height: int = 300,
+    y_hover: list[str] | None = None,
 ) -> go.Figure:
     """A small matrix with the labels given on both axes and "row → column: value" on hover.
 
     Rows run top to bottom. Labels are used as given (escape them for HTML first); an axis
-    longer than TICK_LABELS_MAX_N keeps them for hover only.
+    longer than TICK_LABELS_MAX_N keeps them for hover only. ``y_hover`` names the rows in
+    the hover where the axis shows short labels (a formula for a score's full name).
     """
     z = np.asarray(z, dtype=np.float32)
     n_y, n_x = z.shape
     xs, ys = np.arange(1, n_x + 1), np.arange(1, n_y + 1)  # from 1, as the chapter counts
-    hover = np.array([[f"{y} → {x}" for x in x_labels] for y in y_labels])
+    hover = np.array([[f"{y} → {x}" for x in x_labels] for y in y_hover or y_labels])
     fig = go.Figure(
         go.Heatmap(
             z=z,

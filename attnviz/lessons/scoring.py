@@ -30,7 +30,19 @@ from ..text import embed, random_tokens, tokenize
 SOURCES = ("text", "random")
 WIDTHS = tuple(2**k for k in range(1, 11))  # the widths D the page offers, 2 … 1024
 MAX_QUERIES = 32  # M: an MLP score holds M · N · hidden numbers at once
+# a change of weight below this is float32 rounding (weights of order 0.1 carry ~1e-8 of
+# it), not a weight that moved; the smallest real change is many orders larger
+ZERO_TOL_EXP = -6
+ZERO_TOL = 10.0**ZERO_TOL_EXP
 _WORD = re.compile(r"\w")
+
+
+def change(x: float) -> str:
+    """A largest change of weight as a student reads it: "≈ 0" below ZERO_TOL, else three
+    decimals (0.268), or three significant digits where those would show 0.000."""
+    if abs(x) < ZERO_TOL:
+        return "≈ 0"
+    return f"{x:.3f}" if abs(x) >= 1e-3 else f"{x:.3g}"
 
 
 def query_words(text: str) -> list[str]:

@@ -41,7 +41,7 @@ with right:
     st.subheader(ui.tr("saturation.at_D", D=D, rows=r.rows, N=N))
     for scaled, name in ((False, names[0]), (True, names[1])):
         st.caption(name)
-        cells = st.columns(4)
+        cells = st.columns(4, vertical_alignment="bottom")  # values level, labels of 1–2 lines
         for cell, col, fmt in zip(
             cells,
             ("variance", "max_weight", "jacobian", "saturated"),
@@ -83,7 +83,9 @@ titles = {
     c: ui.tr(f"saturation.t_{c}", t=saturation.SATURATED)
     for c in ("max_weight", "entropy", "jacobian", "saturated")
 }
-ui.plot(charts.softmax_curves(r.curves, D, N, names, titles), "curves", "softmax_curves")
+# presenting: four labels a panel stay upright; taller, for the 20 px labels and titles
+few = dict(tick_base=16, height=760) if ui.presenting() else {}
+ui.plot(charts.softmax_curves(r.curves, D, N, names, titles, **few), "curves", "softmax_curves")
 st.markdown(ui.tr("saturation.reading"))
 columns = {c: ui.tr(f"saturation.col_{c}") for c in r.curves.columns if c != "D"}
 ui.csv_button(

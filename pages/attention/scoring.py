@@ -83,7 +83,13 @@ else:
     st.caption(ui.tr("scoring.self_caption", i=r.self_index + 1, self=r.self_score, **shares))
 st.caption(ui.tr("scoring.all_caption"))
 names = [ui.tr(f"names.{name}") for name in r.names]
-fig = charts.matrix(r.by_score, token_labels(r.tokens), [html.escape(n) for n in names])
+full = [html.escape(n) for n in names]
+if ui.presenting():  # full names took a projector's whole width: formulas, names in the key
+    st.caption(ui.tr("scoring.all_rows", rows=ui.tr("scoring.list_sep").join(names)))
+    short = [html.escape(ui.tr(f"scoring.row_{name}")) for name in r.names]
+    fig = charts.matrix(r.by_score, token_labels(r.tokens), short, y_hover=full)
+else:
+    fig = charts.matrix(r.by_score, token_labels(r.tokens), full)
 ui.plot(fig, "all", "all")
 ui.csv_button(
     pd.DataFrame(r.by_score, index=names, columns=labels), ui.tr("scoring.csv_all"), "csv_all"
@@ -97,7 +103,8 @@ if r.many_self:
     own = [ui.tr("scoring.self_item", m=m + 1, word=r.queries[m], a=a) for m, a in r.many_self]
     st.caption(ui.tr("scoring.many_self", rows=ui.tr("scoring.list_sep").join(own)))
 rows = token_labels(r.queries)
-a, b = st.columns(2)
+# side by side on a desk; presenting, each half would be a map a few dozen pixels wide
+a, b = (st.container(), st.container()) if ui.presenting() else st.columns(2)
 with a:
     fig = charts.matrix(
         r.many,
@@ -126,14 +133,16 @@ ui.csv_button(many.rename_axis(ui.tr("scoring.col_query")), ui.tr("scoring.csv_m
 
 st.subheader(ui.tr("scoring.shuffle_title"))
 st.caption(ui.tr("scoring.shuffle_caption"))
-c1, c2 = st.columns(2)
-c1.metric(ui.tr("scoring.follow_metric"), f"{r.follows:.2e}")
-c2.metric(ui.tr("scoring.stay_metric"), f"{r.stays:.2e}")
+c1, c2 = st.columns(2, vertical_alignment="bottom")  # the values level, labels of any length
+c1.metric(ui.tr("scoring.follow_metric"), scoring.change(r.follows))
+c2.metric(ui.tr("scoring.stay_metric"), scoring.change(r.stays))
+if min(r.follows, r.stays) < scoring.ZERO_TOL:
+    st.caption(ui.tr("scoring.zero_note", exp=scoring.ZERO_TOL_EXP))
 fig = charts.grouped_bars(
     {ui.tr("scoring.original"): r.weights, ui.tr("scoring.shuffled"): r.shuffled},
     charts.position_labels(r.tokens, r.perm),
     title=ui.tr(f"names.{score}"),
-    y_title="a",
+    y_title=ui.tr("scoring.weight_axis"),
 )
 fig.update_xaxes(title=ui.tr("scoring.position"))
 ui.plot(fig, "shuffle_chart", "shuffle")

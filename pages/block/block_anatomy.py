@@ -70,12 +70,12 @@ with right:
     else:
         n = len(r.tokens)  # tokens x_1 … x_N, numbered from 1 as in the chapter
         i = ui.slider("token", ui.tr("block_anatomy.ln_token"), 1, n, 1)
-        names = (ui.tr("block_anatomy.before"), ui.tr("block_anatomy.after"))
+        before = ui.tr("block_anatomy.before", token=token_labels(r.tokens)[i - 1])
         ui.plot(
             charts.ln_token(
                 r.ln_in[i - 1],
                 r.ln_hat[i - 1],
-                (f"{token_labels(r.tokens)[i - 1]}: {names[0]}", names[1]),
+                (before, ui.tr("block_anatomy.after")),
                 x_title=ui.tr("block_anatomy.feature"),
             ),
             "ln_token",

@@ -90,8 +90,7 @@ mode = ui.select(
     labels="names.mode_",
     radio=True,
 )
-if mode == "concat":
-    st.caption(ui.tr("positional.same_word_concat", D=positional.SAME_WORD_D))
+st.caption(ui.tr(f"positional.same_word_{mode}", D=positional.SAME_WORD_D))  # not the slider's
 same = ui.config(positional.SameWord, text=text, mode=mode, seed=seed)
 two = ui.compute(positional.same_word, same)
 if two is None:
@@ -100,7 +99,10 @@ if two is None:
 for formula in two.formulas:
     st.latex(formula)
 word, i, j = two.tokens[two.i], two.i + 1, two.j + 1  # positions from 1
-cols = st.columns(2)
+# one y range for both, compared side by side on a desk; presenting, one above the other
+# (each half was ~270 px, its token labels at 20 px too crowded to all be shown)
+y_max = 1.05 * max(float(two.rows[pe].max()) for pe in ("none", "sinusoidal"))
+cols = [st.container(), st.container()] if ui.presenting() else st.columns(2)
 for col, pe in zip(cols, ("none", "sinusoidal"), strict=True):
     label = ui.tr("positional.without" if pe == "none" else "positional.with")
     rows = {ui.tr("positional.at", k=k): two.rows[pe][n] for n, k in enumerate((i, j))}
@@ -111,6 +113,7 @@ for col, pe in zip(cols, ("none", "sinusoidal"), strict=True):
                 two.tokens,
                 y_title=ui.tr("positional.weight"),
                 title=ui.tr("positional.rows_title", word=word, i=i, j=j, pe=label),
+                y_max=y_max,
             ),
             f"rows_{pe}",
             f"rows_{pe}",

@@ -1,5 +1,7 @@
 """Block anatomy page: both languages, every order; figures match the engine's trace."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -112,3 +114,26 @@ def test_the_lengths_quoted_under_the_chart_are_the_runs(norm):
         assert abs(last - 8.0) < 0.05  # LN₂'s output: length √D (γ = 1, β = 0)
     else:
         assert last > first  # nothing brings the sum back: the block lengthened it
+
+
+@pytest.mark.parametrize(
+    ("lang", "title", "colour"),
+    [
+        ("ja", "1:猫 — LN₁ に入る前の特徴", "黒い実線は平均"),
+        ("en", "1:cat — features", "black line"),
+    ],
+)
+def test_ln_panel_title_reads_as_one_phrase_and_the_caption_names_the_lines_colour(
+    lang, title, colour
+):
+    """「1:猫: LN₁ に入る特徴」 had two colons; the caption said the mean was a red line
+    while the right panel's bars were red too."""
+    text = "猫がマットに座った" if lang == "ja" else "cat sat on the mat"
+    at = run_page("block_anatomy", lang=lang, text=text)
+    assert_clean(at)
+    fig = figures(at)[2]
+    panel = fig["layout"]["annotations"][0]["text"]
+    assert panel.startswith(title) and panel.count(":") == 1
+    captions = " ".join(c.value for c in at.caption)
+    assert colour in captions and not re.search(r"赤|\bred\b", captions)
+    assert {s["line"]["color"] for s in fig["layout"]["shapes"]} == {"#222"}

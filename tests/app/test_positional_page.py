@@ -114,7 +114,8 @@ def test_the_similarity_note_says_what_attention_reads(lang, kind):
     at = run_page("positional", lang=lang, kind=kind)
     assert_clean(at)
     notes = " ".join(c.value for c in at.caption)
-    assert r"(\mathbf x_i + \mathbf p_i)^\top W^Q (W^K)^\top (\mathbf x_j + \mathbf p_j)" in notes
+    score = r"{(\mathbf x_i + \mathbf p_i)^\top} W^Q (W^K)^\top {(\mathbf x_j + \mathbf p_j)}"
+    assert score in notes  # its brackets grouped: not broken inside (xᵢ + pᵢ)
     assert ("|i − j|" in notes and ("だけで決まり" in notes or "depends only" in notes)) == (
         kind == "sinusoidal"
     )
@@ -127,14 +128,17 @@ def test_the_similarity_note_says_what_attention_reads(lang, kind):
 @pytest.mark.parametrize("lang", ["ja", "en"])
 def test_captions_say_what_the_figures_hold(lang):
     """ "Random initial values" only under a learned table at initialisation; the similarity
-    map's columns are j, as in S_ij = p_iᵀp_j; concatenating in the same-word section says the
-    width it doubles."""
+    map's columns are j, as in S_ij = p_iᵀp_j; the same-word section says its own width (added,
+    it did not: the formula's √D read as √8 at D = 8 while √64 was used)."""
 
     def captions(at) -> str:
         return " ".join(c.value for c in at.caption)
 
-    sine = run_page("positional", lang=lang)
+    sine = run_page("positional", lang=lang, D=8)
     assert t("positional.no_race", lang) not in captions(sine)
+    # added, the section's width is not the slider's: √D in its formula is √64, not √8
+    assert t("positional.same_word_add", lang, D=positional.SAME_WORD_D) in captions(sine)
+    assert positional.SAME_WORD_D != 8 and "\\sqrt{D}" in " ".join(latex(sine))
     layout = figures(sine)[1]["layout"]
     assert layout["xaxis"]["title"]["text"] == t("positional.position_j", lang)
     assert layout["yaxis"]["title"]["text"] == t("positional.position", lang)
@@ -142,3 +146,24 @@ def test_captions_say_what_the_figures_hold(lang):
     shown = captions(learned)
     assert t("positional.no_race", lang) in shown
     assert t("positional.same_word_concat", lang, D=positional.SAME_WORD_D) in shown
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_the_same_word_rows_share_a_range_and_their_difference_reads_in_decimals(lang):
+    """The two bar charts had y ranges 0.12 and 0.13; the difference read 「0.00e+00」
+    beside 「0.021」. Presenting, the two charts stand one above the other."""
+    at = run_page("positional", lang=lang)
+    assert_clean(at)
+    without, with_pe = figures(at)[2:4]
+    top = max(decode(tr["y"]).max() for fig in (without, with_pe) for tr in fig["data"])
+    assert without["layout"]["yaxis"]["range"] == with_pe["layout"]["yaxis"]["range"]
+    assert without["layout"]["yaxis"]["range"][1] >= top
+    labels = without["layout"]["xaxis"]["ticktext"]
+    assert labels == list(without["data"][0]["x"])  # every token labelled
+    diff = [m.value for m in at.markdown if m.value.startswith(t("positional.row_diff", lang)[:8])]
+    assert len(diff) == 1 and "e+" not in diff[0] and "e-" not in diff[0]
+    assert "0.000" in diff[0]  # no positions: the two rows are the same
+    presenting = run_page("positional", lang=lang, present="true")
+    assert_clean(presenting)
+    in_columns = {el.proto.spec for col in presenting.columns for el in col.get("plotly_chart")}
+    assert not {el.proto.spec for el in presenting.get("plotly_chart")[2:4]} & in_columns

@@ -1,5 +1,7 @@
 """The √D page: renders in both languages; its figures carry S3's law, read back from the JSON."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -91,3 +93,35 @@ def test_keys_are_numbered_from_1_and_no_english_in_japanese_legends(lang):
     if lang == "ja":
         names = [t["name"] for i in range(4) for t in traces(at, i) if t.get("name")]
         assert not [n for n in names if "slope" in n or "unscaled" in n], names
+
+
+def test_the_metric_labels_are_short_and_capitalised_alike():
+    """ "saturated rows (largest weight > 0.99)" wrapped to three lines beside labels of one
+    ("Var of logits", "mean largest weight"): each English label starts with a capital and
+    fits two lines of a presenting column; the columns align their values at the bottom."""
+    labels = {
+        col: t(f"saturation.m_{col}", "en", t=saturation.SATURATED)
+        for col in ("variance", "max_weight", "jacobian", "saturated")
+    }
+    assert all(label[0].isupper() for label in labels.values()), labels
+    shown = {col: re.sub(r"\$[^$]*\$", "‖J‖F", label) for col, label in labels.items()}
+    assert all(len(label) <= 24 for label in shown.values()), shown  # two lines at most
+    assert "\u00a00.99" in labels["saturated"]  # the threshold stays on one line
+    at = run_page("saturation", present="true")
+    assert_clean(at)
+    assert [m.label for m in at.metric[:4]] == list(labels.values())
+    metric_columns = [c for c in at.columns if c.get("metric") and not c.get("subheader")]
+    assert len(metric_columns) == 8
+    assert all(
+        c.proto.vertical_alignment == c.proto.VerticalAlignment.BOTTOM for c in metric_columns
+    )
+
+
+def test_presenting_the_small_multiples_label_D_at_powers_of_16():
+    at = run_page("saturation", present="true", N=8, rows=100)
+    assert_clean(at)
+    curves = figures(at)[3]["layout"]
+    assert curves["xaxis"]["tickvals"] == [1, 16, 256, 4096] and curves["height"] == 760
+    assert figures(run_page("saturation", N=8, rows=100))[3]["layout"]["xaxis"]["tickvals"] == [
+        4**k for k in range(7)
+    ]

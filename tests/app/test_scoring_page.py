@@ -30,7 +30,7 @@ def test_renders_and_matches_the_engine(lang, score):
     np.testing.assert_allclose(decode(figs[3]["data"][0]["z"]).sum(axis=1), 1.0, atol=1e-5)
     np.testing.assert_allclose(decode(figs[4]["data"][0]["z"]), r.many, rtol=1e-6)
     np.testing.assert_allclose(decode(figs[5]["data"][0]["z"]), r.many_attended[:, :32], rtol=1e-6)
-    assert [m.value for m in at.metric] == [f"{r.follows:.2e}", f"{r.stays:.2e}"]
+    assert [m.value for m in at.metric] == [scoring.change(r.follows), scoring.change(r.stays)]
 
 
 def test_shuffle_moves_content_weights_but_not_query_only():
@@ -196,4 +196,75 @@ def test_symbols_additive_attention_and_query_only_said_in_the_chapter_s_terms(l
     at = run_page("scoring", lang=lang)
     assert_clean(at)
     text = "\n".join(c.value for c in at.caption)
+    text = text.replace("${", "$").replace("}$", "$")  # a short formula is one group
     assert all(w in text for w in words), [w for w in words if w not in text]
+
+
+def _in_columns(at) -> set[str]:
+    """Titles of the charts drawn inside st.columns (the page's split and its pairs)."""
+    import json
+
+    return {
+        json.loads(el.proto.spec)["layout"].get("title", {}).get("text", "")
+        for col in at.columns
+        for el in col.get("plotly_chart")
+    }
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_presenting_the_five_scores_are_named_by_formula_and_the_two_maps_stack(lang):
+    """At 1024 px presenting, the full names left the five-scores map ~60 px wide and the
+    A and Q̃ maps side by side ~60 px each: the axis shows formulas (names in the hover and
+    a caption, top to bottom) and the two maps stand one above the other."""
+    at = run_page("scoring", lang=lang, present="true")
+    assert_clean(at)
+    figs = figures(at)
+    names = [t(f"names.{name}", lang) for name in SCORES]
+    short = [t(f"scoring.row_{name}", lang) for name in SCORES]
+    assert figs[3]["layout"]["yaxis"]["ticktext"] == short
+    assert max(len(s) for s in short) <= 12
+    hover = np.array(figs[3]["data"][0]["customdata"])
+    assert [row[0].split(" → ")[0] for row in hover] == names
+    key = t("scoring.all_rows", lang, rows=t("scoring.list_sep", lang).join(names))
+    assert key in [c.value for c in at.caption]
+    stacked = {figs[4]["layout"]["title"]["text"], figs[5]["layout"]["title"]["text"]}
+    assert not stacked & _in_columns(at)
+    desk = run_page("scoring", lang=lang)  # on a desk: full names, the maps side by side
+    desk_figs = figures(desk)
+    assert desk_figs[3]["layout"]["yaxis"]["ticktext"] == names
+    assert desk_figs[4]["layout"]["title"]["text"] in _in_columns(desk)
+    assert key not in [c.value for c in desk.caption]
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_shuffle_chart_names_its_axis_and_float_noise_reads_as_zero(lang):
+    """The y axis is "attention weight a", not a bare "a"; a change of 3e-08 (float32
+    rounding) shows as ≈ 0 with the tolerance stated, a real change as its decimals."""
+    at = run_page("scoring", lang=lang)
+    assert_clean(at)
+    shuffle = figures(at)[6]
+    assert shuffle["layout"]["yaxis"]["title"]["text"] == t("scoring.weight_axis", lang)
+    assert shuffle["layout"]["yaxis"]["title"]["text"] != "a"
+    r = scoring.run(
+        scoring.Config(
+            text=at.text_input(key="text").value,
+            query=at.text_input(key="query").value,
+            shuffle_seed=1,
+        )
+    )
+    assert r.follows < scoring.ZERO_TOL and r.stays > 0.01  # (ja: 2.98e-08) and a real change
+    assert [m.value for m in at.metric] == ["≈ 0", f"{r.stays:.3f}"]
+    note = t("scoring.zero_note", lang, exp=scoring.ZERO_TOL_EXP)
+    assert note in [c.value for c in at.caption] and "10^{-6}" in note
+    metric_columns = [c for c in at.columns if c.get("metric")]  # their values level
+    assert len(metric_columns) == 2
+    assert all(
+        c.proto.vertical_alignment == c.proto.VerticalAlignment.BOTTOM for c in metric_columns
+    )
+
+
+def test_a_change_reads_as_zero_only_below_the_tolerance():
+    assert scoring.change(2.98e-08) == "≈ 0" and scoring.change(0.0) == "≈ 0"
+    assert scoring.change(0.268) == "0.268"
+    assert scoring.change(3e-5) == "3e-05"  # small but real: not hidden as 0.000 or ≈ 0
+    assert scoring.ZERO_TOL == 1e-6

@@ -79,3 +79,16 @@ def test_ln_token_bars_and_their_mean_and_spread_lines():
     assert [y for ref, y, _ in lines if ref == "y"] == pytest.approx([m, m + s, m - s], rel=1e-5)
     assert [y for ref, y, _ in lines if ref == "y2"] == pytest.approx([0, 1, -1], abs=1e-5)
     assert [d for *_, d in lines] == ["solid", "dot", "dot"] * 2
+
+
+def test_ln_token_lines_stand_out_from_the_bars_of_both_panels():
+    """The mean and ± SD lines are dark and the bars of both panels one colour: the right
+    panel's bars once took Plotly's second colour, the lines' red, and hid them."""
+    before = np.linspace(-2.0, 2.0, 8)
+    fig = shipped(charts.ln_token(before, before / before.std(), ("in", "out")))
+    bar_colours = {t["marker"]["color"] for t in fig["data"]}
+    line_colours = {s["line"]["color"] for s in fig["layout"]["shapes"]}
+    assert len(bar_colours) == 1 and len(line_colours) == 1
+    assert not bar_colours & line_colours
+    (line,) = line_colours
+    assert line in {"#222", "#222222", "black", "#000"}  # near black, as the caption says

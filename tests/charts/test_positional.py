@@ -34,3 +34,18 @@ def test_rows_are_grouped_bars_over_escaped_key_tokens():
     for trace, v in zip(fig["data"], values.values(), strict=True):
         assert list(trace["x"]) == ["1:the", "2:&lt;i&gt;dog&lt;/i&gt;", "3:the"]
         np.testing.assert_array_equal(decode(trace["y"]), v.astype(np.float32))
+
+
+def test_rows_label_every_token_and_take_the_range_given():
+    """Plotly's own ticks labelled every other token at 1024 px, one of the two compared
+    positions among the unlabelled; charts compared side by side share one y range."""
+    tokens = [f"w{k}" for k in range(12)]
+    values = {"a": np.linspace(0, 0.1, 12), "b": np.linspace(0.1, 0, 12)}
+    fig = shipped(charts.rows(values, tokens, y_max=0.13))
+    labels = [f"{k + 1}:w{k}" for k in range(12)]
+    assert fig["layout"]["xaxis"]["tickvals"] == labels
+    assert fig["layout"]["xaxis"]["ticktext"] == labels
+    assert fig["layout"]["yaxis"]["range"] == [0, 0.13]
+    many = shipped(charts.rows({"a": np.ones(charts.TICK_LABELS_MAX_N + 1)}, ["w"] * 41))
+    assert "tickvals" not in many["layout"]["xaxis"]  # long rows: Plotly's ticks, hover
+    assert "range" not in shipped(charts.rows(values, tokens))["layout"]["yaxis"]

@@ -85,3 +85,25 @@ def test_weight_rows_ship_both_rows():
     np.testing.assert_array_equal(decode(fig["data"][0]["y"]), a.astype(np.float32))
     np.testing.assert_array_equal(decode(fig["data"][1]["y"]), b.astype(np.float32))
     assert fig["layout"]["yaxis"]["range"] == [0, 1]
+
+
+def test_softmax_curves_keep_their_legend_in_room_of_its_own_and_can_label_fewer_D():
+    """Presenting at 1024 px, seven turned D labels a panel ran into the titles below and
+    the lower labels into "D" and the legend: the legend now sits at the figure's foot in
+    room Plotly reserves for it, and four labels (powers of 16) stay upright."""
+    titles = {c: c for c in ("max_weight", "entropy", "jacobian", "saturated")}
+    table = pd.DataFrame(
+        [
+            dict(D=2**k, scaled=s, max_weight=0.5, entropy=1.0, jacobian=0.3, saturated=0.0)
+            for k in range(13)
+            for s in (False, True)
+        ]
+    )
+    desk = shipped(charts.softmax_curves(table, 64, 8, NAMES, titles))
+    legend = desk["layout"]["legend"]
+    assert legend["yref"] == "container" and legend["y"] == 0 and legend["yanchor"] == "bottom"
+    assert desk["layout"]["xaxis"]["tickvals"] == [4**k for k in range(7)]  # 1 … 4096
+    few = shipped(charts.softmax_curves(table, 64, 8, NAMES, titles, tick_base=16, height=760))
+    for axis in ("xaxis", "xaxis2", "xaxis3", "xaxis4"):
+        assert few["layout"][axis]["tickvals"] == [1, 16, 256, 4096]
+    assert few["layout"]["xaxis3"]["automargin"] and few["layout"]["height"] == 760

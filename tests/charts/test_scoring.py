@@ -58,3 +58,22 @@ def test_bars_over_many_sources_number_their_axis_and_keep_the_labels_for_hover(
 
 def test_position_labels_default_to_the_order_given():
     assert charts.position_labels(["a", "b"]) == ["1:a", "2:b"]
+
+
+def test_grouped_bars_legend_sits_at_the_foot_in_room_of_its_own():
+    """Above the plot, at presentation mode's 20 px the legend lay under the title and over
+    the top gridline; referred to the container, Plotly reserves its own room below."""
+    fig = shipped(charts.grouped_bars({"a": np.ones(3), "b": np.ones(3)}, ["x", "y", "z"]))
+    legend = fig["layout"]["legend"]
+    assert legend["yref"] == "container" and legend["y"] == 0 and legend["yanchor"] == "bottom"
+
+
+def test_matrix_names_its_rows_in_the_hover_apart_from_the_axis():
+    """Short row labels on the axis (formulas), the full names in each cell's hover."""
+    z = np.full((2, 3), 1 / 3)
+    fig = shipped(charts.matrix(z, ["a", "b", "c"], ["zᵀq", "zᵀWq"], y_hover=["dot", "bilinear"]))
+    assert fig["layout"]["yaxis"]["ticktext"] == ["zᵀq", "zᵀWq"]
+    hover = np.array(fig["data"][0]["customdata"])
+    assert hover[1, 2] == "bilinear → c" and hover[0, 0] == "dot → a"
+    plain = shipped(charts.matrix(z, ["a", "b", "c"], ["p", "q"]))
+    assert np.array(plain["data"][0]["customdata"])[1, 0] == "q → a"  # the axis labels by default
