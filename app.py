@@ -43,10 +43,13 @@ st.html(  # a formula wider than its column scrolls instead of being cut; displa
     " :is([data-testid=stCheckbox] [data-testid=stWidgetLabel], [data-testid=stMetricLabel])"
     " :is(.stMarkdownEllipsis, p)"
     " {white-space: normal; overflow: visible; text-overflow: clip;}"
-    # Japanese headings, labels and buttons break between phrases, not inside a word
-    # (「注意機/構」, 「ダウンロ/ード」); a phrase longer than its line still breaks
-    " :lang(ja) :is(h1, h2, h3, [data-testid=stWidgetLabel] p, button p,"
-    " [data-testid=stSidebarNav] span) {word-break: auto-phrase; overflow-wrap: break-word;}"
+    # Japanese headings, labels, radio options and buttons break between phrases, not inside a
+    # word (「注意機/構」, 「ダウンロ/ード」, 「分/散」); a phrase longer than its line still breaks
+    " :lang(ja) :is(h1, h2, h3, [data-testid=stWidgetLabel] p, [data-testid=stMetricLabel] p,"
+    " [role=radiogroup] p, button p, [data-testid=stSidebarNav] span)"
+    " {word-break: auto-phrase; overflow-wrap: break-word;}"
+    # and no Japanese line begins with ー or a small kana (「ウォ/ームアップ」, 「トークナイザ/ー」)
+    " :lang(ja) {line-break: strict;}"
     # a page's two columns (ui.split) stack when they would be too narrow side by side
     " .st-key-split {container-type: inline-size;}"
     f" @container (max-width: {ui.SPLIT_MIN_PX}px) {{"
@@ -68,10 +71,18 @@ if ui.presenting():
         " [data-testid=stMain] :is([data-testid=stSelectbox], [data-testid=stNumberInput],"
         " [data-testid=stTextInput]) input, [role=listbox] [role=option]"
         " {font-size: 1.15rem !important;}"
-        " [data-testid=stMain] .katex-display > .katex {font-size: 1.5em !important;}"
-        # below a full-HD width the big formulas would not fit their columns
-        " @media (max-width: 1700px) {[data-testid=stMain] .katex-display > .katex"
-        " {font-size: 1.1em !important;}}</style>"
+        # display formulas as large as the prose's inline math allows their column: 1.1 × the
+        # prose's 1.35rem (their desk proportion), less where the column is narrower than
+        # the widest formula (positional's s_ij, 31em) needs, never under the desk's 1.1em
+        " [data-testid=stMain] :is([data-testid=stMainBlockContainer], [data-testid=stColumn])"
+        " {container-type: inline-size;}"
+        " [data-testid=stMain] .katex-display > .katex"
+        " {font-size: clamp(1.1em, 3.2cqi, 1.485rem) !important;}"
+        # the tour's links, metric labels and messages, at the size of the controls and prose
+        " [data-testid=stMain] :is([data-testid=stPageLink], [data-testid=stMetricLabel]) p"
+        " {font-size: 1.15rem !important;}"
+        " [data-testid=stMain] [data-testid=stAlert] :is(p, li) {font-size: 1.35rem !important;}"
+        "</style>"
     )
 
 PAGES = {

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from attnviz.i18n import LANGS, catalogue, plain, t
+from attnviz.i18n import LANGS, MATH, SHORT_MATH, _symbols, catalogue, plain, t
 from attnviz.positional import KINDS, MODES
 from attnviz.scoring import SCORES
 
@@ -337,3 +337,49 @@ def test_the_chapter_s_hyphenated_terms_do_not_break_at_their_hyphen_in_japanese
     assert "post-LN" in t("depth.title", "en")
     assert "all-MiniLM-L6-v2\u00a0が" in t("real_model.wordpiece", "ja")  # a name to copy
     assert plain(ja) == catalogue()["depth.title"]["ja"]  # as written, for files
+
+
+def test_a_relation_or_a_range_keeps_its_numbers_on_one_line_in_japanese():
+    """「D / = 1〜4096」, 「点線 Var / = D」, 「D′ = / 8」 and 「95%〜 / 99%」 broke at 1024 px: in
+    Japanese plain text a relation sign keeps its neighbours (no-break spaces) and a range's
+    〜 its second number (a word joiner); math, English and the text of files are left."""
+    assert "D\u00a0=\u00a01〜\u20604096" in t("home.saturation", "ja")
+    assert "点線 Var\u00a0=\u00a0D" in t("saturation.reading", "ja")
+    ja = t("multihead.d_head_is", "ja", width=64, H=8, d_head=8)
+    assert "H\u00a0=\u00a08" in ja and "D′\u00a0=\u00a08" in ja
+    reading = t("multihead.near_uniform", "ja", lo=0.95, hi=0.99, qk=1, root=1, factor=1)
+    assert "95%〜\u206099%" in reading
+    assert plain(t("home.saturation", "ja")) == catalogue()["home.saturation"]["ja"]
+    assert "\u00a0" not in t("home.saturation", "en")
+    assert "$" in t("scoring.symbols", "ja") and "\u00a0=\u00a0" not in t("scoring.symbols", "ja")
+
+
+def test_inline_math_breaks_neither_inside_a_short_formula_nor_inside_a_bracket():
+    """KaTeX breaks inline math after a relation or a binary operator: 「X = / [z₁, …]」 and
+    「(xᵢ + / pᵢ)ᵀ」. Every short formula is one group, in both languages; a long one keeps
+    its breaks, so that a narrow column can still wrap it, and groups its brackets itself."""
+    shown = 0
+    for key, entry in catalogue().items():
+        for lang in LANGS:
+            try:
+                out = t(key, lang)
+            except (KeyError, IndexError):
+                continue  # a string with fields
+            for tex in MATH.findall(entry.get(lang, "")):
+                short = _symbols(tex) <= SHORT_MATH
+                assert (f"${{{tex}}}$" in out) == short, (key, tex)
+                shown += short
+    assert shown > 100
+    for lang in LANGS:
+        assert r"${(\mathbf x_i + \mathbf p_i)^\top} W^Q" in t("positional.note_reads", lang)
+        ffn = r"\mathrm{ReLU}{(Y W_1 + \mathbf 1 b_1^\top)} W_2 + \mathbf{1} b_2^\top$"
+        assert ffn in t("block_anatomy.symbols", lang)  # still breaks at its = and last +
+
+
+def test_the_trained_model_s_page_is_named_alike_in_the_sidebar_and_its_title():
+    """The sidebar showed a group and a page both called 「実際のモデル」 over a page titled
+    学習済みモデル: the group takes the title's words, the page the model's name."""
+    for lang in LANGS:
+        group, page = t("app.nav_group_real", lang), t("real_model.nav", lang)
+        assert group != page and "MiniLM" in page
+        assert group.lower().split()[0] in t("real_model.title", lang).lower()

@@ -6,7 +6,11 @@ Each file ``strings/<topic>.toml`` holds one table per key with an ``en`` and a
 In Japanese, the space that sets a number apart from the Japanese script beside it does not
 break a line (``KEEP``): 「約 12 秒」 stays on one line, not 「約 12」 and 「秒」. Nor does the
 hyphen of the chapter's hyphenated terms (``TERMS``): with no spaces in a Japanese line, the
-hyphen was where it broke, 「…深さ：post-」 and 「LN 形式と…」.
+hyphen was where it broke, 「…深さ：post-」 and 「LN 形式と…」. Nor the spaces around a
+relation sign in plain text (``RELATION``: 「D / = 1〜4096」), nor a range's 〜 between numbers
+(「95%〜 / 99%」). In both languages, inline math (KaTeX breaks it after a relation or a binary
+operator, 「X = / [z₁, …]」) is kept whole when short (``SHORT_MATH``); a long one still
+breaks, and its string groups a bracket that must not, as positional.note_reads does.
 """
 
 from __future__ import annotations
@@ -28,6 +32,11 @@ KEEP = re.compile(rf"(?<=\d) (?={JAPANESE})|(?<={JAPANESE}) (?=\d)")
 NO_BREAK = "\u00a0"
 TERMS = re.compile(r"\b(post|pre|self)-(?=LN\b|attention\b)")  # post-LN, pre-LN, self-attention
 NO_BREAK_HYPHEN = "\u2011"  # drawn as the hyphen (the app's font maps both to one glyph)
+RELATION = re.compile(r"(?<=\S) ([=≈≠<>≤≥∝×]) (?=\S)")  # D = 64, D′ < D, 13 × 64
+RANGE = re.compile(r"(?<=[\d%])〜(?=\d)")  # 1〜4096, 95%〜99%
+WORD_JOINER = "\u2060"  # no break here, and nothing drawn
+MATH = re.compile(r"(?<![\\$])\$(?!\$)([^$]+?)\$")  # inline math, $…$ (not $$…$$ or \$)
+SHORT_MATH = 20  # symbols, about: X = [z_1, …, z_N]^⊤ ∈ ℝ^{N×D} is 17, and kept whole
 
 
 @cache
@@ -44,7 +53,29 @@ def catalogue() -> dict[str, dict[str, str]]:
 def plain(text: str) -> str:
     """``text`` with the line-keeping characters of ``t`` back as plain ones, for what
     leaves the app as data: a file's name, a CSV's headers."""
-    return text.replace(NO_BREAK, " ").replace(NO_BREAK_HYPHEN, "-")
+    return text.replace(NO_BREAK, " ").replace(NO_BREAK_HYPHEN, "-").replace(WORD_JOINER, "")
+
+
+def _symbols(tex: str) -> int:
+    """About how many symbols ``tex`` draws: a font command draws none, another command one."""
+    tex = re.sub(r"\\(math[a-z]+|boldsymbol|operatorname|text|tilde|hat|bar)\b", "", tex)
+    return len(re.sub(r"[{}^_\s]", "", re.sub(r"\\[A-Za-z]+", "x", tex)))
+
+
+def _unbroken(tex: str) -> str:
+    """Inline math that KaTeX does not break, when short: one group. A long one keeps its
+    breaks; where one would split a bracket, its string groups that bracket itself."""
+    return "{" + tex + "}" if _symbols(tex) <= SHORT_MATH else tex
+
+
+def _keep_lines(text: str) -> str:
+    """The Japanese plain text's no-break rules, RELATION and RANGE, outside inline math."""
+    parts = MATH.split(text)  # text, math, text, …
+    for k in range(0, len(parts), 2):
+        parts[k] = RANGE.sub("〜" + WORD_JOINER, RELATION.sub(rf"{NO_BREAK}\1{NO_BREAK}", parts[k]))
+    for k in range(1, len(parts), 2):
+        parts[k] = f"${parts[k]}$"
+    return "".join(parts)
 
 
 def t(key: str, lang: str, **fields: object) -> str:
@@ -53,6 +84,7 @@ def t(key: str, lang: str, **fields: object) -> str:
     lang = lang if lang in LANGS else "en"
     text = entry.get(lang) or entry["en"]
     text = text.format(**fields) if fields else text
+    text = MATH.sub(lambda m: f"${_unbroken(m.group(1))}$", text)
     if lang != "ja":
         return text
-    return TERMS.sub(rf"\1{NO_BREAK_HYPHEN}", KEEP.sub(NO_BREAK, text))
+    return TERMS.sub(rf"\1{NO_BREAK_HYPHEN}", KEEP.sub(NO_BREAK, _keep_lines(text)))

@@ -79,6 +79,13 @@ CUT_LABELS = """() => Array.from(document.querySelectorAll(
     .map(e => e.textContent.slice(0, 50))"""
 
 
+# Japanese metric labels and radio options that may break inside a word (「分/散」, 「モデ/ル」)
+WORD_BREAKS = """() => Array.from(document.querySelectorAll(
+    '[data-testid=stMetricLabel] p, [role=radiogroup] p'))
+    .filter(e => getComputedStyle(e).wordBreak !== 'auto-phrase')
+    .map(e => e.textContent.slice(0, 30))"""
+
+
 # every Plotly chart of the page drawn (Streamlit loads Plotly after the run)
 CHARTS_DRAWN = """() => Array.from(document.querySelectorAll('[data-testid=stPlotlyChart]'))
     .every(c => c.querySelector('.main-svg'))"""
@@ -117,6 +124,12 @@ def test_every_page_loads_cleanly_and_its_formulas_and_titles_fit(server, page, 
         assert (breaks == "auto-phrase") == (lang == "ja"), (path, breaks)
         if lang == "ja":  # the page really is in Japanese
             assert re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", title), (path, title)
+            assert page.evaluate(WORD_BREAKS) == [], path
+            # no line begins with ー or a small kana (「ウォ / ームアップ」)
+            strict = page.locator("[data-testid=stMain] p").first.evaluate(
+                "p => getComputedStyle(p).lineBreak"
+            )
+            assert strict == "strict", (path, strict)
     assert formulas >= 20 and toggles >= 5  # the checks looked at formulas and toggles
 
 
@@ -223,6 +236,38 @@ def test_presentation_mode_sets_every_kind_of_control_at_projector_size(server, 
     assert all(px < 100 for px in sizes["true"].values()), sizes  # each kind was found
     assert all(px < 18 for px in sizes["false"].values()), sizes["false"]
     assert all(px >= 18 for px in sizes["true"].values()), sizes["true"]
+
+
+# the type size (px) of the first of each kind of text in the main area
+TEXT_SIZES = """() => Object.fromEntries(Object.entries({
+    prose: ".stMarkdown p", formula: ".katex-display > .katex", link: "[data-testid=stPageLink] p",
+    metric: "[data-testid=stMetricLabel] p", message: "[data-testid=stAlert] p",
+  }).map(([kind, sel]) => [kind, parseFloat(getComputedStyle(
+    document.querySelector(`[data-testid=stMain] ${sel}`) ?? document.body).fontSize)]))"""
+
+
+def text_sizes(page, settled: str) -> dict[str, float]:
+    """TEXT_SIZES once ``settled`` (a JS condition on them, ``s``) holds or 10 s have passed:
+    Streamlit draws a page's links and messages after its run has finished."""
+    with contextlib.suppress(PlaywrightTimeout):  # then the assertion names the sizes
+        page.wait_for_function(f"() => (s => {settled})(({TEXT_SIZES})())", timeout=10_000)
+    return page.evaluate(TEXT_SIZES)
+
+
+@pytest.mark.browser
+def test_presentation_mode_sets_formulas_links_metrics_and_messages_at_projector_size(server, page):
+    """Presenting on a 1280-pixel screen, a display formula of the tour is as large as the prose
+    (it was 17.6 px beside 21.6-px prose and its larger inline math); the tour's links, the
+    metric labels and a message are not left at their desk size of 14 to 16 px."""
+    page.set_viewport_size({"width": 1280, "height": 900})
+    open_app(page, f"{server}/tour?lang=ja&present=true")
+    tour = text_sizes(page, "s.formula >= s.prose && s.link >= 18")
+    assert tour["formula"] >= tour["prose"] and tour["link"] >= 18, tour
+    open_app(page, f"{server}/saturation?lang=ja&present=true&N=100000")  # N capped: a message
+    page.wait_for_selector("[data-testid=stMain] [data-testid=stMetricLabel]")
+    saturation = text_sizes(page, "s.metric >= 18 && s.message >= 21")
+    assert saturation["metric"] >= 18 and saturation["message"] >= 21, saturation
+    assert_clean(page)
 
 
 def wait_for_figures(page, figures: list[str], timeout: float = 60) -> None:
