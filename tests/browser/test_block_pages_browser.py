@@ -49,7 +49,7 @@ def test_race_runs_then_stop_keeps_the_curves(server, page):
     wait_idle(page, timeout=60_000)
     assert page.get_by_text("Stopped at step").count() == 1
     assert page.locator(".js-plotly-plot").count() >= 2  # the curves and the maps so far
-    assert page.get_by_text(re.compile(r"Maps after step \d+ ")).count() == 1
+    assert page.get_by_text(re.compile(r"Maps at step \d+ ")).count() == 1
     assert_clean(page)
     page.get_by_role("link", name="Positional encodings").click()  # same session
     wait_idle(page)
