@@ -112,9 +112,8 @@ def halved(title: str) -> str:
     def off(k: int) -> float:
         return abs(_shown(title[:k]) - middle)
 
-    def cuts(rule: re.Pattern | None) -> list[int]:
-        found = rule.finditer(title) if rule else ()
-        return [m.start() for m in found if 0 < m.start() < len(title)]
+    def cuts(rule: re.Pattern) -> list[int]:
+        return [m.start() for m in rule.finditer(title) if 0 < m.start() < len(title)]
 
     near = (
         [k for k in cuts(rules[lang]) if off(k) <= _shown(title) / 4]

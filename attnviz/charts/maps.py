@@ -17,6 +17,9 @@ from .raster import COLORSCALE, colour, png_bytes, png_uri, pool
 HOVER_MAX_N = 64  # above this, per-cell token labels cost more than they help
 GRID_HEATMAP_MAX_CELLS = 8 * 32 * 32  # above this a grid is drawn as one image
 TICK_LABELS_MAX_N = 40
+# a legend at the figure's foot, in room of its own under the axis titles (placed in the
+# plot's terms, at 20 px it lay on an axis title, or under the chart's title and a gridline)
+LEGEND_AT_FOOT = dict(orientation="h", x=0, xanchor="left", yref="container", y=0, yanchor="bottom")
 
 
 def counted(n: int, most: int = 8) -> dict:

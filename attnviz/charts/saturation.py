@@ -11,13 +11,12 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from .maps import LEGEND_AT_FOOT
+
 RAW, SCALED = "#d62728", "#1f77b4"  # unscaled qᵀk red, scaled qᵀk/√D blue
 BINS = 80
 # under the axes, not over the bars: an opaque legend inside hid the tallest bars' tops
 BELOW = dict(orientation="h", x=0, xanchor="left", y=-0.3, yanchor="top")
-# under the panels' axis titles, in room of its own at the figure's foot (placed in the
-# plot's terms, it lay on the lower panels' "D" at 20 px)
-FOOT = dict(orientation="h", x=0, xanchor="left", yref="container", y=0, yanchor="bottom")
 # D on a log axis labelled at powers of 4 only: Plotly's own minor labels (2, 5) read as
 # widths measured, and a "5" under 1 meant 0.5
 D_TICKS = dict(type="log", tickmode="array", tickvals=[4**k for k in range(7)])
@@ -141,7 +140,7 @@ def softmax_curves(
     fig.update_xaxes(**(D_TICKS | dict(tickvals=labelled)))
     # "D" under the lower panels only: not on the titles below
     fig.update_xaxes(title="D", automargin=True, row=2)
-    fig.update_layout(height=height, margin=dict(l=60, r=10, t=64, b=40), legend=FOOT)
+    fig.update_layout(height=height, margin=dict(l=60, r=10, t=64, b=40), legend=LEGEND_AT_FOOT)
     return fig
 
 

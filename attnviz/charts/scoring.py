@@ -7,12 +7,8 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ..text import token_labels
-from .maps import TICK_LABELS_MAX_N, counted
+from .maps import LEGEND_AT_FOOT, TICK_LABELS_MAX_N, counted
 from .raster import COLORSCALE
-
-# the legend at the figure's foot, in room of its own under the axis title: above the
-# plot, at 20 px it lay under the title and over the top gridline
-LEGEND_BELOW = dict(orientation="h", x=0, xanchor="left", yref="container", y=0, yanchor="bottom")
 
 
 def _positions(labels: list[str]) -> tuple[np.ndarray, dict]:
@@ -54,7 +50,7 @@ def grouped_bars(
         barmode="group",
         height=height,
         margin=dict(l=10, r=10, t=50, b=40),
-        legend=LEGEND_BELOW,
+        legend=LEGEND_AT_FOOT,
     )
     return fig
 

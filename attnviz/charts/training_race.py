@@ -13,6 +13,7 @@ from plotly.colors import sample_colorscale
 from plotly.subplots import make_subplots
 
 from .depth_gradients import NORM_COLOURS
+from .maps import LEGEND_AT_FOOT
 
 HEAD_DASHES = ("solid", "dot", "dash", "dashdot", "longdash", "longdashdot")
 
@@ -142,6 +143,6 @@ def scores(
     fig.update_layout(
         height=height + below,
         margin=dict(l=60, r=24, t=40, b=70 + below),  # room for the last step's tick label
-        legend=dict(orientation="h", x=0, xanchor="left", yref="container", y=0, yanchor="bottom"),
+        legend=LEGEND_AT_FOOT,
     )
     return fig

@@ -111,6 +111,9 @@ class Result:
         return self.reading.startswith("near_uniform")
 
 
+# scores that s does not multiply by s²: query_only's grow like s (no key is read), the
+# MLP's stay within ±‖w₂‖₁ (tanh); the page's reading and the label of s say so
+NOT_S_SQUARED = ("query_only", "mlp")
 READINGS = (  # near uniform (and what s would do), or what made the rows sharper than that
     "near_uniform",  # s would multiply the scores by s² (scaled_dot, bilinear, dot)
     "near_uniform_query_only",  # s would multiply them by s only
@@ -126,7 +129,7 @@ READINGS = (  # near uniform (and what s would do), or what made the rows sharpe
 def reading(cfg: Config, entropy: np.ndarray) -> str:
     """Which of READINGS explains heads whose least mean row entropy is ``entropy.min()``."""
     if entropy.min() >= NEAR_UNIFORM:
-        return f"near_uniform_{cfg.score}" if cfg.score in ("query_only", "mlp") else "near_uniform"
+        return f"near_uniform_{cfg.score}" if cfg.score in NOT_S_SQUARED else "near_uniform"
     if cfg.score == "dot":
         return "sharper_dot_scale" if cfg.qk_scale > 1 else "sharper_dot"
     if cfg.qk_scale > 1 and cfg.score in ("scaled_dot", "bilinear"):

@@ -43,7 +43,7 @@ with left:
     pe, pe_mode = ui.positions("multihead", "sinusoidal")
     norm = ui.select("norm", ui.tr("multihead.norm"), NORMS, "post", labels="names.norm_")
     seed = ui.number("seed", ui.tr("multihead.seed"), 0, MAX_SEED, 0)
-    what_s_does = f"_{score}" if score in ("query_only", "mlp") else ""  # else scores × s²
+    what_s_does = f"_{score}" if score in multihead.NOT_S_SQUARED else ""  # else scores × s²
     qk = float(ui.choice_slider("qk", ui.tr(f"multihead.qk_scale{what_s_does}"), QK_SCALES, "1"))
     fields = dict(text=text, D=D, H=H, d_head=d_head, score=score, causal=causal)
     fields |= dict(pe=pe, pe_mode=pe_mode, norm=norm, seed=seed, qk_scale=qk)
