@@ -80,10 +80,13 @@ def _choice(options: Sequence[str]) -> Callable[[str], str]:
     return parse
 
 
+BOOLS = {"true": True, "1": True, "false": False, "0": False}  # what a link may write
+
+
 def _bool(raw: str) -> bool:
-    if raw.lower() not in ("true", "false"):
+    if raw.lower() not in BOOLS:
         raise ValueError(raw)
-    return raw.lower() == "true"
+    return BOOLS[raw.lower()]
 
 
 def slider(

@@ -26,3 +26,15 @@ def test_no_chart_note_is_smaller_than_a_panel_title_when_presenting(page):
             if note.get("text") and note.get("font", {}).get("size", 20) < SMALLEST_NOTE_PX
         ]
         assert not small, (page, k, small)
+
+
+@pytest.mark.parametrize(("raw", "on"), [("true", True), ("1", True), ("0", False), ("False", False)])
+def test_a_link_may_write_a_switch_as_1_or_0(raw, on):
+    """A teacher who types ``?present=1`` gets the projector page, not a notice that the value
+    was ignored."""
+    at = run_page("saturation", lang="ja", present=raw)
+    assert_clean(at)
+    assert at.session_state["present"] is on
+    assert not at.warning, [w.value for w in at.warning]
+    charts = figures(at)
+    assert (charts[0]["layout"].get("font", {}).get("size") == 20) is on
