@@ -28,7 +28,9 @@ def test_no_chart_note_is_smaller_than_a_panel_title_when_presenting(page):
         assert not small, (page, k, small)
 
 
-@pytest.mark.parametrize(("raw", "on"), [("true", True), ("1", True), ("0", False), ("False", False)])
+@pytest.mark.parametrize(
+    ("raw", "on"), [("true", True), ("1", True), ("0", False), ("False", False)]
+)
 def test_a_link_may_write_a_switch_as_1_or_0(raw, on):
     """A teacher who types ``?present=1`` gets the projector page, not a notice that the value
     was ignored."""
