@@ -12,9 +12,11 @@ behind the page's "about N s".
 Recording: the race's wall time with and without its frames (the probe's maps), same
 run, alternated, at the defaults and at L = 12, 600 steps (target: within 10 %), and the
 bytes a session keeps for the largest race (L = 12, H = 2, 600 steps; target < 20 MB).
-``claims`` instead prints the pattern scores behind the page's explanation.
+``claims`` instead prints the pattern scores behind the page's explanation; ``quick`` (what
+tools/gpu-check.sh runs on each device) times recording at the defaults only, with 2 pairs,
+and leaves out the L = 12 race and the session's bytes, which no device changes.
 
-    python -m bench.bench_training [claims]
+    python -m bench.bench_training [claims | quick]
 """
 
 import pickle
@@ -26,6 +28,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from attnviz.device import resolve_device
 from attnviz.lessons import depth_gradients as depth
 from attnviz.lessons import depth_model, race_config, race_frames, race_results, race_tasks
 from attnviz.lessons import training_race as training
@@ -33,7 +36,9 @@ from bench.bench_race_memory import record_bytes
 
 
 def reference_steps_per_second(cfg: race_config.Config, steps: int = 30) -> float:
-    """A stock PyTorch encoder of the same size, trained on the same task (steps/s)."""
+    """A stock PyTorch encoder of the same size, trained on the same task on the same device
+    as the race (steps/s)."""
+    device = resolve_device()
     torch.manual_seed(0)
     layer = nn.TransformerEncoderLayer(
         cfg.D, cfg.H, 4 * cfg.D, dropout=0.0, batch_first=True, norm_first=True
@@ -42,16 +47,18 @@ def reference_steps_per_second(cfg: race_config.Config, steps: int = 30) -> floa
         nn.Embedding(cfg.vocab, cfg.D),
         nn.TransformerEncoder(layer, cfg.L, enable_nested_tensor=False),
         nn.Linear(cfg.D, cfg.vocab),
-    )
+    ).to(device)
     opt = torch.optim.Adam(model.parameters(), lr=cfg.lr)
     g = torch.Generator().manual_seed(0)
     t0 = time.perf_counter()
     for _ in range(steps):
-        x, y = race_tasks.make_batch(cfg.task, cfg, g)
+        x, y = (t.to(device) for t in race_tasks.make_batch(cfg.task, cfg, g))
         loss = nn.functional.cross_entropy(model(x).reshape(-1, cfg.vocab), y.reshape(-1))
         opt.zero_grad()
         loss.backward()
         opt.step()
+    if device.type == "cuda":
+        torch.cuda.synchronize()
     return steps / (time.perf_counter() - t0)
 
 
@@ -160,10 +167,14 @@ def main() -> None:
     if sys.argv[1:] == ["claims"]:
         claims()
         return
+    quick = sys.argv[1:] == ["quick"]
+    threads = torch.get_num_threads()
+    print(f"device: {resolve_device()}, torch {torch.__version__}, threads {threads}")
     pace()
-    recording_overhead(race_config.Config(steps=200), pairs=8)
-    recording_overhead(race_config.Config(L=12, steps=600), pairs=2)
-    session_bytes(race_config.Config(L=12, H=2, steps=600))
+    recording_overhead(race_config.Config(steps=200), pairs=2 if quick else 8)
+    if not quick:
+        recording_overhead(race_config.Config(L=12, steps=600), pairs=2)
+        session_bytes(race_config.Config(L=12, H=2, steps=600))
     cfg = race_config.Config(steps=200)
     t0 = time.perf_counter()
     records = training.run(cfg).records

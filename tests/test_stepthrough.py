@@ -268,11 +268,11 @@ def test_real_model_layer_matches_its_trace_with_nonzero_biases(real):
     n = len(tokens)
     for h, i, j in ((0, 0, n - 1), (5, 3, 2), (11, n - 1, 0)):
         st = step_through(traces[layer], mha, h=h, i=i, j=j)
-        t = traces[layer].attn
-        np.testing.assert_allclose(st.q_i, t.q[0, h, i], atol=1e-4)
-        np.testing.assert_allclose(st.s_row, t.scores[0, h, i], atol=1e-4)
-        np.testing.assert_allclose(st.a_row, t.weights[0, h, i], atol=1e-5)
-        np.testing.assert_allclose(st.out_i, traces[layer].attn_out[0, i], atol=1e-4)
+        t = traces[layer].attn  # on the model's device: read back to the CPU to compare
+        np.testing.assert_allclose(st.q_i, t.q[0, h, i].cpu(), atol=1e-4)
+        np.testing.assert_allclose(st.s_row, t.scores[0, h, i].cpu(), atol=1e-4)
+        np.testing.assert_allclose(st.a_row, t.weights[0, h, i].cpu(), atol=1e-5)
+        np.testing.assert_allclose(st.out_i, traces[layer].attn_out[0, i].cpu(), atol=1e-4)
         assert st.s_ij == pytest.approx(float(t.scores[0, h, i, j]), abs=1e-4)
 
 

@@ -1,6 +1,7 @@
 """Every lesson that builds engine modules builds them on ``resolve_device()`` (CUDA, then
 MPS, then CPU): here a stand-in device, cpu:0, tells its modules apart from any built on a
-hard-coded "cpu"; the same seed gives the same numbers either way."""
+hard-coded "cpu"; the same seed gives the same numbers either way (to float32 rounding,
+which is what differs when tools/gpu-check.sh runs the first pass on CUDA)."""
 
 import sys
 
@@ -57,4 +58,4 @@ def test_the_device_path_gives_the_same_numbers(lesson, monkeypatch):
     again = CASES[lesson]()
     for name, value in vars(plain).items():
         if isinstance(value, np.ndarray):
-            np.testing.assert_allclose(getattr(again, name), value, rtol=1e-6, atol=1e-7)
+            np.testing.assert_allclose(getattr(again, name), value, rtol=1e-5, atol=1e-6)

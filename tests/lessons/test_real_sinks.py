@@ -32,8 +32,9 @@ def test_the_sink_is_cls_and_carries_little_of_what_it_takes(encoded):
     layer, head = 2, 4
     x = real_encode.encode(TEXT)[2][layer].astype(np.float64)  # what layer 3's attention read
     mha = model.stack.blocks[layer].attn
-    v = x @ mha.W_V[head].double().numpy() + mha.b_V[head].double().numpy()  # (N, D')
-    norms = np.linalg.norm(v @ mha.W_O[head].double().numpy(), axis=1)  # ‖v_j W_h^O‖
+    W_V, b_V, W_O = (p[head].double().cpu().numpy() for p in (mha.W_V, mha.b_V, mha.W_O))
+    v = x @ W_V + b_V  # (N, D')
+    norms = np.linalg.norm(v @ W_O, axis=1)  # ‖v_j W_h^O‖
     a = encoded.attentions[layer, head].astype(np.float64)
     want = ((a[:, 0] * norms[0]) / (a * norms).sum(1)).mean()
     assert view.moved[0, layer, head] == pytest.approx(want, abs=1e-5)

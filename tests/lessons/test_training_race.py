@@ -132,7 +132,7 @@ def test_probe_is_fixed():
 
 def _layer_1_weights(model: race_model.SeqModel, x: np.ndarray) -> np.ndarray:
     """Oracle: layer 1's softmax(q kᵀ / √D′) by hand from the parameters (H, n, n)."""
-    h = model.E[torch.from_numpy(x)] + model.pe.W_pos[: len(x)]  # (n, D)
+    h = model.E[torch.from_numpy(x).to(model.E.device)] + model.pe.W_pos[: len(x)]  # (n, D)
     block = model.stack.blocks[0]
     if block.norm == "pre":
         h = torch.nn.functional.layer_norm(
@@ -141,7 +141,7 @@ def _layer_1_weights(model: race_model.SeqModel, x: np.ndarray) -> np.ndarray:
     a = block.attn
     q = torch.einsum("nd,hde->hne", h, a.W_Q) + a.b_Q[:, None]  # (H, n, D′)
     k = torch.einsum("nd,hde->hne", h, a.W_K) + a.b_K[:, None]
-    return torch.softmax(q @ k.transpose(1, 2) / a.d_head**0.5, -1).detach().numpy()
+    return torch.softmax(q @ k.transpose(1, 2) / a.d_head**0.5, -1).detach().cpu().numpy()
 
 
 def test_recorded_frames_match_an_oracle_and_leave_training_unchanged():
