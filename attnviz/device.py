@@ -1,6 +1,10 @@
 """Where the engine computes: ``"auto"`` means CUDA, then MPS, then CPU.
 
-The environment variable ``ATTNVIZ_DEVICE`` overrides ``"auto"``.
+The environment variable ``ATTNVIZ_DEVICE`` overrides ``"auto"``. Work made of many tiny
+kernels run one after another asks with ``many_small_kernels=True`` and gets the CPU for
+``"auto"``: training the race's D = 32 models step by step ran 1.6x slower on an H200 than on
+the CPU (tools/gpu-check.sh, 2026-12-04: 21.6 against 35.5 race steps/s; the depth-24
+gradients 0.85 against 0.77 s at D = 512), each launch costing more than its arithmetic.
 """
 
 from __future__ import annotations
@@ -12,12 +16,17 @@ import torch
 DTYPES = {"float32": torch.float32, "float64": torch.float64}
 
 
-def resolve_device(device: str | torch.device = "auto") -> torch.device:
-    """Turn ``"auto"`` (or ``ATTNVIZ_DEVICE``) into a concrete ``torch.device``."""
+def resolve_device(
+    device: str | torch.device = "auto", *, many_small_kernels: bool = False
+) -> torch.device:
+    """Turn ``"auto"`` (or ``ATTNVIZ_DEVICE``) into a concrete ``torch.device``; with
+    ``many_small_kernels`` an unset ``"auto"`` means the CPU (see the module's note)."""
     if isinstance(device, torch.device):
         return device
     if device == "auto":
         device = os.environ.get("ATTNVIZ_DEVICE", "auto")
+    if device == "auto" and many_small_kernels:
+        return torch.device("cpu")
     if device == "auto":
         if torch.cuda.is_available():
             return torch.device("cuda")

@@ -38,7 +38,7 @@ from bench.bench_race_memory import record_bytes
 def reference_steps_per_second(cfg: race_config.Config, steps: int = 30) -> float:
     """A stock PyTorch encoder of the same size, trained on the same task on the same device
     as the race (steps/s)."""
-    device = resolve_device()
+    device = resolve_device(many_small_kernels=True)
     torch.manual_seed(0)
     layer = nn.TransformerEncoderLayer(
         cfg.D, cfg.H, 4 * cfg.D, dropout=0.0, batch_first=True, norm_first=True
@@ -168,8 +168,8 @@ def main() -> None:
         claims()
         return
     quick = sys.argv[1:] == ["quick"]
-    threads = torch.get_num_threads()
-    print(f"device: {resolve_device()}, torch {torch.__version__}, threads {threads}")
+    device, threads = resolve_device(many_small_kernels=True), torch.get_num_threads()
+    print(f"device: {device}, torch {torch.__version__}, threads {threads}")
     pace()
     recording_overhead(race_config.Config(steps=200), pairs=2 if quick else 8)
     if not quick:

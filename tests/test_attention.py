@@ -94,6 +94,16 @@ def test_device_env_override(monkeypatch):
         attnviz.resolve_device("auto")
 
 
+def test_many_small_kernels_mean_the_cpu_unless_a_device_is_named(monkeypatch):
+    monkeypatch.delenv("ATTNVIZ_DEVICE", raising=False)
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    assert attnviz.resolve_device("auto") == torch.device("cuda")
+    assert attnviz.resolve_device("auto", many_small_kernels=True) == torch.device("cpu")
+    assert attnviz.resolve_device("meta", many_small_kernels=True) == torch.device("meta")
+    monkeypatch.setenv("ATTNVIZ_DEVICE", "cuda")  # a named device is honoured
+    assert attnviz.resolve_device("auto", many_small_kernels=True) == torch.device("cuda")
+
+
 def test_same_seed_gives_the_pinned_parameters():
     """A refactor of the initialisation must not move a number: first three and last entries."""
     mha = attnviz.MultiHeadAttention(16, 4, seed=7, device="cpu")

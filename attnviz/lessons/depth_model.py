@@ -54,11 +54,17 @@ def xavier_(blocks: Iterable[TransformerBlock]) -> None:
                     b.zero_()
 
 
+def _device() -> torch.device:
+    """Where the depth models compute: 24 small blocks, forward and backward, launch many
+    short kernels, which the CPU runs sooner than a GPU (attnviz.device's note)."""
+    return resolve_device(many_small_kernels=True)
+
+
 def _stack(L: int, D: int, seed: int) -> TransformerStack:
     """The seeded depth-L stack, Xavier-uniform, with a final LN that only pre-LN uses, and no
     parameter requiring a gradient until a caller asks for one. Block i depends only on
     (seed, i), so the first ℓ blocks of a deeper stack are the depth-ℓ stack."""
-    stack = TransformerStack(L, D, H, 4 * D, final_norm=True, seed=seed, device=resolve_device())
+    stack = TransformerStack(L, D, H, 4 * D, final_norm=True, seed=seed, device=_device())
     xavier_(stack.blocks)
     return stack.requires_grad_(False)
 
@@ -68,7 +74,7 @@ def _inputs(D: int, seed: int, x_scale: str) -> tuple[torch.Tensor, torch.Tensor
     g = torch.Generator().manual_seed(seed + 12345)
     X = torch.randn(B, N, D, generator=g) * X_SCALES[x_scale](D)
     r = torch.randn(D, generator=g) / math.sqrt(D)
-    return X.to(resolve_device()), r.to(resolve_device())
+    return X.to(_device()), r.to(_device())
 
 
 def _output(stack: TransformerStack, norm: str, x: torch.Tensor) -> torch.Tensor:

@@ -29,7 +29,7 @@ class SeqModel(nn.Module):
 
     def __init__(self, cfg: Config, norm: str, device: str | torch.device = "auto") -> None:
         super().__init__()
-        device = resolve_device(device)
+        device = resolve_device(device, many_small_kernels=True)
         g = torch.Generator().manual_seed(cfg.seed)
         self.E = nn.Parameter(torch.randn(cfg.vocab, cfg.D, generator=g))  # (V, D)
         self.pe = PositionalEncoding(cfg.D, "learned", "add", n_max=cfg.n, seed=cfg.seed + 1)

@@ -87,7 +87,7 @@ def race(
     (``Frames(cfg)``) to record the probe's maps after the steps in ``frames.steps``.
     A model whose loss turns non-finite is frozen and reports NaN from then on.
     """
-    device = resolve_device(device)
+    device = resolve_device(device, many_small_kernels=True)
     with _race_threads():
         models = models if models is not None else {}
         for norm in NORMS:

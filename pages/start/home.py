@@ -1,4 +1,4 @@
-"""Home: what each page shows, and the device the engine runs on."""
+"""Home: what each page shows, and the devices the engine runs on."""
 
 import streamlit as st
 import torch
@@ -21,4 +21,7 @@ for key in (
     "real_model",
 ):
     st.markdown(f"- {ui.tr(f'home.{key}')}")
-st.caption(ui.tr("app.device", device=describe_device(resolve_device()), version=torch.__version__))
+engine, small = resolve_device(), resolve_device(many_small_kernels=True)
+st.caption(ui.tr("app.device", device=describe_device(engine), version=torch.__version__))
+if small != engine:  # on a GPU host: the two pages that train small models stay on the CPU
+    st.caption(ui.tr("app.device_small", device=describe_device(small)))

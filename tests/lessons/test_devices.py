@@ -28,8 +28,8 @@ def moves(monkeypatch):
     """Patch resolve_device everywhere attnviz imported it; record every module's .to()."""
     real = device_module.resolve_device
 
-    def stand_in(device="auto"):
-        return STAND_IN if device == "auto" else real(device)
+    def stand_in(device="auto", **kw):
+        return STAND_IN if device == "auto" else real(device, **kw)
 
     for name, module in list(sys.modules.items()):
         if name.startswith("attnviz") and getattr(module, "resolve_device", None) is real:

@@ -212,7 +212,7 @@ def test_models_are_drawn_on_the_cpu_then_moved(monkeypatch):
     asked = []
     for module in (race_model, training):  # the model's device, and the race's
         monkeypatch.setattr(
-            module, "resolve_device", lambda d="auto": asked.append(d) or torch.device("cpu")
+            module, "resolve_device", lambda d="auto", **kw: asked.append(d) or torch.device("cpu")
         )
     via = race_model.SeqModel(cfg, "pre")
     assert asked == ["auto"]
