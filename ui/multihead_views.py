@@ -129,8 +129,8 @@ def explore(cfg: multihead.Config, r: multihead.Result) -> None:
         st.caption(tr("multihead.map_help"))
     labels = token_labels(r.tokens, escape=False)
     what = tr(f"multihead.{show}")
-    csv_button(
-        pd.DataFrame(shown[h], index=labels, columns=labels),
+    csv_button(  # built on a click: a frame of N string labels costs ms on every rerun
+        lambda: pd.DataFrame(shown[h], index=labels, columns=labels),
         f"head{h + 1}_{show}",
         "csv_head",
         label=tr("multihead.dl_head", h=h + 1, what=what),

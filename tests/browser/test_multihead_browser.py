@@ -4,6 +4,7 @@ click on its cell, or the arrow keys and Enter, show the steps of that weight.""
 
 import io
 import re
+from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import numpy as np
@@ -14,6 +15,7 @@ from playwright.sync_api import expect
 from attnviz.charts.raster import colour
 from attnviz.i18n import t
 from attnviz.lessons import multihead
+from attnviz.text import token_labels
 
 from .conftest import assert_clean, open_app, slider, wait_idle
 
@@ -118,6 +120,24 @@ def test_the_map_saves_itself_as_shown(page, server):
         np.testing.assert_array_equal(image[int(y), int(x)], cells[i, j])
     left = image[:, : int(2 * (box["x"] - frame["x"]))]  # the row labels: dark text on white
     assert (left.sum(-1) < 200).sum() > 500
+    assert_clean(page)
+
+
+def test_the_head_csv_holds_the_enlarged_heads_weights(page, server):
+    """The CSV of the enlarged head, built only on the click: the engine's weights of head 3,
+    rows and columns labelled by token."""
+    text = "the cat sat on the mat"
+    open_app(page, f"{server}/multihead?lang=en&head=3&text={text.replace(' ', '+')}")
+    what = t("multihead.dl_head", "en", h=3, what=t("multihead.weights", "en"))
+    with page.expect_download() as saved:
+        page.get_by_role("button", name=t("app.download_csv", "en", name=what)).click()
+    assert saved.value.suggested_filename == "head3_weights.csv"
+    rows = Path(saved.value.path()).read_text(encoding="utf-8-sig").splitlines()
+    r = multihead.run(multihead.Config(text=text))
+    labels = token_labels(r.tokens, escape=False)
+    assert rows[0].split(",")[1:] == labels and [row.split(",")[0] for row in rows[1:]] == labels
+    weights = np.array([[float(v) for v in row.split(",")[1:]] for row in rows[1:]])
+    np.testing.assert_allclose(weights, r.weights[2], atol=1e-7)
     assert_clean(page)
 
 
