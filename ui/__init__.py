@@ -7,7 +7,7 @@ in the URL and bounded by the engine's caps; export: charts with PNG, CSV downlo
 from attnviz.i18n import LANGS
 
 from .compute import compute, compute_with_progress, config, in_turn
-from .export import csv_button, download_label, formula_table, plot
+from .export import csv_button, download_label, formula_lines, formula_table, plot
 from .frame import (
     SPLIT_MIN_PX,
     begin_page,
@@ -40,6 +40,7 @@ __all__ = [
     "end_page",
     "error_box",
     "explain",
+    "formula_lines",
     "formula_table",
     "in_turn",
     "lang",

@@ -163,6 +163,15 @@ def csv_button(
     )
 
 
+LINE_GAP = r" \\[16pt] "  # between the formulas of one formula_lines block
+
+
+def formula_lines(formulas: list[str], where=st) -> None:
+    """Display formulas one a line, as one element (``gathered``): a rerun sends and draws
+    one element instead of one per formula."""
+    where.latex(r"\begin{gathered}" + LINE_GAP.join(formulas) + r"\end{gathered}")
+
+
 def formula_table(table: pd.DataFrame, where=st) -> None:
     """A table whose ``step`` and ``formula`` columns are LaTeX, typeset; headers from
     ``app.col_<name>``. ``st.table`` typesets each cell on its own, so a rerun that changes

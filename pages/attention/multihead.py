@@ -59,8 +59,7 @@ with left:
     st.caption(ui.tr("multihead.d_head_is", width=r.width, H=cfg.H, d_head=r.d_head))
     if r.d_head >= r.width:
         st.warning(ui.tr("multihead.d_head_wide", d_head=r.d_head, width=r.width))
-    for formula in r.formulas:
-        st.latex(formula)
+    ui.formula_lines(r.formulas)
     lo, hi, qk = r.entropy.min(), r.entropy.max(), cfg.qk_scale
     root, factor = r.d_head**0.5, r.score_factor
     st.markdown(ui.tr(f"multihead.{r.reading}", lo=lo, hi=hi, qk=qk, root=root, factor=factor))

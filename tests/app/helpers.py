@@ -12,6 +12,8 @@ import numpy as np
 from PIL import Image
 from streamlit.testing.v1 import AppTest
 
+from ui.export import LINE_GAP
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -111,8 +113,16 @@ def sweep_controls(at: AppTest, skip: tuple[str, ...] = ("lang",)) -> int:
 
 
 def latex(at: AppTest) -> list[str]:
-    """Every formula typeset on the page (``st.latex``), as the LaTeX it was given."""
-    return [el.value.removeprefix("$$\n").removesuffix("\n$$") for el in at.latex]
+    """Every formula typeset on the page (``st.latex``), as the LaTeX it was given; a block
+    of ``ui.formula_lines`` as its formulas."""
+    begin, end, shown = r"\begin{gathered}", r"\end{gathered}", []
+    for el in at.latex:
+        tex = el.value.removeprefix("$$\n").removesuffix("\n$$")
+        if LINE_GAP in tex and tex.startswith(begin) and tex.endswith(end):
+            shown += tex[len(begin) : -len(end)].split(LINE_GAP)
+        else:
+            shown.append(tex)
+    return shown
 
 
 def chain(line: str) -> str:
