@@ -158,7 +158,8 @@ def test_the_encoding_table_is_E_and_P_the_permutation(lang):
     assert_clean(at)
     joined = " ".join(latex(at))
     assert "PX + E" in joined and "P(X + E)" in joined
-    symbols = [c.value for c in at.caption if r"E = [p_1, \dots, p_N]^\top" in c.value]
+    table = r"E = [\mathbf{p}_1, \dots, \mathbf{p}_N]^\top"
+    symbols = [c.value for c in at.caption if table in c.value]
     assert symbols and "P" in symbols[0]
 
 

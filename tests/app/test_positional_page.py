@@ -101,7 +101,7 @@ def test_the_table_is_E_numbered_from_1(lang):
     assert table["layout"]["title"]["text"].startswith("E")
     assert decode(table["data"][0]["y"]).tolist() == [1, 2, 3, 4, 5]
     assert decode(table["data"][0]["x"]).tolist() == [1, 2, 3, 4]
-    assert any(r"E = [\mathbf p_1, \dots, \mathbf p_N]^\top" in c.value for c in at.caption)
+    assert any(r"E = [\mathbf{p}_1, \dots, \mathbf{p}_N]^\top" in c.value for c in at.caption)
     assert formulas.SINUSOIDAL in latex(at)
     np.testing.assert_allclose(decode(table["data"][0]["z"])[0], [0, 1, 0, 1], atol=1e-6)  # p_1
 
