@@ -146,11 +146,11 @@ def share_link() -> None:
         return
     st.session_state[LINKED] = True
     params = url_params()
-    st.query_params.from_dict(params)
+    if params != st.query_params.to_dict():  # each write is a message and a history entry
+        st.query_params.from_dict(params)
     with st.sidebar:
-        st.caption(tr("app.share_link"))
         url = f"{st.context.url or ''}?{urlencode(params)}"
-        labels = {"copy": tr("app.copy"), "copied": tr("app.copied")}
+        labels = {"label": tr("app.share_link"), "copy": tr("app.copy"), "copied": tr("app.copied")}
         SHARE(key="share_link", data={"url": url, "lang": lang(), **labels})
 
 

@@ -102,10 +102,31 @@ def explore(cfg: multihead.Config, r: multihead.Result) -> None:
         on_click="ignore",
     )
     st.subheader(tr("multihead.head_title", h=h + 1))
-    map_slot = st.container()
-    left, right = st.columns(2)
-    i = slider("i", tr("multihead.pick_i"), 1, N, 1, where=left) - 1
-    j = slider("j", tr("multihead.pick_j"), 1, N, 1, where=right) - 1
+    map_slot = st.container()  # drawn once the weight followed, if any, is known
+    labels = token_labels(r.tokens, escape=False)
+    what = tr(f"multihead.{show}")
+    csv_button(  # built on a click: a frame of N string labels costs ms on every rerun
+        lambda: pd.DataFrame(shown[h], index=labels, columns=labels),
+        f"head{h + 1}_{show}",
+        "csv_head",
+        label=tr("multihead.dl_head", h=h + 1, what=what),
+    )
+    csv_button(
+        lambda: long_table(shown, labels, show).set_index("head"),
+        f"all_heads_{show}",
+        "csv_all",
+        label=tr("multihead.dl_all", what=what),
+    )
+    # the weight followed (row i, column j) is picked only while it is used: the steps or
+    # the query–key space; a click on a cell picks it and turns the steps on
+    follow = toggle("follow", tr("steps.show_steps"))
+    qkview = toggle("qkview", tr("steps.show_qk", h=h + 1))
+    picked = None
+    if follow or qkview:
+        left, right = st.columns(2)
+        i = slider("i", tr("multihead.pick_i"), 1, N, 1, where=left) - 1
+        j = slider("j", tr("multihead.pick_j"), 1, N, 1, where=right) - 1
+        picked = (i, j)
     with map_slot:
         look = dict(
             title=titles[h],
@@ -122,33 +143,19 @@ def explore(cfg: multihead.Config, r: multihead.Result) -> None:
             r.tokens,
             key="head_map",
             name=f"head{h + 1}_{show}",
-            picked=(i, j),
+            picked=picked,
             on_pick=mosaic.pick_cell,
             **look,
         )
         st.caption(tr("multihead.map_help"))
-    labels = token_labels(r.tokens, escape=False)
-    what = tr(f"multihead.{show}")
-    csv_button(  # built on a click: a frame of N string labels costs ms on every rerun
-        lambda: pd.DataFrame(shown[h], index=labels, columns=labels),
-        f"head{h + 1}_{show}",
-        "csv_head",
-        label=tr("multihead.dl_head", h=h + 1, what=what),
-    )
-    csv_button(
-        lambda: long_table(shown, labels, show).set_index("head"),
-        f"all_heads_{show}",
-        "csv_all",
-        label=tr("multihead.dl_all", what=what),
-    )
     # drawn on demand (a click on a cell turns the steps on): the page redraws lean
-    if toggle("follow", tr("steps.show_steps")):
+    if follow:
         s = compute(multihead_probe.follow, multihead_probe.Pick(cfg, h, i, j))
         steps.follow(s.steps, s.formulas, r.tokens, key="steps", where=titles[h])
         if cfg.norm == "pre":  # the steps' x_i is what attention reads
             st.caption(tr("multihead.pre_ln_steps"))
         st.caption(tr(f"steps.cell_{show}", i=i + 1, j=j + 1, value=float(shown[h, i, j])))
-    if toggle("qkview", tr("steps.show_qk", h=h + 1)):
+    if qkview:
         st.subheader(tr("steps.qk_title", h=h + 1))
         k, centre = steps.qk_controls("space")
         try:

@@ -83,6 +83,7 @@ def test_hostile_url_values_do_not_break_the_page():
         text="<script>alert(1)</script>",
         score="nope",
         i="999",
+        follow="true",
         head="x",
     )
     assert_clean(at)
@@ -216,6 +217,20 @@ def test_steps_and_the_query_key_picture_wait_for_their_toggles():
     assert not any(line.startswith("s_{") for line in map(chain, latex(at)))
     at.toggle(key="follow").set_value(True).run()
     assert any(line.startswith("s_{1,1}") for line in map(chain, latex(at)))
+
+
+@pytest.mark.parametrize("toggle", ["follow", "qkview"])
+def test_row_i_and_column_j_are_picked_only_while_a_view_uses_them(toggle):
+    """No weight followed: no sliders for i and j, and no cell outlined on the map; the
+    steps or the query–key space each bring them, with the picked cell outlined."""
+    at = run_page("multihead", text="a b c d")
+    assert not [s for s in at.slider if s.key in ("i", "j")]
+    assert component(at, "attnviz.heatmap")["selected"] is None
+    at.toggle(key=toggle).set_value(True).run()
+    at.slider(key="i").set_value(3)
+    at.slider(key="j").set_value(2).run()
+    assert_clean(at)
+    assert component(at, "attnviz.heatmap")["selected"] == [2, 1]
 
 
 def test_the_head_slider_picks_the_tile_and_the_map():
