@@ -67,8 +67,9 @@ def _saturation(D: int) -> tuple:
 def _multihead(lang: str, H: int) -> tuple:
     params = dict(text=t(TEXT_KEYS["multihead"][0], lang), D="64", H=str(H), auto="true")
     params |= dict(score="scaled_dot", causal="false", pe="sinusoidal", pe_mode="add")
-    params |= dict(norm="post", seed="0", qk="1", show="weights", head="1", i="1", j="1")
-    params |= dict(follow="false", qkview="false")  # the step-through and q–k views closed
+    params |= dict(norm="post", seed="0", qk="1", show="weights", head="1")
+    # the step-through and q–k views closed: no weight is picked (no i, j)
+    params |= dict(follow="false", qkview="false")
     return tuple(params.items())
 
 
