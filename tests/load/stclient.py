@@ -147,7 +147,10 @@ class Session:
         view.seconds = time.perf_counter() - t0
         for path in sorted(view.final):  # the page as it stands when the run ends
             digest.update(repr(path).encode() + b"|" + view.final[path])
-        content = hashlib.sha256(b"q" + (view.query or "").encode())  # the URL in the end
+        # the URL in the end: as written by the run, else as the run found it (a run that
+        # leaves the URL as it was writes nothing, and the browser keeps its address)
+        url_query = view.query if view.query is not None else query
+        content = hashlib.sha256(b"q" + url_query.encode())
         for place, shown in _as_shown(view):
             content.update(repr(place).encode() + b"|" + shown)
         view.fingerprint = digest.hexdigest()[:16]
