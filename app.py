@@ -33,6 +33,14 @@ st.html(  # a formula wider than its column scrolls instead of being cut; displa
     # glyphs reach a pixel past their boxes, the tops of ℝ^{M×D} and of √D's bar)
     "<style>[data-testid=stMain] .katex-display {overflow-x: auto; overflow-y: hidden;}"
     " [data-testid=stMain] .katex-display > .katex {font-size: 1.1em; padding-block: 0.2em;}"
+    # ui.number_table's tables, ruled like st.table's in either theme (lines and headers in
+    # the text's own colour, lighter), the numbers right-aligned in equal-width digits
+    f" .{ui.NUMBER_TABLE} {{border-collapse: collapse; font-size: 0.875rem;"
+    " font-variant-numeric: tabular-nums; margin-bottom: 1rem;}"
+    f" .{ui.NUMBER_TABLE} :is(th, td) {{padding: 0.25rem 0.75rem; text-align: right;"
+    " border: 1px solid color-mix(in srgb, currentColor 15%, transparent);}"
+    f" .{ui.NUMBER_TABLE} th {{font-weight: 400; vertical-align: bottom;"
+    " color: color-mix(in srgb, currentColor 60%, transparent);}"
     # Streamlit fades an element that a rerun has not yet redrawn, after 0.5 s; the fade's
     # transition, set on every element of the page at each rerun, cost about 40 ms of paint
     # and compositing per slider change of the multi-head page (bench/bench_ui.py, same-run
@@ -64,6 +72,7 @@ if ui.presenting():
         " [data-testid=stMain] [data-testid=stWidgetLabel] p {font-size: 1.15rem !important;}"
         " [data-testid=stMain] [data-testid=stTable] :is(td, th) p {font-size: 1.2rem !important;}"
         " [data-testid=stMain] [data-testid=stTable] tbody th p {white-space: nowrap;}"
+        f" [data-testid=stMain] .{ui.NUMBER_TABLE} {{font-size: 1.2rem;}}"
         " [data-testid=stMain] :is([data-testid=stDownloadButton], [data-testid=stButton],"
         " [role=radiogroup]) p, [data-testid=stMain] [data-testid=stSliderThumbValue]"
         " {font-size: 1.15rem !important;}"

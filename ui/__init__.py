@@ -7,7 +7,15 @@ in the URL and bounded by the engine's caps; export: charts with PNG, CSV downlo
 from attnviz.i18n import LANGS
 
 from .compute import compute, compute_with_progress, config, in_turn
-from .export import csv_button, download_label, formula_lines, formula_table, plot
+from .export import (
+    NUMBER_TABLE,
+    csv_button,
+    download_label,
+    formula_lines,
+    formula_table,
+    number_table,
+    plot,
+)
 from .frame import (
     SPLIT_MIN_PX,
     begin_page,
@@ -29,6 +37,7 @@ from .widgets import choice_slider, number, positions, select, slider, text, tog
 
 __all__ = [
     "LANGS",
+    "NUMBER_TABLE",
     "SPLIT_MIN_PX",
     "begin_page",
     "choice_slider",
@@ -45,6 +54,7 @@ __all__ = [
     "in_turn",
     "lang",
     "number",
+    "number_table",
     "plot",
     "positions",
     "presenting",

@@ -183,3 +183,21 @@ def formula_table(table: pd.DataFrame, where=st) -> None:
             shown[c] = "$" + style + shown[c] + "$"
     shown.columns = [tr(f"app.col_{c}") for c in table.columns]
     where.table(shown, hide_index=True)
+
+
+NUMBER_TABLE = "attnviz-numbers"  # the class of number_table's tables (app.py styles it)
+
+
+def number_table(table: pd.DataFrame, decimals: int, where=st) -> None:
+    """A small table of numbers as one HTML element, its index the first column (headed by
+    the index's name). ``st.table`` draws every cell as Markdown and draws them all again
+    on each of a rerun's React commits (about 13 per change of H on the multi-head page);
+    an HTML element is drawn again only when it changes."""
+    shown = table.reset_index()
+    html = shown.to_html(
+        index=False,
+        border=0,
+        classes=NUMBER_TABLE,
+        float_format=f"{{:.{decimals}f}}".format,
+    )
+    where.html(html)

@@ -68,8 +68,7 @@ with left:
         {ui.tr(entropy): r.entropy, ui.tr("multihead.col_max"): r.max_weight},
         index=pd.RangeIndex(1, cfg.H + 1, name=ui.tr("multihead.col_head")),  # h, from 1
     )
-    # a plain table (the page redraws faster than with a grid), its index the head h
-    st.table(sharpness.round(4), hide_index=False)
+    ui.number_table(sharpness, decimals=4)  # its index the head h
 
 with right:
     views.explore(cfg, r)

@@ -6,13 +6,15 @@ from __future__ import annotations
 import base64
 import io
 import json
+from html.parser import HTMLParser
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 from PIL import Image
 from streamlit.testing.v1 import AppTest
 
-from ui.export import LINE_GAP
+from ui.export import LINE_GAP, NUMBER_TABLE
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -133,3 +135,40 @@ def chain(line: str) -> str:
     if not (line.startswith((begin + "s_{", begin + "a_{")) and line.endswith(end)):
         return line
     return line[len(begin) : -len(end)].replace(r" \\ &= ", " = ").replace(" &= ", " = ", 1)
+
+
+class _Cells(HTMLParser):
+    """The text of each cell (th or td) of an HTML table, row by row."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rows: list[list[str]] = []
+        self.cell: list[str] | None = None
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        if tag == "tr":
+            self.rows.append([])
+        elif tag in ("th", "td"):
+            self.cell = []
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("th", "td") and self.cell is not None:
+            self.rows[-1].append("".join(self.cell).strip())
+            self.cell = None
+
+    def handle_data(self, data: str) -> None:
+        if self.cell is not None:
+            self.cell.append(data)
+
+
+def number_tables(at: AppTest) -> list[pd.DataFrame]:
+    """Every ``ui.number_table`` on the page, as read from its HTML: a frame of the numbers
+    shown, under the headers shown (its first column the table's index)."""
+    tables = []
+    for el in at.get("html"):
+        if f'class="dataframe {NUMBER_TABLE}"' in el.proto.body:
+            cells = _Cells()
+            cells.feed(el.proto.body)
+            header, *rows = cells.rows
+            tables.append(pd.DataFrame(rows, columns=header).apply(pd.to_numeric))
+    return tables
