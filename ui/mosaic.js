@@ -3,7 +3,8 @@
 // labels for rows and columns around it, or a title above each tile. Plain DOM, no chart
 // library: it draws in a few milliseconds at any sentence length.
 // data: {src, rows, cols, cell, gap, band, names, rowLabels, colLabels, tileLabels,
-//        selected, alt, large, maxWidth}; names[r * cols + c] (fewer names: fewer tiles)
+//        selected, alt, large, maxWidth, save}; names[r * cols + c] (fewer names: fewer
+//        tiles); save: {label, file} or null, a link under the picture that saves its PNG
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -76,4 +77,10 @@ export default function ({ data, parentElement, setTriggerValue }) {
   root.classList.toggle("large", Boolean(large));
   root.style.maxWidth = data.maxWidth ? `${data.maxWidth}px` : "";
   root.replaceChildren(el("div"), top, side, image);
+  if (data.save) {
+    const link = el("a", "save", data.save.label);
+    link.href = src;
+    link.download = data.save.file;
+    root.append(el("div"), link);
+  }
 }

@@ -52,12 +52,15 @@ def data(
     large: bool = False,
     tile_labels: list[str] | None = None,
     max_width: int | None = None,
+    save: tuple[str, str] | None = None,
 ) -> dict:
     """What the component draws: the PNG as a data URI and the tile geometry in pixels.
 
     ``names`` (hover, one per tile, row by row; fewer names than rows × cols leave the
     last tiles out), ``tile_labels`` titles drawn in the band above each tile, ``large``
-    labels for presentation mode, ``max_width`` the widest the picture grows (CSS px).
+    labels for presentation mode, ``max_width`` the widest the picture grows (CSS px),
+    ``save`` (label, file name) a link under the picture that saves this PNG: the
+    component's own, where an ``st.download_button`` was one more element for each rerun.
     """
     return {
         "src": png_uri(png),
@@ -74,6 +77,7 @@ def data(
         "alt": alt,
         "large": large,
         "maxWidth": max_width,
+        "save": {"label": save[0], "file": save[1]} if save else None,
     }
 
 

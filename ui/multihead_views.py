@@ -84,6 +84,7 @@ def explore(cfg: multihead.Config, r: multihead.Result) -> None:
         alt=tr("multihead.grid"),
         large=presenting(),
         max_width=760 if presenting() else 520,
+        save=(download_label("png", tr("multihead.dl_grid")), "heads.png"),
     )
     mosaic.mosaic(payload, "grid", pick_head(tiles.cols))
     notes = [tr("multihead.grid_caption")]  # one element: fewer for a rerun to send
@@ -93,14 +94,6 @@ def explore(cfg: multihead.Config, r: multihead.Result) -> None:
         rule = "multihead.range_causal" if cfg.causal else "multihead.range"
         notes.append(tr(rule, hi=hi, N=N, uniform=1 / N))
     st.caption("\n\n".join(notes))
-    st.download_button(
-        download_label("png", tr("multihead.dl_grid")),
-        png,
-        file_name="heads.png",
-        mime="image/png",
-        key="png_grid",
-        on_click="ignore",
-    )
     st.subheader(tr("multihead.head_title", h=h + 1))
     map_slot = st.container()  # drawn once the weight followed, if any, is known
     labels = token_labels(r.tokens, escape=False)

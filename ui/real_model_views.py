@@ -59,17 +59,10 @@ def head_grid(r: real_model.Result, L: int, H: int, selected: tuple[int, int]) -
             selected=selected,
             alt=tr("real_model.grid"),
             large=presenting(),
+            save=(download_label("png", tr("real_model.dl_grid")), "all_heads.png"),
         ),
         "grid",
         pick_head,
-    )
-    st.download_button(
-        download_label("png", tr("real_model.dl_grid")),
-        r.png,
-        file_name="all_heads.png",
-        mime="image/png",
-        key="png_grid",
-        on_click="ignore",
     )
 
 

@@ -240,6 +240,11 @@ def test_the_head_slider_picks_the_tile_and_the_map():
     assert_clean(at)
     r = multihead.run(multihead.Config(text=text))
     assert grid(at)["selected"] == [1, 1]  # head 6 = tile (row 2, column 2) of 4 per row
+    name = t("multihead.dl_grid", "en")  # the grid saves its own PNG, the picture shown
+    assert grid(at)["save"] == {
+        "label": t("app.download_png", "en", name=name),
+        "file": "heads.png",
+    }
     np.testing.assert_allclose(map_z(at), r.weights[5], atol=1e-6)
 
 

@@ -61,9 +61,11 @@ def test_model_view_shows_all_heads_and_the_picked_one(lang, encoded):
     cell = png[4 * step : 4 * step + n, 7 * step : 7 * step + n]
     np.testing.assert_array_equal(cell, colour(encoded.attentions[4, 7], 0.0, 1.0))
     np.testing.assert_allclose(map_z(at), encoded.attentions[4, 7], atol=1e-6)
-    # PNG: the mosaic (the map saves its own); CSV: the map, all layers × heads (N ≤ 64) and
-    # the sink grid
-    assert len(at.get("download_button")) == 4
+    # the mosaic and the map save their own PNGs; CSV: the map, all layers × heads (N ≤ 64)
+    # and the sink grid
+    label = t("app.download_png", lang, name=t("real_model.dl_grid", lang))
+    assert grid["save"] == {"label": label, "file": "all_heads.png"}
+    assert len(at.get("download_button")) == 3
     assert at.title[0].value != ""
 
 

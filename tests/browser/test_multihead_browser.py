@@ -2,6 +2,7 @@
 sidebar's share link follows); the enlarged map's tooltip gives the engine's weight, and a
 click on its cell, or the arrow keys and Enter, show the steps of that weight."""
 
+import base64
 import io
 import re
 from pathlib import Path
@@ -121,6 +122,21 @@ def test_the_map_saves_itself_as_shown(page, server):
     left = image[:, : int(2 * (box["x"] - frame["x"]))]  # the row labels: dark text on white
     assert (left.sum(-1) < 200).sum() > 500
     assert_clean(page)
+
+
+def test_the_grid_saves_its_own_picture(page, server):
+    """The link under the grid of heads (the mosaic's own) saves the very PNG shown, whose
+    tiles are the heads' maps (test_every_tile_is_its_heads_map_and_rows_sum_to_one)."""
+    open_app(page, f"{server}/multihead?lang=ja&H=4")
+    link = page.locator(".mosaic .save")
+    expect(link).to_have_text(t("app.download_png", "ja", name=t("multihead.dl_grid", "ja")))
+    with page.expect_download() as saved:
+        link.click()
+    assert saved.value.suggested_filename == "heads.png"
+    shown = page.locator(".mosaic img").get_attribute("src")
+    assert shown.startswith("data:image/png;base64,")
+    assert Path(saved.value.path()).read_bytes() == base64.b64decode(shown.split(",", 1)[1])
+    assert Image.open(saved.value.path()).format == "PNG"
 
 
 def test_the_head_csv_holds_the_enlarged_heads_weights(page, server):
