@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import gc
+import hashlib
 import json
 import re
+import uuid
 from pathlib import Path
 from urllib.parse import urlencode, urlsplit
 
@@ -22,12 +24,36 @@ RELABEL = "_relabel"  # session key: this run's language is not the last run's
 SETTLE = "_settle"  # session key: controls to move before the next run draws them, and why
 SETTLED = "_settled"  # session key: why this run's controls were moved (shown by the page)
 HIDE_DIALOG = "<style>[data-testid=stDialog] {display: none !important;}</style>"
+ORDER = "_component_order"  # session key: (session id, {component key: (digest, number)})
 HERE = Path(__file__).parent
-SHARE = st.components.v2.component(
-    "attnviz.share",
-    css=(HERE / "share.css").read_text(encoding="utf-8"),
-    js=(HERE / "share.js").read_text(encoding="utf-8"),
-)
+
+
+def component_js(stem: str) -> str:
+    """The code of component ``stem``: ``ui/<stem>.js`` preceded by ``ui/order.js``, so that
+    its function draws only data newer than it shows (numbered by :func:`ordered`)."""
+    return "".join((HERE / f"{f}.js").read_text(encoding="utf-8") for f in ("order", stem))
+
+
+def component(name: str, stem: str):
+    """An ``st.components.v2`` component of ``component_js(stem)`` and ``ui/<stem>.css``."""
+    css = (HERE / f"{stem}.css").read_text(encoding="utf-8")
+    return st.components.v2.component(name, css=css, js=component_js(stem))
+
+
+def ordered(key: str, data: dict) -> dict:
+    """``data`` with ``order``: [this session, a number that grows each time the data of
+    component ``key`` changes]. Equal data keeps its number, so a rerun that changes
+    nothing of it does not draw it again. Why: ui/order.js."""
+    session, numbers = st.session_state.setdefault(ORDER, (uuid.uuid4().hex, {}))
+    digest = hashlib.blake2b(json.dumps(data, sort_keys=True).encode(), digest_size=16).digest()
+    last, n = numbers.get(key, (None, 0))
+    if digest != last:
+        n += 1
+        numbers[key] = (digest, n)
+    return data | {"order": [session, n]}
+
+
+SHARE = component("attnviz.share", "share")
 DISMISS = st.components.v2.component(
     "attnviz.dismiss", js=(HERE / "dismiss.js").read_text(encoding="utf-8")
 )
@@ -151,7 +177,8 @@ def share_link() -> None:
     with st.sidebar:
         url = f"{st.context.url or ''}?{urlencode(params)}"
         labels = {"label": tr("app.share_link"), "copy": tr("app.copy"), "copied": tr("app.copied")}
-        SHARE(key="share_link", data={"url": url, "lang": lang(), **labels})
+        data = {"url": url, "lang": lang(), **labels}
+        SHARE(key="share_link", data=ordered("share_link", data))
 
 
 def explain(err: ValueError) -> str:

@@ -4,7 +4,8 @@
 // into it (+ and − too); the reset button or 0 shows the whole map again. (No double click:
 // its two clicks would pick a cell each.)
 // No chart library: it redraws in a few milliseconds.
-// data: attnviz.charts.cells.cell_map's payload; z (float32, base64) row by row.
+// data: attnviz.charts.cells.cell_map's payload, z (float32, base64) row by row; and order
+// (ui/order.js).
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -127,6 +128,7 @@ function axis(className, names, positions, a, b, dense) {
 }
 
 export default function ({ data, parentElement, setTriggerValue }) {
+  if (superseded(parentElement, data.order)) return; // ui/order.js
   const { rows, cols, rowNames, colNames, selected, bar } = data;
   let z = null; // decoded on the first tooltip: 15–40 ms at N = 512, not paid by a redraw
   const pct = (k, n) => `${(100 * k) / n}%`;

@@ -4,7 +4,8 @@
 // library: it draws in a few milliseconds at any sentence length.
 // data: {src, rows, cols, cell, gap, band, names, rowLabels, colLabels, tileLabels,
 //        selected, alt, large, maxWidth, save}; names[r * cols + c] (fewer names: fewer
-//        tiles); save: {label, file} or null, a link under the picture that saves its PNG
+//        tiles); save: {label, file} or null, a link under the picture that saves its PNG;
+//        order: ui/order.js
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -14,6 +15,7 @@ function el(tag, className, text) {
 }
 
 export default function ({ data, parentElement, setTriggerValue }) {
+  if (superseded(parentElement, data.order)) return; // ui/order.js
   const { src, rows, cols, cell, gap, names, rowLabels, colLabels, selected, alt, large } = data;
   const band = data.band || 0;
   const tileLabels = data.tileLabels || [];

@@ -16,7 +16,6 @@ controls into the URL (app.py's share link does so only after a whole page's run
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 
 import numpy as np
 import streamlit as st
@@ -25,19 +24,10 @@ from attnviz.charts import Mosaic
 from attnviz.charts.cells import cell_map
 from attnviz.charts.raster import png_uri
 
-from .frame import presenting, tr, url_params
+from .frame import component, ordered, presenting, tr, url_params
 
-HERE = Path(__file__).parent
-COMPONENT = st.components.v2.component(
-    "attnviz.mosaic",
-    css=(HERE / "mosaic.css").read_text(encoding="utf-8"),
-    js=(HERE / "mosaic.js").read_text(encoding="utf-8"),
-)
-HEATMAP = st.components.v2.component(
-    "attnviz.heatmap",
-    css=(HERE / "heatmap.css").read_text(encoding="utf-8"),
-    js=(HERE / "heatmap.js").read_text(encoding="utf-8"),
-)
+COMPONENT = component("attnviz.mosaic", "mosaic")
+HEATMAP = component("attnviz.heatmap", "heatmap")
 
 
 def data(
@@ -102,7 +92,7 @@ def _picked(key: str, on_pick: Callable[[tuple[int, int]], None]) -> Callable[[]
 def mosaic(payload: dict, key: str, on_pick: Callable[[tuple[int, int]], None]) -> None:
     """Draw the mosaic; a click on tile (row, col) calls ``on_pick((row, col))`` before
     the next run."""
-    COMPONENT(key=key, data=payload, on_pick_change=_picked(key, on_pick))
+    COMPONENT(key=key, data=ordered(key, payload), on_pick_change=_picked(key, on_pick))
 
 
 def enlarged_map(
@@ -133,7 +123,8 @@ def enlarged_map(
         pickable=on_pick is not None,
         **look,
     )
-    HEATMAP(key=key, data=payload, on_pick_change=on_pick and _picked(key, on_pick))
+    pick = on_pick and _picked(key, on_pick)
+    HEATMAP(key=key, data=ordered(key, payload), on_pick_change=pick)
 
 
 def keep_in_url() -> None:

@@ -6,13 +6,17 @@
 // sets kanji in their Japanese forms, breaks Japanese lines by Japanese rules, and a screen
 // reader reads the page in its language.
 // The label above the box is drawn here too: one element for a rerun to send and redraw.
-// data: {url, lang, label, copy, copied} (the box's label and the button's two, translated)
+// data: {url, lang, label, copy, copied, order} (the box's label and the button's two,
+// translated; order: ui/order.js)
 
 export default function ({ data, parentElement }) {
+  if (superseded(parentElement, data.order)) return; // ui/order.js
   // only on a change: every assignment, even of the same value, restyles the whole page
   // (app.py's :lang() rules), 15–24 ms of each rerun of the multi-head page against 3–4
-  // (Chromium's RecalcStyleDuration, same-run A/B)
-  if (document.documentElement.lang !== data.lang) document.documentElement.lang = data.lang;
+  // (Chromium's RecalcStyleDuration, same-run A/B); and only from a box still on the page
+  // (a replaced one's late call must not name it)
+  const html = document.documentElement;
+  if (parentElement.isConnected && html.lang !== data.lang) html.lang = data.lang;
   let root = parentElement.querySelector(".share");
   if (!root) {
     root = document.createElement("div");

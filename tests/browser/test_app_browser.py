@@ -11,6 +11,8 @@ import time
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from attnviz.i18n import t
+
 from .conftest import ROOT, assert_clean, open_app, slider, start_server, wait_idle
 
 PAGES = re.findall(r'url_path="([\w-]+)"', (ROOT / "app.py").read_text())
@@ -366,11 +368,13 @@ def test_switching_the_language_relabels_every_control_and_keeps_its_choice(serv
     language each must show its choice under the new label (radios lost their choice and
     select boxes kept the old language), and an untouched example sentence follows."""
     open_app(page, f"{server}/multihead?lang=ja&pe_mode=concat")
+    page.wait_for_function("document.documentElement.lang === 'ja'", timeout=10_000)
     page.get_by_text("English").click()
     page.wait_for_url(re.compile("lang=en"), timeout=30_000)
     wait_idle(page)
     page.get_by_text("Positions are").wait_for(timeout=30_000)
     page.wait_for_function("document.documentElement.lang === 'en'", timeout=10_000)
+    assert page.locator(".share label").inner_text() == t("app.share_link", "en")
     radios = page.locator("[data-testid=stMain] [data-testid=stRadio]")
     checked = radios.evaluate_all(
         "rs => rs.map(r => [...r.querySelectorAll('label')].filter(l => l.querySelector('input')?"

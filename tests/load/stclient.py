@@ -208,6 +208,12 @@ def _read_delta(fwd: ForwardMsg, view: View) -> None:
             # from st.cache_data is rebuilt from a pickle), so compare it canonically.
             spec = json.loads(el.plotly_chart.spec)
             el.plotly_chart.spec = json.dumps(spec, sort_keys=True)
+        if etype == "bidi_component" and el.bidi_component.WhichOneof("data") == "json":
+            # "order" numbers a component's data within its session (ui.frame.ordered):
+            # what the page shows is the rest
+            payload = json.loads(el.bidi_component.json)
+            payload.pop("order", None)
+            el.bidi_component.json = json.dumps(payload, sort_keys=True)
         view.final[path] = el.SerializeToString(deterministic=True)
     elif which == "add_block":
         view.controls.pop(path, None)
