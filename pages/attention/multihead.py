@@ -60,6 +60,12 @@ with left:
     if r.d_head >= r.width:
         st.warning(ui.tr("multihead.d_head_wide", d_head=r.d_head, width=r.width))
     ui.formula_lines(r.formulas)
+    # the shapes on demand: a popover draws its table only while it is open, and these 30
+    # typeset cells, drawn again on each of a rerun's React commits, cost 13–17 ms of every
+    # change of H (bench/bench_ui.py's page, same-run A/B, 3 runs); an expander draws what
+    # it hides
+    with st.popover(ui.tr("multihead.pipeline"), icon=":material/table_rows:"):
+        ui.formula_table(r.pipeline)
     lo, hi, qk = r.entropy.min(), r.entropy.max(), cfg.qk_scale
     root, factor = r.d_head**0.5, r.score_factor
     st.markdown(ui.tr(f"multihead.{r.reading}", lo=lo, hi=hi, qk=qk, root=root, factor=factor))
@@ -72,6 +78,3 @@ with left:
 
 with right:
     views.explore(cfg, r)
-
-st.subheader(ui.tr("multihead.pipeline"))
-ui.formula_table(r.pipeline)
