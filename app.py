@@ -70,7 +70,9 @@ if ui.presenting():
     st.html(
         "<style>[data-testid=stMain] .stMarkdown :is(p, li) {font-size: 1.35rem !important;}"
         " [data-testid=stMain] [data-testid=stWidgetLabel] p {font-size: 1.15rem !important;}"
-        " [data-testid=stMain] [data-testid=stTable] :is(td, th) p {font-size: 1.2rem !important;}"
+        # tables, also in a popover (drawn outside stMain)
+        " :is([data-testid=stMain], [data-testid=stPopoverBody]) [data-testid=stTable]"
+        " :is(td, th) p {font-size: 1.2rem !important;}"
         " [data-testid=stMain] [data-testid=stTable] tbody th p {white-space: nowrap;}"
         f" [data-testid=stMain] .{ui.NUMBER_TABLE} {{font-size: 1.2rem;}}"
         " [data-testid=stMain] :is([data-testid=stDownloadButton], [data-testid=stButton],"

@@ -343,3 +343,14 @@ def test_the_pipeline_opens_under_the_formulas_with_every_shape(page, server, la
     button = page.get_by_role("button", name=label).bounding_box()
     assert button["y"] > formulas["y"]  # under the formulas
     assert_clean(page)
+
+
+def test_the_pipeline_s_popover_is_at_projector_size_when_presenting(page, server):
+    """A popover is drawn outside the main area, where the projector's sizes must reach too."""
+    sizes = {}
+    for present in ("false", "true"):
+        open_app(page, f"{server}/multihead?lang=ja&present={present}")
+        page.get_by_role("button", name=t("multihead.pipeline", "ja")).click()
+        cell = page.locator("[data-testid=stPopoverBody] [data-testid=stTable] td p").last
+        sizes[present] = float(cell.evaluate("p => parseFloat(getComputedStyle(p).fontSize)"))
+    assert sizes["false"] < 18 <= sizes["true"], sizes
