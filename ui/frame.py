@@ -29,21 +29,22 @@ HERE = Path(__file__).parent
 
 
 def component_js(stem: str) -> str:
-    """The code of component ``stem``: ``ui/<stem>.js`` preceded by ``ui/order.js``, so that
-    its function draws only data newer than it shows (numbered by :func:`ordered`)."""
-    return "".join((HERE / f"{f}.js").read_text(encoding="utf-8") for f in ("order", stem))
+    """The code of component ``stem``: ``ui/<stem>.js`` preceded by ``ui/common.js``: it draws
+    only data newer than it shows (numbered by :func:`ordered`), and notes under a picture."""
+    return "".join((HERE / f"{f}.js").read_text(encoding="utf-8") for f in ("common", stem))
 
 
 def component(name: str, stem: str):
-    """An ``st.components.v2`` component of ``component_js(stem)`` and ``ui/<stem>.css``."""
-    css = (HERE / f"{stem}.css").read_text(encoding="utf-8")
+    """An ``st.components.v2`` component of ``component_js(stem)`` and ``ui/<stem>.css``
+    preceded by ``ui/common.css``."""
+    css = "".join((HERE / f"{f}.css").read_text(encoding="utf-8") for f in ("common", stem))
     return st.components.v2.component(name, css=css, js=component_js(stem))
 
 
 def ordered(key: str, data: dict) -> dict:
     """``data`` with ``order``: [this session, a number that grows each time the data of
     component ``key`` changes]. Equal data keeps its number, so a rerun that changes
-    nothing of it does not draw it again. Why: ui/order.js."""
+    nothing of it does not draw it again. Why: ui/common.js."""
     session, numbers = st.session_state.setdefault(ORDER, (uuid.uuid4().hex, {}))
     digest = hashlib.blake2b(json.dumps(data, sort_keys=True).encode(), digest_size=16).digest()
     last, n = numbers.get(key, (None, 0))

@@ -4,8 +4,8 @@
 // into it (+ and − too); the reset button or 0 shows the whole map again. (No double click:
 // its two clicks would pick a cell each.)
 // No chart library: it redraws in a few milliseconds.
-// data: attnviz.charts.cells.cell_map's payload, z (float32, base64) row by row; and order
-// (ui/order.js).
+// data: attnviz.charts.cells.cell_map's payload, z (float32, base64) row by row; notes, the
+// paragraphs under the map, and order (ui/common.js).
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -128,7 +128,7 @@ function axis(className, names, positions, a, b, dense) {
 }
 
 export default function ({ data, parentElement, setTriggerValue }) {
-  if (superseded(parentElement, data.order)) return; // ui/order.js
+  if (superseded(parentElement, data.order)) return; // ui/common.js
   const { rows, cols, rowNames, colNames, selected, bar } = data;
   let z = null; // decoded on the first tooltip: 15–40 ms at N = 512, not paid by a redraw
   const pct = (k, n) => `${(100 * k) / n}%`;
@@ -337,6 +337,7 @@ export default function ({ data, parentElement, setTriggerValue }) {
     colLabels,
     rich("x-title", data.xTitle),
   );
+  drawNotes(parentElement, data.notes, data.large); // ui/common.js
   // Labels no taller (rows) or wider (columns) than their cells, or ten cells when every
   // tenth is numbered: shrink them when the map is drawn small (a narrow column,
   // presentation mode's larger text). Only ever shrink within one view, so that the labels'

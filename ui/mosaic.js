@@ -3,9 +3,9 @@
 // labels for rows and columns around it, or a title above each tile. Plain DOM, no chart
 // library: it draws in a few milliseconds at any sentence length.
 // data: {src, rows, cols, cell, gap, band, names, rowLabels, colLabels, tileLabels,
-//        selected, alt, large, maxWidth, save}; names[r * cols + c] (fewer names: fewer
+//        selected, alt, large, maxWidth, save, notes}; names[r * cols + c] (fewer names: fewer
 //        tiles); save: {label, file} or null, a link under the picture that saves its PNG;
-//        order: ui/order.js
+//        notes: paragraphs under it; order: ui/common.js
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -15,7 +15,7 @@ function el(tag, className, text) {
 }
 
 export default function ({ data, parentElement, setTriggerValue }) {
-  if (superseded(parentElement, data.order)) return; // ui/order.js
+  if (superseded(parentElement, data.order)) return; // ui/common.js
   const { src, rows, cols, cell, gap, names, rowLabels, colLabels, selected, alt, large } = data;
   const band = data.band || 0;
   const tileLabels = data.tileLabels || [];
@@ -85,4 +85,5 @@ export default function ({ data, parentElement, setTriggerValue }) {
     link.download = data.save.file;
     root.append(el("div"), link);
   }
+  drawNotes(parentElement, data.notes, large); // ui/common.js
 }

@@ -43,6 +43,7 @@ def data(
     tile_labels: list[str] | None = None,
     max_width: int | None = None,
     save: tuple[str, str] | None = None,
+    notes: list[str] | None = None,
 ) -> dict:
     """What the component draws: the PNG as a data URI and the tile geometry in pixels.
 
@@ -50,7 +51,8 @@ def data(
     last tiles out), ``tile_labels`` titles drawn in the band above each tile, ``large``
     labels for presentation mode, ``max_width`` the widest the picture grows (CSS px),
     ``save`` (label, file name) a link under the picture that saves this PNG: the
-    component's own, where an ``st.download_button`` was one more element for each rerun.
+    component's own, where an ``st.download_button`` was one more element for each rerun;
+    ``notes`` paragraphs of plain text under it, as an ``st.caption`` (one element fewer).
     """
     return {
         "src": png_uri(png),
@@ -68,6 +70,7 @@ def data(
         "large": large,
         "maxWidth": max_width,
         "save": {"label": save[0], "file": save[1]} if save else None,
+        "notes": notes or [],
     }
 
 
@@ -104,12 +107,13 @@ def enlarged_map(
     name: str,
     picked: tuple[int, int] | None,
     on_pick: Callable[[tuple[int, int]], None] | None,
+    notes: list[str] | None = None,
     **look,
 ) -> None:
     """One map as a picture of its cells with the cell ``picked`` outlined: a click calls
     ``on_pick((query position, key position))`` before the next run (``None``: a click
-    picks nothing), a dragged box zooms. ``look``: the titles, colour range and positions
-    of ``cell_map``.
+    picks nothing), a dragged box zooms. ``notes``: paragraphs of plain text under the map,
+    as an ``st.caption``. ``look``: the titles, colour range and positions of ``cell_map``.
     """
     payload = cell_map(
         z,
@@ -124,7 +128,7 @@ def enlarged_map(
         **look,
     )
     pick = on_pick and _picked(key, on_pick)
-    HEATMAP(key=key, data=ordered(key, payload), on_pick_change=pick)
+    HEATMAP(key=key, data=ordered(key, payload | {"notes": notes or []}), on_pick_change=pick)
 
 
 def keep_in_url() -> None:

@@ -73,6 +73,12 @@ def explore(cfg: multihead.Config, r: multihead.Result) -> None:
         tr("multihead.tile_name", h=g + 1, entropy=r.entropy[g], max=r.max_weight[g])
         for g in range(cfg.H)
     ]
+    notes = [tr("multihead.grid_caption")]  # drawn by the grid: no element of their own
+    if tiles.cell < N:
+        notes.append(tr("multihead.grid_pooled", N=N))
+    if show == "weights":
+        rule = "multihead.range_causal" if cfg.causal else "multihead.range"
+        notes.append(tr(rule, hi=hi, N=N, uniform=1 / N))
     payload = mosaic.data(
         tiles,
         png,
@@ -85,15 +91,9 @@ def explore(cfg: multihead.Config, r: multihead.Result) -> None:
         large=presenting(),
         max_width=760 if presenting() else 520,
         save=(download_label("png", tr("multihead.dl_grid")), "heads.png"),
+        notes=notes,
     )
     mosaic.mosaic(payload, "grid", pick_head(tiles.cols))
-    notes = [tr("multihead.grid_caption")]  # one element: fewer for a rerun to send
-    if tiles.cell < N:
-        notes.append(tr("multihead.grid_pooled", N=N))
-    if show == "weights":
-        rule = "multihead.range_causal" if cfg.causal else "multihead.range"
-        notes.append(tr(rule, hi=hi, N=N, uniform=1 / N))
-    st.caption("\n\n".join(notes))
     st.subheader(tr("multihead.head_title", h=h + 1))
     map_slot = st.container()  # drawn once the weight followed, if any, is known
     labels = token_labels(r.tokens, escape=False)
@@ -138,9 +138,9 @@ def explore(cfg: multihead.Config, r: multihead.Result) -> None:
             name=f"head{h + 1}_{show}",
             picked=picked,
             on_pick=mosaic.pick_cell,
+            notes=[tr("multihead.map_help")],
             **look,
         )
-        st.caption(tr("multihead.map_help"))
     # drawn on demand (a click on a cell turns the steps on): the page redraws lean
     if follow:
         s = compute(multihead_probe.follow, multihead_probe.Pick(cfg, h, i, j))

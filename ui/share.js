@@ -7,10 +7,10 @@
 // reader reads the page in its language.
 // The label above the box is drawn here too: one element for a rerun to send and redraw.
 // data: {url, lang, label, copy, copied, order} (the box's label and the button's two,
-// translated; order: ui/order.js)
+// translated; order: ui/common.js)
 
 export default function ({ data, parentElement }) {
-  if (superseded(parentElement, data.order)) return; // ui/order.js
+  if (superseded(parentElement, data.order)) return; // ui/common.js
   // only on a change: every assignment, even of the same value, restyles the whole page
   // (app.py's :lang() rules), 15–24 ms of each rerun of the multi-head page against 3–4
   // (Chromium's RecalcStyleDuration, same-run A/B); and only from a box still on the page

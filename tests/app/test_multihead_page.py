@@ -146,9 +146,7 @@ def test_large_grid_is_pooled_and_says_so(lang):
     assert_clean(at)
     payload = grid(at)
     assert len(payload["names"]) == 12 and payload["cell"] < 150
-    captions = [c.value for c in at.caption]
-    pooled = "最大値" if lang == "ja" else "largest value of each block"
-    assert any(pooled in c for c in captions)
+    assert t("multihead.grid_pooled", lang, N=150) in payload["notes"]  # under the grid
     weights = map_z(at)  # the picture of every cell, zoomed in the browser
     assert weights.shape == (150, 150)
     np.testing.assert_allclose(weights.sum(axis=1), 1.0, atol=1e-5)
@@ -209,6 +207,26 @@ def test_colours_span_the_data_with_the_uniform_weight_marked():
     assert float(ticks[f"{float(r.weights.max()):.3g}"]) == 1.0  # the bar ends at the largest
     top = colour(np.float32(r.weights.max()), 0.0, float(r.weights.max()))  # the grid too
     assert (png(grid(at)) == top).all(-1).any()
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize(
+    ("show", "causal"), [("weights", "false"), ("weights", "true"), ("scores", "false")]
+)
+def test_the_grid_and_the_map_carry_their_notes(lang, show, causal):
+    """The notes under the grid (how to use it; the colour range of the weights, with its
+    1/N mark, from the engine's numbers) and under the map are drawn by the two pictures,
+    not as captions of their own."""
+    at = run_page("multihead", lang=lang, text="a b c d e", D=16, H=2, show=show, causal=causal)
+    assert_clean(at)
+    r = multihead.run(multihead.Config(text="a b c d e", D=16, H=2, causal=causal == "true"))
+    rule = "multihead.range_causal" if causal == "true" else "multihead.range"
+    hi = float(r.weights.max())
+    colours = [t(rule, lang, hi=hi, N=5, uniform=0.2)] if show == "weights" else []
+    notes = grid(at)["notes"]
+    assert notes == [t("multihead.grid_caption", lang), *colours]
+    assert component(at, "attnviz.heatmap")["notes"] == [t("multihead.map_help", lang)]
+    assert not {*notes, t("multihead.map_help", lang)} & {c.value for c in at.caption}
 
 
 def test_steps_and_the_query_key_picture_wait_for_their_toggles():

@@ -354,3 +354,24 @@ def test_the_pipeline_s_popover_is_at_projector_size_when_presenting(page, serve
         cell = page.locator("[data-testid=stPopoverBody] [data-testid=stTable] td p").last
         sizes[present] = float(cell.evaluate("p => parseFloat(getComputedStyle(p).fontSize)"))
     assert sizes["false"] < 18 <= sizes["true"], sizes
+
+
+NOTE_LOOK = """() => {
+  const look = (p, box) => { const s = getComputedStyle(p), b = getComputedStyle(box);
+    return [s.fontSize, s.lineHeight, b.opacity, s.color, p.textContent.length > 0]; };
+  const caption = document.querySelector("[data-testid=stMain] [data-testid=stCaptionContainer]");
+  const notes = [...document.querySelectorAll(".st-key-grid *, .st-key-head_map *")]
+    .filter((n) => n.shadowRoot).map((n) => n.shadowRoot.querySelector(".notes"));
+  return [look(caption.querySelector("p"), caption),
+          ...notes.map((box) => look(box.querySelector("p"), box))];
+}"""
+
+
+@pytest.mark.parametrize("present", ["false", "true"])
+def test_the_notes_under_the_grid_and_the_map_look_like_the_page_s_captions(page, server, present):
+    open_app(page, f"{server}/multihead?lang=ja&present={present}")
+    page.locator(".mosaic img").wait_for(timeout=90_000)
+    page.locator(".heatmap .plot img").wait_for(timeout=90_000)
+    caption, *notes = page.evaluate(NOTE_LOOK)
+    assert len(notes) == 2 and caption[-1]
+    assert all(note == caption for note in notes), (caption, notes)

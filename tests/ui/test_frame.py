@@ -27,7 +27,7 @@ def test_the_page_asked_for_is_the_path_under_the_base_path(monkeypatch, url, ba
 
 
 def test_a_component_s_data_is_numbered_anew_only_when_it_changes(monkeypatch):
-    """ui/order.js draws only data numbered above what it shows: each change of a
+    """ui/common.js draws only data numbered above what it shows: each change of a
     component's data must number higher, equal data keep its number (no redraw), each
     component counts for itself, and one session keeps one id."""
     monkeypatch.setattr(frame.st, "session_state", {})

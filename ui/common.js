@@ -1,0 +1,29 @@
+// Put before each component's code (ui.frame.component_js): what the components share.
+
+// Streamlit 1.67 calls a component's function only after awaiting its module, and it does
+// not drop the call of a render that a newer one has replaced: a run's call can come after
+// the next run's (seen: after a switch of language the share box, and <html lang>, went back
+// to the old one in about 1 page in 15 on a loaded machine). ui.frame.ordered numbers each new
+// data of a component; what is shown is never replaced by an older one.
+// order: [this session, the data's number]; a new session (a reconnect) starts again.
+function superseded(host, order) {
+  const [session, n] = order;
+  if (host.attnvizOrder?.session === session && host.attnvizOrder.n >= n) return true;
+  host.attnvizOrder = { session, n };
+  return false;
+}
+
+// The notes under a picture, one paragraph each, set as st.caption sets them (a caption of its
+// own was one more element for each rerun to send and draw); the column's width, not the
+// picture's. `large`: presentation mode's size.
+function drawNotes(host, notes, large) {
+  let box = host.querySelector(":scope > .notes");
+  if (!box) {
+    box = document.createElement("div");
+    box.className = "notes";
+    host.append(box);
+  }
+  box.classList.toggle("large", Boolean(large));
+  box.replaceChildren(...(notes || []).map((text) => Object.assign(document.createElement("p"), { textContent: text })));
+}
+
