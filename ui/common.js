@@ -24,6 +24,7 @@ function drawNotes(host, notes, large) {
     host.append(box);
   }
   box.classList.toggle("large", Boolean(large));
-  box.replaceChildren(...(notes || []).map((text) => Object.assign(document.createElement("p"), { textContent: text })));
+  const paragraph = (text) => Object.assign(document.createElement("p"), { textContent: text });
+  box.replaceChildren(...(notes || []).map(paragraph));
 }
 

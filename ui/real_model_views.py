@@ -141,9 +141,9 @@ def explore(cfg: real_model.Config, r: real_model.Result, title: str) -> None:
             name=name,
             picked=(i, j) if cfg.one_head else None,
             on_pick=mosaic.pick_cell if cfg.one_head else None,
+            notes=[tr("real_model.map_help" if cfg.one_head else "real_model.map_help_combined")],
             **look,
         )
-        st.caption(tr("real_model.map_help" if cfg.one_head else "real_model.map_help_combined"))
         csv_button(
             pd.DataFrame(r.shown, index=r.labels, columns=r.labels),
             name,

@@ -61,6 +61,8 @@ def test_model_view_shows_all_heads_and_the_picked_one(lang, encoded):
     cell = png[4 * step : 4 * step + n, 7 * step : 7 * step + n]
     np.testing.assert_array_equal(cell, colour(encoded.attentions[4, 7], 0.0, 1.0))
     np.testing.assert_allclose(map_z(at), encoded.attentions[4, 7], atol=1e-6)
+    # how to use the map: under it, drawn by the map (no caption of its own)
+    assert component(at, "attnviz.heatmap")["notes"] == [t("real_model.map_help", lang)]
     # the mosaic and the map save their own PNGs; CSV: the map, all layers × heads (N ≤ 64)
     # and the sink grid
     label = t("app.download_png", lang, name=t("real_model.dl_grid", lang))
@@ -90,7 +92,8 @@ def test_head_view_combines_heads_and_hides_special_tokens(lang, encoded):
     assert heat["colPositions"] == keep  # tokens keep their place in the text
     assert not heat["pickable"] and heat["selected"] is None  # no one weight behind a cell
     hover = "Hover over a cell" if lang == "en" else "カーソルを合わせる"
-    assert any(hover in c.value for c in at.caption)
+    assert heat["notes"] == [t("real_model.map_help_combined", lang)]  # drawn by the map
+    assert hover in heat["notes"][0]
     assert heat["colNames"][0] == f"2:{encoded.tokens[1]}"  # from 1
     assert any(("rescaled" if lang == "en" else "割り直") in c.value for c in at.caption)
     lines = figures(at)[0]
