@@ -76,7 +76,8 @@ if ui.presenting():
         " [data-testid=stMain] [data-testid=stTable] tbody th p {white-space: nowrap;}"
         f" [data-testid=stMain] .{ui.NUMBER_TABLE} {{font-size: 1.2rem;}}"
         " [data-testid=stMain] :is([data-testid=stDownloadButton], [data-testid=stButton],"
-        " [role=radiogroup]) p, [data-testid=stMain] [data-testid=stSliderThumbValue]"
+        " [data-testid=stPopover], [role=radiogroup]) p,"
+        " [data-testid=stMain] [data-testid=stSliderThumbValue]"
         " {font-size: 1.15rem !important;}"
         # the value of a select box, number or text field, and a select box's open list
         " [data-testid=stMain] :is([data-testid=stSelectbox], [data-testid=stNumberInput],"
