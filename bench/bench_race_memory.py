@@ -21,8 +21,10 @@ import threading
 import time
 from pathlib import Path
 
-from attnviz.lessons import race_config, race_frames, race_results
 from attnviz.lessons import training_race as training
+from attnviz.lessons.training_race import config as race_config
+from attnviz.lessons.training_race import frames as race_frames
+from attnviz.lessons.training_race import results as race_results
 
 REPLICA = 3 * 2**30  # bytes of memory of one replica (deploy/k8s.yaml's limit)
 

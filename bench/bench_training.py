@@ -30,8 +30,12 @@ from torch import nn
 
 from attnviz.device import resolve_device
 from attnviz.lessons import depth_gradients as depth
-from attnviz.lessons import depth_model, race_config, race_frames, race_results, race_tasks
+from attnviz.lessons import depth_model
 from attnviz.lessons import training_race as training
+from attnviz.lessons.training_race import config as race_config
+from attnviz.lessons.training_race import frames as race_frames
+from attnviz.lessons.training_race import results as race_results
+from attnviz.lessons.training_race import tasks as race_tasks
 from bench.bench_race_memory import record_bytes
 
 

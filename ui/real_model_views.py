@@ -16,7 +16,9 @@ from attnviz import sinks
 from attnviz.charts import lines_view
 from attnviz.charts.real_model import LINE_MIN_WEIGHT
 from attnviz.charts.sinks import sink_grid
-from attnviz.lessons import real_model, real_probe, real_sinks
+from attnviz.lessons import real_model
+from attnviz.lessons.real_model import probe as real_probe
+from attnviz.lessons.real_model import sinks as real_sinks
 from attnviz.limits import MAX_TEXT_CHARS
 from attnviz.tables import long_table
 from attnviz.text import columns, token_labels

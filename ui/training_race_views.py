@@ -15,7 +15,10 @@ import streamlit as st
 
 from attnviz.charts import race_maps
 from attnviz.charts import training_race as charts
-from attnviz.lessons import race_config, race_frames, race_results, training_race
+from attnviz.lessons import training_race
+from attnviz.lessons.training_race import config as race_config
+from attnviz.lessons.training_race import frames as race_frames
+from attnviz.lessons.training_race import results as race_results
 
 from .compute import compute, in_turn
 from .export import csv_button, plot

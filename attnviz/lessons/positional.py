@@ -21,8 +21,8 @@ from ..attention import MultiHeadAttention
 from ..limits import MAX_D, MAX_SEED, check_choice, check_int
 from ..positional import MODES, PositionalEncoding
 from ..text import embed, tokenize
-from .race_model import NORMS
-from .race_results import LearnedPositions
+from .training_race.model import NORMS
+from .training_race.results import LearnedPositions
 
 TABLES = ("sinusoidal", "learned")  # tables drawn from the page's own N, D and seed
 RACE_TABLES = tuple(f"race_{norm}" for norm in NORMS)  # a training race's learned tables

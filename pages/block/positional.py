@@ -6,7 +6,8 @@ import streamlit as st
 
 import ui
 from attnviz.charts import positional as charts
-from attnviz.lessons import positional, race_results
+from attnviz.lessons import positional
+from attnviz.lessons.training_race import results as race_results
 from attnviz.limits import MAX_D, MAX_SEED
 from attnviz.positional import MODES
 from attnviz.text import token_labels

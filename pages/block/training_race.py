@@ -8,7 +8,8 @@ frames kept in session state) are drawn by ``ui.training_race_views``.
 import streamlit as st
 
 import ui
-from attnviz.lessons import race_config, training_race
+from attnviz.lessons import training_race
+from attnviz.lessons.training_race import config as race_config
 from attnviz.limits import MAX_SEED
 from ui import training_race_views as views
 

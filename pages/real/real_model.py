@@ -9,7 +9,8 @@ The sections (grid, map, sinks) are drawn by ``ui.real_model_views``.
 import streamlit as st
 
 import ui
-from attnviz.lessons import real_encode, real_model
+from attnviz.lessons import real_model
+from attnviz.lessons.real_model import forward
 from attnviz.limits import MAX_TEXT_CHARS
 from attnviz.text import token_labels
 from ui import real_model_views as views
@@ -17,7 +18,7 @@ from ui import real_model_views as views
 st.title(ui.tr("real_model.title"))
 st.markdown(ui.tr("real_model.intro"))
 with st.spinner(ui.tr("real_model.loading")):
-    L, H = ui.compute(real_encode.size, real_encode.MODEL)
+    L, H = ui.compute(forward.size, forward.MODEL)
 left, right = ui.split([2, 3])  # the formulas need two fifths
 with left:
     text = ui.text(

@@ -14,9 +14,9 @@ import attnviz
 from attnviz import formulas
 from attnviz.charts.raster import colour
 from attnviz.i18n import t
-from attnviz.lessons import real_encode
 from attnviz.lessons import real_model as rm
-from attnviz.lessons import real_probe as rp
+from attnviz.lessons.real_model import forward
+from attnviz.lessons.real_model import probe as rp
 
 from .helpers import (
     assert_clean,
@@ -112,7 +112,7 @@ def test_rollout_view_matches_the_law(encoded):
     at = run_page("real_model", text=TEXT, show="rollout", layer=6)
     assert_clean(at)
     z = map_z(at)
-    np.testing.assert_allclose(z, real_encode.rollout(encoded.attentions)[5], atol=1e-6)
+    np.testing.assert_allclose(z, forward.rollout(encoded.attentions)[5], atol=1e-6)
     np.testing.assert_allclose(z.sum(1), 1.0, atol=1e-5)
     assert at.slider(key="head").disabled  # rollout averages the heads: no head to follow
     assert at.slider(key="i").disabled and at.slider(key="j").disabled
@@ -170,7 +170,7 @@ def test_clicking_another_head_does_not_re_encode():
     text = "A sentence that only this page test reads."
     at = run_page("real_model", text=text, layer=1, head=1)
     assert_clean(at)
-    encodes, mosaics = real_encode.encode.cache_info().misses, rm.model_mosaic.cache_info().misses
+    encodes, mosaics = forward.encode.cache_info().misses, rm.model_mosaic.cache_info().misses
     for layer, head in ((5, 8), (6, 12)):
         at.slider(key="layer").set_value(layer)
         at.slider(key="head").set_value(head)
@@ -180,7 +180,7 @@ def test_clicking_another_head_does_not_re_encode():
         assert grid["selected"] == [layer - 1, head - 1]
     at.radio(key="show").set_value("head").run()
     assert_clean(at)
-    assert real_encode.encode.cache_info().misses == encodes
+    assert forward.encode.cache_info().misses == encodes
     assert rm.model_mosaic.cache_info().misses == mosaics
 
 
@@ -236,8 +236,8 @@ def test_query_key_pictures_are_the_heads_q_and_k_projected(encoded):
     assert_clean(at)
     pictures = [f for f in figures(at) if any(t.get("name") == QUERY for t in f["data"])]
     assert len(pictures) == 2  # this sentence alone, and pooled with one more
-    mha = real_encode.model().stack.blocks[4].attn
-    x = real_encode.encode(TEXT)[2][4].astype(np.float64)  # layer 5's attention input
+    mha = forward.model().stack.blocks[4].attn
+    x = forward.encode(TEXT)[2][4].astype(np.float64)  # layer 5's attention input
     Q = x @ mha.W_Q[3].double().numpy() + mha.b_Q[3].double().numpy()
     K = x @ mha.W_K[3].double().numpy() + mha.b_K[3].double().numpy()
     P = np.linalg.svd(np.concatenate([Q - Q.mean(0), K - K.mean(0)]))[2][:2].T
@@ -249,7 +249,7 @@ def test_query_key_pictures_are_the_heads_q_and_k_projected(encoded):
             sign = np.sign(np.dot(points[:, c], want[:, c]))
             np.testing.assert_allclose(points[:, c], sign * want[:, c], atol=2e-3)
     pooled = {t["name"]: t for t in pictures[1]["data"] if t.get("name")}
-    n = len(encoded.tokens) + len(real_encode.encode("The cat sat on the mat.")[0].tokens)
+    n = len(encoded.tokens) + len(forward.encode("The cat sat on the mat.")[0].tokens)
     assert len(decode(pooled[KEY]["x"])) == n and "sentence 2" in pooled
 
 

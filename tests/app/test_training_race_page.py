@@ -7,7 +7,9 @@ import pytest
 from attnviz import stack
 from attnviz.charts import race_maps
 from attnviz.i18n import t
-from attnviz.lessons import race_config, race_results, training_race
+from attnviz.lessons import training_race
+from attnviz.lessons.training_race import config as race_config
+from attnviz.lessons.training_race import results as race_results
 from ui import training_race_views as views
 
 from .helpers import assert_clean, decode, figures, latex, run_page, sweep_controls

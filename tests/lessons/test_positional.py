@@ -7,8 +7,8 @@ import torch
 from attnviz import formulas
 from attnviz.attention import MultiHeadAttention
 from attnviz.lessons import positional
-from attnviz.lessons.race_config import Config as RaceConfig
-from attnviz.lessons.race_results import LearnedPositions
+from attnviz.lessons.training_race.config import Config as RaceConfig
+from attnviz.lessons.training_race.results import LearnedPositions
 from attnviz.positional import sinusoidal
 from attnviz.text import embed, tokenize
 

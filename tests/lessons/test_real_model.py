@@ -7,8 +7,9 @@ import pytest
 import attnviz
 from attnviz import formulas, sinks
 from attnviz.errors import InputError
-from attnviz.lessons import real_encode, real_sinks
 from attnviz.lessons import real_model as rm
+from attnviz.lessons.real_model import forward
+from attnviz.lessons.real_model import sinks as real_sinks
 from attnviz.tables import long_table
 from attnviz.text import token_labels
 
@@ -27,7 +28,7 @@ def test_combine_and_hide():
 
 def test_layer_and_head_bounds_come_from_the_model():
     model = attnviz.load_pretrained("all-MiniLM-L6-v2")
-    assert real_encode.size() == (model.L, model.H) == (6, 12)
+    assert forward.size() == (model.L, model.H) == (6, 12)
     rm.Config(text=TEXT, layer=model.L - 1, head=model.H - 1)
     for field, value in (("layer", model.L), ("head", model.H), ("layer", -1)):
         with pytest.raises(InputError) as err:
@@ -92,7 +93,7 @@ def test_one_head_without_special_tokens_is_renormalised(encoded):
 
 def test_rollout_view_follows_the_law(encoded):
     r = rm.run(rm.Config(text=TEXT, view="rollout", layer=5))
-    np.testing.assert_allclose(r.shown, real_encode.rollout(encoded.attentions)[5], atol=1e-6)
+    np.testing.assert_allclose(r.shown, forward.rollout(encoded.attentions)[5], atol=1e-6)
     np.testing.assert_allclose(r.shown.sum(1), 1.0, atol=1e-5)
 
 
@@ -120,12 +121,12 @@ def test_all_heads_table_up_to_its_cap(encoded):
 def test_picking_a_head_or_view_does_not_re_encode():
     text = "Only this test encodes this sentence."
     rm.run(rm.Config(text=text, view="model"))
-    encodes, mosaics = real_encode.encode.cache_info().misses, rm.model_mosaic.cache_info().misses
+    encodes, mosaics = forward.encode.cache_info().misses, rm.model_mosaic.cache_info().misses
     for layer, head in ((0, 0), (5, 11), (3, 4)):
         rm.run(rm.Config(text=text, view="model", layer=layer, head=head))
         rm.run(rm.Config(text=text, view="head", layer=layer, head=head, combine="mean"))
         rm.run(rm.Config(text=text, view="rollout", layer=layer, hide_special=True))
-    assert real_encode.encode.cache_info().misses == encodes
+    assert forward.encode.cache_info().misses == encodes
     assert rm.model_mosaic.cache_info().misses == mosaics
 
 

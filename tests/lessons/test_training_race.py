@@ -8,8 +8,12 @@ import pytest
 import torch
 
 from attnviz import formulas
-from attnviz.lessons import race_config, race_frames, race_model, race_results, race_tasks
 from attnviz.lessons import training_race as training
+from attnviz.lessons.training_race import config as race_config
+from attnviz.lessons.training_race import frames as race_frames
+from attnviz.lessons.training_race import model as race_model
+from attnviz.lessons.training_race import results as race_results
+from attnviz.lessons.training_race import tasks as race_tasks
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])

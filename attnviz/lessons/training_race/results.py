@@ -11,11 +11,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from .race_model import NORMS, SeqModel
+from .model import NORMS, SeqModel
 
 if TYPE_CHECKING:
-    from .race_config import Config
-    from .race_frames import Frames
+    from .config import Config
+    from .frames import Frames
 
 
 @dataclass(frozen=True)

@@ -11,12 +11,12 @@ import numpy as np
 import torch
 from torch import nn
 
-from ..device import resolve_device
-from ..positional import PositionalEncoding
-from ..stack import TransformerStack
+from ...device import resolve_device
+from ...positional import PositionalEncoding
+from ...stack import TransformerStack
 
 if TYPE_CHECKING:
-    from .race_config import Config
+    from .config import Config
 
 NORMS = ("post", "pre")  # where each block's LayerNorm sits: the two models of a race
 

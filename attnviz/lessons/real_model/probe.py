@@ -1,20 +1,20 @@
 """One weight of the real model followed through its formula, and a head's query–key space
 (on the sentence alone, or pooled with a few more): what hangs on a cell of the real-model
-page's map, computed again from the layer's input that ``real_encode.encode`` kept.
+page's map, computed again from the layer's input that ``forward.encode`` kept.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .. import formulas, sinks, worked
-from ..errors import InputError
-from ..limits import check_choice, check_int
-from ..qkspace import CENTRES, QKSpace, qk_space, qk_space_pooled
-from ..stepthrough import WeightSteps, step_through
-from .multihead_probe import MAX_TOP_K
-from .real_encode import attention, check_text, encode, model, size
-from .real_sinks import HIDDEN
+from ... import formulas, sinks, worked
+from ...errors import InputError
+from ...limits import check_choice, check_int
+from ...qkspace import CENTRES, QKSpace, qk_space, qk_space_pooled
+from ...stepthrough import WeightSteps, step_through
+from ..multihead_probe import MAX_TOP_K
+from .forward import attention, check_text, encode, model, size
+from .sinks import HIDDEN
 
 MAX_POOLED_LINES = 8  # sentences pooled with the main one in the query–key picture
 MAX_POOLED_TOKENS = 512  # their WordPiece tokens together, [CLS] and [SEP] included

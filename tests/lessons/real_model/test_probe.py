@@ -6,11 +6,11 @@ import pytest
 
 from attnviz import worked
 from attnviz.errors import InputError
-from attnviz.lessons import real_encode
 from attnviz.lessons import real_model as rm
-from attnviz.lessons import real_probe as rp
+from attnviz.lessons.real_model import forward
+from attnviz.lessons.real_model import probe as rp
 
-from .real import TEXT
+from ..real import TEXT
 
 
 @pytest.mark.parametrize("hide", [False, True])
@@ -38,14 +38,14 @@ def test_followed_weight_ends_on_the_maps_cell(encoded, hide):
 def test_pooled_query_key_space_stacks_every_sentence_and_caps_them():
     more = ("The cat sat on the mat.", "Attention is all you need.")
     q = rp.qk(rp.Probe(TEXT, layer=4, head=3, query=2, k=3, more=more))
-    lengths = [len(real_encode.encode(t)[0].tokens) for t in (TEXT, *more)]
+    lengths = [len(forward.encode(t)[0].tokens) for t in (TEXT, *more)]
     assert q.space.queries.shape == (sum(lengths), 2) and len(q.tokens) == sum(lengths)
     assert np.bincount(q.space.sentence).tolist() == lengths
     assert (q.space.sentence[q.space.top_keys] == 0).all()  # query 2 of sentence 1 reads it
     single = rp.qk(rp.Probe(TEXT, layer=4, head=3, query=2, k=3))
     np.testing.assert_allclose(
         single.space.top_weights,
-        np.sort(real_encode.encode(TEXT)[0].attentions[4, 3, 2])[::-1][:3],
+        np.sort(forward.encode(TEXT)[0].attentions[4, 3, 2])[::-1][:3],
         atol=1e-6,
     )
     with pytest.raises(InputError) as err:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..limits import MAX_LAYERS, MAX_SEED, check_choice, check_float, check_int
+from ...limits import MAX_LAYERS, MAX_SEED, check_choice, check_float, check_int
 
 TASKS = ("copy", "reverse", "sort")
 MAX_RACE_LAYERS = min(12, MAX_LAYERS)  # keeps one race within about a minute on 2 cores

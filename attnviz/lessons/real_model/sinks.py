@@ -11,8 +11,8 @@ import numpy as np
 import pandas as pd
 import torch
 
-from .. import formulas, sinks
-from .real_encode import TEXTS_CACHED, encode, model
+from ... import formulas, sinks
+from .forward import TEXTS_CACHED, encode, model
 
 HIDDEN = ("cls", "sep")  # the categories of sinks.CATEGORIES that "hide special" leaves out
 

@@ -11,7 +11,7 @@ import numpy as np
 import torch
 
 if TYPE_CHECKING:
-    from .race_config import Config
+    from .config import Config
 
 
 def make_batch(task: str, cfg: Config, g: torch.Generator) -> tuple[torch.Tensor, torch.Tensor]:

@@ -5,10 +5,11 @@ import numpy as np
 import pytest
 
 from attnviz import formulas, sinks
-from attnviz.lessons import real_encode, real_sinks
 from attnviz.lessons import real_model as rm
+from attnviz.lessons.real_model import forward
+from attnviz.lessons.real_model import sinks as real_sinks
 
-from .real import TEXT
+from ..real import TEXT
 
 
 @pytest.mark.parametrize("hide", [False, True])
@@ -28,9 +29,9 @@ def test_the_sink_is_cls_and_carries_little_of_what_it_takes(encoded):
     """The page's sentence about why heads park weight: true for this model and sentence."""
     view = rm.run(rm.Config(text=TEXT)).sinks
     assert view.sink == "cls" and 0.3 < view.weight < 0.7 and view.idle
-    model = real_encode.model()
+    model = forward.model()
     layer, head = 2, 4
-    x = real_encode.encode(TEXT)[2][layer].astype(np.float64)  # what layer 3's attention read
+    x = forward.encode(TEXT)[2][layer].astype(np.float64)  # what layer 3's attention read
     mha = model.stack.blocks[layer].attn
     W_V, b_V, W_O = (p[head].double().cpu().numpy() for p in (mha.W_V, mha.b_V, mha.W_O))
     v = x @ W_V + b_V  # (N, D')

@@ -1,7 +1,7 @@
 """Reading a real model's attention: one head, heads combined, special tokens hidden, or
-rollout after a layer (``real_encode``), and the picture of every head. Where the heads park
-weight is ``real_sinks``'s; one weight followed through its formula and a head's query–key
-space are ``real_probe``'s.
+rollout after a layer (``forward``), and the picture of every head. Where the heads park
+weight is ``sinks``'s; one weight followed through its formula and a head's query–key
+space are ``probe``'s.
 
 The model is all-MiniLM-L6-v2 run by attnviz's own blocks (``attnviz.pretrained``); its
 number of layers L and heads H come from the model's own config. Hiding [CLS] and [SEP]
@@ -16,12 +16,13 @@ from functools import lru_cache
 
 import numpy as np
 
-from .. import formulas, sinks
-from ..charts.real_model import Mosaic, mosaic
-from ..limits import check_choice, check_int
-from ..text import has_japanese, token_labels
-from .real_encode import TEXTS_CACHED, check_text, encode, size
-from .real_sinks import HIDDEN, Sinks, sink_view
+from ... import formulas
+from ...charts.real_model import Mosaic, mosaic
+from ...limits import check_choice, check_int
+from ...sinks import hide_and_renormalise
+from ...text import has_japanese, token_labels
+from .forward import TEXTS_CACHED, check_text, encode, size
+from .sinks import HIDDEN, Sinks, sink_view
 
 VIEWS = ("model", "head", "rollout")  # every head of every layer, one layer, rollout
 COMBINE = ("mean", "max")
@@ -95,7 +96,7 @@ def run(cfg: Config) -> Result:
         """(kept positions, maps): all, or without [CLS]/[SEP] and each row rescaled to 1."""
         if not cfg.hide_special:
             return np.arange(len(enc.tokens)), maps
-        return sinks.hide_and_renormalise(maps, enc.tokens, HIDDEN)
+        return hide_and_renormalise(maps, enc.tokens, HIDDEN)
 
     if cfg.view == "rollout":
         keep, full = hidden(rolled[cfg.layer])

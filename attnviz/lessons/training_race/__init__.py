@@ -10,12 +10,12 @@ lr · min(1, t / T_warm) with warm-up (T_warm = a quarter of the steps) and lr w
 Both models start from the same seed and see the same batches.
 
 While they learn, a race records both models' attention weights a^{(l,h)} on one fixed
-probe sequence (``race_frames.Frames``, uint8 maps), and each head's pattern score: the mean share
+probe sequence (``frames.Frames``, uint8 maps), and each head's pattern score: the mean share
 of a row's weight on the key that holds what the output needs, (1/n) Σ_i Σ_{j ∈ T(i)} a_ij
 with T(i) = {i} (copy), {n + 1 − i} (reverse) or the keys of rank i (sort), 1-based.
-The model is ``race_model.SeqModel``; the tasks and the score are in ``race_tasks``.
-The configuration is ``race_config.Config``; what a race leaves (its records, their
-tables, the positions learned) is in ``race_results``.
+The model is ``model.SeqModel``; the tasks and the score are in ``tasks``.
+The configuration is ``config.Config``; what a race leaves (its records, their
+tables, the positions learned) is in ``results``.
 """
 
 from __future__ import annotations
@@ -29,17 +29,17 @@ import numpy as np
 import torch
 from torch.nn import functional as F
 
-from .. import formulas
-from ..device import resolve_device
-from .race_config import Config
-from .race_frames import Frames
-from .race_model import NORMS, SeqModel
-from .race_results import Result, StepRecord, positions
-from .race_tasks import make_batch, probe
+from ... import formulas
+from ...device import resolve_device
+from .config import Config
+from .frames import Frames
+from .model import NORMS, SeqModel
+from .results import Result, StepRecord, positions
+from .tasks import make_batch, probe
 
 # One intra-op thread per race: the same numbers as two, about as fast on an idle 2-core
-# machine, and 8–60× faster than two when other work shares the cores (measured), as the
-# races of a classroom on one server do.
+# machine, and much faster than two when other work shares the cores, as the races of a
+# classroom on one server do.
 THREADS = 1
 
 

@@ -16,9 +16,9 @@ from functools import lru_cache
 import numpy as np
 import torch
 
-from ..errors import InputError
-from ..pretrained import Encoding, PretrainedEncoder, load_pretrained
-from ..text import check_text as text_rules
+from ...errors import InputError
+from ...pretrained import Encoding, PretrainedEncoder, load_pretrained
+from ...text import check_text as text_rules
 
 MODEL = "all-MiniLM-L6-v2"
 TEXTS_CACHED = 32  # texts kept per process by each cache of the page (encodings, mosaics, sinks)

@@ -2,8 +2,10 @@
 
 import numpy as np
 
-from attnviz.lessons import race_config, race_frames, race_tasks
 from attnviz.lessons import training_race as training
+from attnviz.lessons.training_race import config as race_config
+from attnviz.lessons.training_race import frames as race_frames
+from attnviz.lessons.training_race import tasks as race_tasks
 
 
 def test_frame_steps_are_bounded_and_denser_early():

@@ -11,11 +11,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from .race_model import NORMS
-from .race_tasks import chance, pattern, pattern_scores, probe
+from .model import NORMS
+from .tasks import chance, pattern, pattern_scores, probe
 
 if TYPE_CHECKING:
-    from .race_config import Config
+    from .config import Config
 
 MAX_FRAMES = 61  # recorded frames per race, initialisation included
 
