@@ -8,7 +8,7 @@ from .interop import from_torch
 from .masks import causal_mask, padding_mask
 from .positional import PositionalEncoding, sinusoidal
 from .pretrained import load_pretrained
-from .scoring import SCORES, make_score
+from .scores import SCORES, make_score
 from .stack import TransformerStack
 
 __all__ = [

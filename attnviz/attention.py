@@ -9,9 +9,9 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
-from .limits import MAX_D, MAX_D_HEAD, MAX_H, MAX_N, check_choice, check_int, check_tokens
+from .limits import MAX_D, MAX_D_HEAD, MAX_H, MAX_N, check_int, check_tokens
 from .params import Init
-from .scoring import SCORES, make_score
+from .scores import make_score, spec_of
 
 
 def attend(
@@ -60,7 +60,7 @@ class MultiHeadAttention(nn.Module):
     Args:
         D: model width. H: number of heads.
         d_head: the seed's D' (width of each head); defaults to D / H.
-        score: name from ``attnviz.scoring.SCORES``; ``scaled_dot`` divides by √D'.
+        score: name from ``attnviz.scores.SCORES``; ``scaled_dot`` divides by √D'.
         bias: add b_Q, b_K, b_V, b_O.
         mlp_hidden: hidden width of the ``mlp`` score. n_max: source positions of the
             ``query_only`` score. Other scores ignore both.
@@ -91,7 +91,7 @@ class MultiHeadAttention(nn.Module):
         super().__init__()
         D = check_int("D", D, 1, MAX_D)
         H = check_int("H", H, 1, MAX_H)
-        check_choice("score", score, SCORES)
+        self.spec = spec_of(score)  # what the score computes and how it is shown
         if d_head is None:
             if D % H:
                 raise ValueError(

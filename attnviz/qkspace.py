@@ -42,7 +42,6 @@ from .limits import MAX_N, check_choice, check_int
 from .stepthrough import to_numpy
 
 CENTRES = ("each", "keys", "none")
-INNER_PRODUCT_SCORES = ("dot", "scaled_dot", "bilinear")  # s_ij = c · q'_iᵀ k_j
 
 
 @dataclass(frozen=True)
@@ -77,11 +76,12 @@ def head_vectors(
     trace = trace.attn if isinstance(trace, BlockTrace) else trace
     B, H = trace.q.shape[:2]
     b, h = check_int("b", b, 0, B - 1), check_int("h", h, 0, H - 1)
-    if mha.score_name == "query_only":
-        raise ValueError("the query_only score never reads the keys: it has no query–key space")
+    if not mha.spec.reads_keys:
+        raise ValueError(
+            f"the {mha.score_name} score never reads the keys: it has no query–key space"
+        )
     Q, K = to_numpy(trace.q[b, h]), to_numpy(trace.k[b, h])  # (N, D')
-    if mha.score_name == "bilinear":
-        Q = Q @ to_numpy(mha.score.W[h]).T  # row i is (W_h q_i)ᵀ, as BilinearScore computes
+    Q = mha.spec.query_points(mha.score, h, Q)  # (N, D'): W_h q_i for bilinear, else q_i
     return Q, K, to_numpy(trace.weights[b, h])
 
 
@@ -171,7 +171,7 @@ def qk_space(
     the unpadded ones; all by default). ``mha`` is the module that produced the trace."""
     Q, K, A = head_vectors(trace, mha, h=h, b=b)
     n = len(Q) if n is None else check_int("n", n, 1, len(Q))
-    inner = mha.score_name in INNER_PRODUCT_SCORES
+    inner = mha.spec.inner_product
     return project(
         [Q[:n]], [K[:n]], [A[:n, :n]], query=query, k=k, centre=centre, inner_product=inner
     )
@@ -191,7 +191,7 @@ def qk_space_pooled(
     if not traces:
         raise ValueError("traces must hold at least 1 trace")
     parts = [head_vectors(t, mha, h=h) for t in traces]
-    inner = mha.score_name in INNER_PRODUCT_SCORES
+    inner = mha.spec.inner_product
     return project(
         [p[0] for p in parts],
         [p[1] for p in parts],

@@ -8,13 +8,8 @@ Self-attention (S10–S12) for head h, query i and key j, with the inputs X = [x
     head_h,i = Σ_j a_ij v_j                             (D',)
     out_i = [head_1,i … head_H,i] W^O + b^O = Σ_h head_h,i W_h^O + b^O    (D,)
 
-Every score is a scaled sum of terms (c = 1 unless said):
-
-    dot         terms_d = q_i,d k_j,d
-    scaled_dot  terms_d = q_i,d k_j,d,           c = 1/√D'                        (S2)
-    bilinear    terms_d = (W_h q_i)_d k_j,d,     c = 1/√D'                        (S4)
-    mlp         terms_u = w_2,u u_u,  u = tanh(k_j W_1^z + q_i W_1^q + b_1)       (S5)
-    query_only  terms_d = W_h[j, d] q_i,d        k_j is never read                (S6)
+Every score is a scaled sum of terms, s_ij = c · Σ_t left_t right_t, c = 1/√D′ for a scaled
+score and 1 otherwise; each score's spec (``attnviz.scores``) says what its terms are.
 
 The steps are recomputed in float64 from the module's parameters and the attention input,
 then checked against the trace's own float32 scores, weights and head rows.
@@ -23,7 +18,7 @@ then checked against the trace's own float32 scores, weights and head rows.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import torch
@@ -31,25 +26,10 @@ import torch
 from .attention import AttentionTrace, MultiHeadAttention
 from .block import BlockTrace
 from .limits import check_int
+from .scores import scale, spec_of
+from .scores.spec import to_numpy
 
 TRACE_ATOL = 1e-3  # far above float32 rounding, far below a wrong module, mask or input
-
-
-def to_numpy(t: torch.Tensor) -> np.ndarray:
-    """A tensor as a float64 NumPy array on the CPU."""
-    return t.detach().to("cpu", torch.float64).numpy()
-
-
-@dataclass(frozen=True)
-class MLPUnits:
-    """S5 inside one score: u = tanh(k_j W_1^z + q_i W_1^q + b_1), s_ij = w_2ᵀ u."""
-
-    z_part: np.ndarray  # (hidden,) k_j W_1^z
-    q_part: np.ndarray  # (hidden,) q_i W_1^q
-    b_1: np.ndarray  # (hidden,)
-    pre: np.ndarray  # (hidden,) z_part + q_part + b_1
-    u: np.ndarray  # (hidden,) tanh(pre), the hidden units
-    w_2: np.ndarray  # (hidden,)
 
 
 @dataclass(frozen=True)
@@ -66,13 +46,12 @@ class WeightSteps:
     q_i: np.ndarray  # (D',) x_i W_h^Q + b_h^Q
     k_j: np.ndarray  # (D',) x_j W_h^K + b_h^K
     v_j: np.ndarray  # (D',) x_j W_h^V + b_h^V
-    uses_key: bool  # False for query_only: s_ij reads q_i and row j of W_h, never k_j
-    Wq_i: np.ndarray | None  # bilinear: (D',) W_h q_i
-    W_j: np.ndarray | None  # query_only: (D',) row j of W_h
-    mlp: MLPUnits | None  # mlp: the hidden units of this (i, j)
-    terms: np.ndarray  # (D',) or (hidden,) the summands of s_ij, before the scale c
+    uses_key: bool  # False when the score never reads k_j (query_only: row j of W_h)
+    left: np.ndarray  # (T,) the first factor of each term: q_i, W_h q_i, w_2, row j of W_h
+    right: np.ndarray  # (T,) the second: k_j, k_j, the hidden units u, q_i
+    terms: np.ndarray  # (T,) left · right, the summands of s_ij before the scale c
     term_sum: float  # Σ_t terms_t
-    scale: float  # c: 1/√D' for scaled_dot and bilinear, else 1
+    scale: float  # c: 1/√D' for a scaled score, else 1
     s_ij: float  # c · term_sum, before the mask
     m_ij: bool  # True = query i may attend to key j
     s_row: np.ndarray  # (N,) s_i·, before the mask
@@ -84,6 +63,7 @@ class WeightSteps:
     head_i: np.ndarray  # (D',) Σ_l a_il v_l
     head_i_W_O: np.ndarray  # (D,) head h's contribution to out_i
     out_i: np.ndarray  # (D,) concat_i W^O + b^O, the other heads' rows as traced
+    parts: dict[str, np.ndarray] = field(default_factory=dict)  # the score's own, of key j
 
     @property
     def M_ij(self) -> float:
@@ -109,25 +89,6 @@ def softmax_row(s_row: np.ndarray, m_row: np.ndarray) -> np.ndarray:
         e = np.exp(s_row[m_row] - s_row[m_row].max())
         a[m_row] = e / e.sum()
     return a
-
-
-def _row_terms(mha: MultiHeadAttention, h: int, q_i: np.ndarray, K: np.ndarray) -> tuple:
-    """(terms (N, T) for every key, scale c, extras): s_i· = c · terms.sum(-1)."""
-    name, score, N = mha.score_name, mha.score, K.shape[0]
-    c = 1 / math.sqrt(mha.d_head) if name in ("scaled_dot", "bilinear") else 1.0
-    if name in ("dot", "scaled_dot"):
-        return q_i * K, c, {}  # (N, D')
-    if name == "bilinear":
-        Wq_i = to_numpy(score.W[h]) @ q_i  # (D',): W_h q_i
-        return Wq_i * K, c, {"Wq_i": Wq_i}  # (N, D')
-    if name == "mlp":
-        z_part = K @ to_numpy(score.W_1z[h])  # (N, hidden)
-        q_part = q_i @ to_numpy(score.W_1q[h])  # (hidden,)
-        b_1, w_2 = to_numpy(score.b_1[h]).reshape(-1), to_numpy(score.w_2[h]).reshape(-1)
-        u = np.tanh(z_part + q_part + b_1)  # (N, hidden)
-        return u * w_2, c, {"z_part": z_part, "q_part": q_part, "b_1": b_1, "u": u, "w_2": w_2}
-    W = to_numpy(score.W[h, :N])  # query_only: (N, D'), row l belongs to source position l
-    return W * q_i, c, {"W": W}  # (N, D')
 
 
 def _check(name: str, ours: np.ndarray, traced: torch.Tensor) -> None:
@@ -179,8 +140,10 @@ def step_through(
     Q = project(mha.W_Q, mha.b_Q)  # (N, D'), row i is q_i
     K = project(mha.W_K, mha.b_K)  # (N, D')
     V = project(mha.W_V, mha.b_V)  # (N, D')
-    terms, c, extra = _row_terms(mha, h, Q[i], K)  # (N, T)
-    s_row = c * terms.sum(-1)  # (N,)
+    spec = spec_of(mha.score_name)
+    row = spec.terms(mha.score, h, Q[i], K)  # s_i· = c · Σ_t terms_t, (N, T)
+    c = scale(spec, mha.d_head)
+    s_row = c * row.terms.sum(-1)  # (N,)
     m_row = mask_row(mask, (B, H, N_q, N_k), b, h, i)
     a_row = softmax_row(s_row, m_row)
     head_i = a_row @ V  # (N,) @ (N, D') -> (D',)
@@ -191,11 +154,7 @@ def step_through(
     out_i = to_numpy(trace.concat[b, i]) @ W_O.reshape(H * mha.d_head, mha.D)  # (D,)
     if mha.b_O is not None:
         out_i = out_i + to_numpy(mha.b_O)
-    mlp = None
-    if mha.score_name == "mlp":
-        e = extra
-        pre = e["z_part"][j] + e["q_part"] + e["b_1"]
-        mlp = MLPUnits(e["z_part"][j], e["q_part"], e["b_1"], pre, e["u"][j], e["w_2"])
+    left, right, parts = row.of_key(j)
     return WeightSteps(
         score=mha.score_name,
         b=b,
@@ -207,12 +166,11 @@ def step_through(
         q_i=Q[i],
         k_j=K[j],
         v_j=V[j],
-        uses_key=mha.score_name != "query_only",
-        Wq_i=extra.get("Wq_i"),
-        W_j=extra["W"][j] if "W" in extra else None,
-        mlp=mlp,
-        terms=terms[j],
-        term_sum=float(terms[j].sum()),
+        uses_key=spec.reads_keys,
+        left=left,
+        right=right,
+        terms=row.terms[j],
+        term_sum=float(row.terms[j].sum()),
         scale=c,
         s_ij=float(s_row[j]),
         m_ij=bool(m_row[j]),
@@ -225,4 +183,5 @@ def step_through(
         head_i=head_i,
         head_i_W_O=head_i @ W_O[h],  # (D',) @ (D', D) -> (D,)
         out_i=out_i,
+        parts=parts,
     )

@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 
 from .qkspace import QKSpace
+from .scores import spec_of
 from .stepthrough import WeightSteps
 from .text import token_labels
 
@@ -42,15 +43,9 @@ def step_tables(steps: WeightSteps, tokens: list[str]) -> dict[str, pd.DataFrame
     """
     i, j = steps.i + 1, steps.j + 1
     T = len(steps.terms)
-    if steps.score in ("dot", "scaled_dot"):
-        factors = {f"q_{i},d": steps.q_i, f"k_{j},d": steps.k_j}
-    elif steps.score == "bilinear":
-        factors = {f"(W q_{i})_d": steps.Wq_i, f"k_{j},d": steps.k_j}
-    elif steps.score == "mlp":
-        factors = {"w_2,u": steps.mlp.w_2, "u_u": steps.mlp.u}
-    else:
-        factors = {f"W_{j},d": steps.W_j, f"q_{i},d": steps.q_i}
-    index = "u" if steps.score == "mlp" else "d"
+    spec = spec_of(steps.score)
+    factors = dict(zip(spec.factor_names(i, j), (steps.left, steps.right), strict=True))
+    index = spec.term_index
     terms = pd.DataFrame(
         {**factors, "term": steps.terms}, index=pd.Index(range(1, T + 1), name=index)
     )

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import math
 
+from .scores import spec_of
+
 
 def number(v: float) -> str:
     """A number as a formula shows it: 3 significant digits, 10^k instead of e-notation."""
@@ -48,24 +50,8 @@ def weight_steps(steps, *, start: int = 1, bias: bool = True) -> list[str]:
         + rf"\mathbf{{v}}_{{{j}}} = \mathbf{{x}}_{{{j}}} W_{{{h}}}^V{b('V')}"
     ]
     total = number(steps.term_sum) if steps.term_sum >= 0 else rf"({number(steps.term_sum)})"
-    if steps.score in ("dot", "scaled_dot"):
-        pairs = list(zip(steps.q_i, steps.k_j, strict=True))
-        symbolic = rf"\sum_{{d=1}}^{{D'}} q_{{{i},d}}\, k_{{{j},d}}"
-    elif steps.score == "bilinear":
-        pairs = list(zip(steps.Wq_i, steps.k_j, strict=True))
-        symbolic = rf"\sum_{{d=1}}^{{D'}} (W_{{{h}}} \mathbf{{q}}_{{{i}}})_d\, k_{{{j},d}}"
-    elif steps.score == "mlp":
-        pairs = list(zip(steps.mlp.w_2, steps.mlp.u, strict=True))
-        symbolic = (
-            rf"\sum_u w_{{2,u}} \tanh\!\big(\mathbf{{k}}_{{{j}}} W_1^z"
-            rf" + \mathbf{{q}}_{{{i}}} W_1^q + \mathbf{{b}}_1\big)_u"
-        )
-    else:  # query_only: the keys are never read
-        pairs = list(zip(steps.W_j, steps.q_i, strict=True))
-        symbolic = (
-            rf"(W_{{{h}}} \mathbf{{q}}_{{{i}}})_{{{j}}}"
-            rf" = \sum_{{d=1}}^{{D'}} (W_{{{h}}})_{{{j},d}}\, q_{{{i},d}}"
-        )
+    pairs = list(zip(steps.left, steps.right, strict=True))
+    symbolic = spec_of(steps.score).term_symbol(i, j, h)
     if steps.scale != 1:
         lines.append(
             rf"{s} = \frac{{1}}{{\sqrt{{D'}}}} {symbolic}"

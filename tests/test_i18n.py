@@ -8,7 +8,7 @@ import pytest
 
 from attnviz.i18n import LANGS, MATH, SHORT_MATH, _symbols, catalogue, plain, t
 from attnviz.positional import KINDS, MODES
-from attnviz.scoring import SCORES
+from attnviz.scores import SCORES
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = [*ROOT.glob("pages/*/*.py"), *ROOT.glob("ui/*.py"), ROOT / "app.py"]
@@ -347,7 +347,7 @@ def test_a_relation_or_a_range_keeps_its_numbers_on_one_line_in_japanese():
     assert "点線 Var\u00a0=\u00a0D" in t("saturation.reading", "ja")
     ja = t("multihead.d_head_is", "ja", width=64, H=8, d_head=8)
     assert "H\u00a0=\u00a08" in ja and "D′\u00a0=\u00a08" in ja
-    reading = t("multihead.near_uniform", "ja", lo=0.95, hi=0.99, qk=1, root=1, factor=1)
+    reading = t("multihead.near_uniform_s2", "ja", lo=0.95, hi=0.99, qk=1, root=1, factor=1)
     assert "95%〜\u206099%" in reading
     assert plain(t("home.saturation", "ja")) == catalogue()["home.saturation"]["ja"]
     assert "\u00a0" not in t("home.saturation", "en")

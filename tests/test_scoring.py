@@ -7,7 +7,7 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from attnviz.scoring import SCORES, make_score
+from attnviz.scores import SCORES, make_score
 
 
 def inputs(N=5, M=3, D=8, seed=0, dtype=torch.float64):
@@ -86,7 +86,7 @@ def test_misspelt_option_raises(option):
         with pytest.raises(TypeError, match=option):
             make_score(name, 8, **{option: 3})
     with pytest.raises(TypeError, match=option):
-        SCORES["mlp"](8, generator=torch.Generator(), **{option: 3})
+        SCORES["mlp"].module(8, generator=torch.Generator(), **{option: 3})
 
 
 def test_options_reach_their_score_and_are_checked():

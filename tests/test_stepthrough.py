@@ -127,33 +127,49 @@ def test_every_step_matches_trace_and_oracle(score, masking, batched):
     assert seen_blocked == (masking != "none")
 
 
+def _dot_parts(mha, h, j, q, k):
+    return q, k, {}
+
+
+def _bilinear_parts(mha, h, j, q, k):
+    return mha.score.W.detach().double()[h].numpy() @ q, k, {}
+
+
+def _mlp_parts(mha, h, j, q, k):
+    s = mha.score
+    z_part = k @ s.W_1z.detach().double()[h].numpy()
+    q_part = q @ s.W_1q.detach().double()[h].numpy()
+    b_1 = s.b_1.detach().double()[h, 0, 0].numpy()
+    u = np.tanh(z_part + q_part + b_1)
+    w_2 = s.w_2.detach().double()[h, 0, 0].numpy()
+    return w_2, u, {"z_part": z_part, "q_part": q_part, "b_1": b_1, "pre": z_part + q_part + b_1}
+
+
+def _query_only_parts(mha, h, j, q, k):
+    return mha.score.W.detach().double()[h, j].numpy(), q, {}
+
+
+# Each score's terms written out by hand: (left, right, parts) with s_ij = c · Σ left · right
+SCORE_PARTS = {
+    "dot": _dot_parts,
+    "scaled_dot": _dot_parts,
+    "bilinear": _bilinear_parts,
+    "mlp": _mlp_parts,
+    "query_only": _query_only_parts,
+}
+
+
 def check_score_parts(st, mha, ref, b, h, i, j) -> None:
     """Each score's own decomposition against the oracle's vectors."""
     q, k = ref["Q"][b, h, i].numpy(), ref["K"][b, h, j].numpy()
-    assert st.uses_key == (st.score != "query_only")
-    if st.score in ("dot", "scaled_dot"):
-        np.testing.assert_allclose(st.terms, q * k, atol=ATOL)
-    elif st.score == "bilinear":
-        Wq = mha.score.W.detach().double()[h].numpy() @ q
-        np.testing.assert_allclose(st.Wq_i, Wq, atol=ATOL)
-        np.testing.assert_allclose(st.terms, Wq * k, atol=ATOL)
-    elif st.score == "mlp":
-        s = mha.score
-        z_part = k @ s.W_1z.detach().double()[h].numpy()
-        q_part = q @ s.W_1q.detach().double()[h].numpy()
-        u = np.tanh(z_part + q_part + s.b_1.detach().double()[h, 0, 0].numpy())
-        np.testing.assert_allclose(st.mlp.z_part, z_part, atol=ATOL)
-        np.testing.assert_allclose(st.mlp.q_part, q_part, atol=ATOL)
-        np.testing.assert_allclose(st.mlp.pre, z_part + q_part + st.mlp.b_1, atol=ATOL)
-        np.testing.assert_allclose(st.mlp.u, u, atol=ATOL)
-        np.testing.assert_allclose(st.terms, u * st.mlp.w_2, atol=ATOL)
-    else:
-        W_j = mha.score.W.detach().double()[h, j].numpy()
-        np.testing.assert_allclose(st.W_j, W_j, atol=0)
-        np.testing.assert_allclose(st.terms, W_j * q, atol=ATOL)
-    assert (st.Wq_i is None) == (st.score != "bilinear")
-    assert (st.mlp is None) == (st.score != "mlp")
-    assert (st.W_j is None) == (st.score != "query_only")
+    assert st.uses_key == (st.score != "query_only")  # S6: the one score that reads no key
+    left, right, parts = SCORE_PARTS[st.score](mha, h, j, q, k)
+    np.testing.assert_allclose(st.left, left, atol=ATOL)
+    np.testing.assert_allclose(st.right, right, atol=ATOL)
+    np.testing.assert_allclose(st.terms, left * right, atol=ATOL)
+    assert st.parts.keys() == parts.keys()
+    for name, value in parts.items():
+        np.testing.assert_allclose(st.parts[name], value, atol=ATOL)
 
 
 def test_scaled_dot_head_rows_match_torch_sdpa_on_traced_vectors():

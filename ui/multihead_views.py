@@ -15,6 +15,7 @@ from attnviz.charts import Mosaic
 from attnviz.charts.multihead import TITLE_PX, TITLE_PX_LARGE, head_tiles
 from attnviz.errors import InputError
 from attnviz.lessons import multihead, multihead_probe
+from attnviz.scores import SCORES
 from attnviz.tables import long_table
 from attnviz.text import token_labels
 
@@ -153,8 +154,8 @@ def explore(cfg: multihead.Config, r: multihead.Result) -> None:
         k, centre = steps.qk_controls("space")
         try:
             probe = multihead_probe.Probe(cfg, h, i, k, centre)
-        except InputError:  # query_only: no keys, so no query–key space
-            st.info(tr("steps.qk_no_keys"))
+        except InputError:  # the score reads no key: there is no query–key space
+            st.info(tr(SCORES[cfg.score].qk_note))
         else:
             st.caption(tr("steps.qk_intro"))
             steps.qk_view(compute(multihead_probe.qk, probe), key="space")

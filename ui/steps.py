@@ -14,6 +14,7 @@ import streamlit as st
 from attnviz.charts import steps as charts
 from attnviz.charts.qkspace import qk_chart
 from attnviz.qkspace import CENTRES
+from attnviz.scores import SCORES
 from attnviz.stepthrough import WeightSteps
 from attnviz.tables import qk_table, step_tables
 
@@ -42,14 +43,14 @@ def follow(
     st.caption(tr("steps.intro"))
     st.markdown(tr("steps.projections"))
     st.latex(lines[0])
-    x_title = tr("steps.terms_x_mlp" if steps.score == "mlp" else "steps.terms_x")
+    spec = SCORES[steps.score]
     panels = [
         (
             [lines[1]],
             charts.terms_chart(
                 steps,
-                title=tr(f"steps.terms_{'dot' if steps.score == 'scaled_dot' else steps.score}"),
-                x_title=x_title,
+                title=tr(spec.terms_title),
+                x_title=tr(spec.terms_axis),
                 y_title=tr("steps.terms_y"),
             ),
             "terms",
@@ -138,10 +139,9 @@ def qk_view(
     kept = dict(share=a + b, a=a, b=b, kept=space.inner_products_kept, d=d)
     st.caption(tr("steps.qk_kept", **kept))
     st.caption(tr(f"steps.qk_centring_{space.centre}"))
-    if qk.score == "bilinear":
-        st.caption(tr("steps.qk_bilinear"))
-    if not space.inner_product:
-        st.caption(tr("steps.qk_mlp"))
+    note = SCORES[qk.score].qk_note  # what the points are, when not q_i and k_j
+    if note:
+        st.caption(tr(note))
     st.caption(tr("steps.qk_explain"))
     label = csv_label or tr("steps.dl_qk")
     csv_button(lambda: qk_table(space, list(tokens)), key, f"{key}_csv", label=label)

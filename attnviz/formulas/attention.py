@@ -3,25 +3,12 @@ sum, softmax saturation (S3) and permutation equivariance (S7, S15)."""
 
 from __future__ import annotations
 
-
-def _width(per_head: bool) -> str:
-    return "D'" if per_head else "D"
+from ..scores import spec_of
 
 
 def score(name: str, *, per_head: bool = False) -> str:
     """r(z, q) of the score ``name`` (S2, S4, S5, S6); D′ inside a head, else D."""
-    d = _width(per_head)
-    return {
-        "dot": r"r(\mathbf{z}, \mathbf{q}) = \mathbf{z}^\top \mathbf{q}",
-        "scaled_dot": rf"r(\mathbf{{z}}, \mathbf{{q}}) = \frac{{\mathbf{{z}}^\top \mathbf{{q}}}}"
-        rf"{{\sqrt{{{d}}}}}",
-        "bilinear": rf"r(\mathbf{{z}}, \mathbf{{q}}) = \frac{{\mathbf{{z}}^\top W \mathbf{{q}}}}"
-        rf"{{\sqrt{{{d}}}}},\quad W \in \mathbb{{R}}^{{{d} \times {d}}}",
-        "mlp": r"r(\mathbf{z}, \mathbf{q}) = \mathbf{w}_2^\top"
-        r" \tanh\!\left(W_1 [\mathbf{z}; \mathbf{q}] + \mathbf{b}_1\right)",
-        "query_only": r"r(\mathbf{z}_j, \mathbf{q}) = (W \mathbf{q})_j"
-        rf",\quad W \in \mathbb{{R}}^{{N \times {d}}}",
-    }[name]
+    return spec_of(name).score_formula("D'" if per_head else "D")
 
 
 WEIGHTED_SUM = (  # S1: the weights of any score r, and the vector they read
@@ -33,7 +20,7 @@ WEIGHTED_SUM = (  # S1: the weights of any score r, and the vector they read
 
 def single_query(name: str) -> str:
     """S1/S8: one query's weights over the sources and the vector it reads, for any score."""
-    if name == "scaled_dot":  # S8's matrix form: sources stacked as the rows of X
+    if spec_of(name).operator:  # S8's matrix form: sources stacked as the rows of X
         return (
             r"\begin{aligned}X &= [\mathbf{z}_1, \dots, \mathbf{z}_N]^\top \\"
             r" [a_1, \dots, a_N] &= \mathrm{softmax}\!\left("
@@ -54,7 +41,7 @@ def many_queries(name: str) -> list[str]:
         r"Q = [\mathbf{q}_1, \dots, \mathbf{q}_M]^\top \in \mathbb{R}^{M \times D},\quad"
         r" X = [\mathbf{z}_1, \dots, \mathbf{z}_N]^\top \in \mathbb{R}^{N \times D}"
     )
-    if name == "scaled_dot":
+    if spec_of(name).operator:
         return [
             stacked,
             r"\tilde{Q} = \mathrm{softmax}\!\left(\frac{Q X^\top}{\sqrt{D}}\right) X",

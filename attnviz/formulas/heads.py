@@ -3,19 +3,13 @@ pipeline, and a head's query–key picture."""
 
 from __future__ import annotations
 
+from ..scores import spec_of
 from .positional import positions
 
 
 def head_scores(name: str) -> str:
     """The (N_q × N_k) score matrix S_h of one head under score ``name``."""
-    return {
-        "dot": r"S_h = Q_h K_h^\top",
-        "scaled_dot": r"S_h = \frac{Q_h K_h^\top}{\sqrt{D'}}",
-        "bilinear": r"S_h = \frac{Q_h W_h^\top K_h^\top}{\sqrt{D'}}",
-        "mlp": r"(S_h)_{ij} = \mathbf{w}_{2,h}^\top \tanh\!\left(W_{1,h}"
-        r" [\mathbf{k}_{h,j}; \mathbf{q}_{h,i}] + \mathbf{b}_{1,h}\right)",
-        "query_only": r"(S_h)_{ij} = (W_h \mathbf{q}_{h,i})_j",
-    }[name]
+    return spec_of(name).head_formula
 
 
 PRE_LN_X = r"\hat{X}"  # what a pre-LN block's attention reads (S14): LN(X)
@@ -38,7 +32,7 @@ def multihead(
     """
     x = PRE_LN_X if norm == "pre" else "X"
     softmax = r"\mathrm{softmax}(S_h + M)" if causal else r"\mathrm{softmax}(S_h)"
-    sdpa = score_name == "scaled_dot" and not causal  # exactly the chapter's 𝒜_{D'} (S11)
+    sdpa = spec_of(score_name).operator and not causal  # exactly the chapter's 𝒜_{D'} (S11)
     head = (  # two lines: a narrow column cannot hold the chapter's name and its value in one
         rf"\begin{{aligned}}\mathrm{{head}}_h &= \mathcal{{A}}_{{D'}}(Q_h, K_h, V_h) \\"
         rf" &= {softmax}\, V_h\end{{aligned}}"
@@ -102,12 +96,10 @@ def qk_space(score_name: str, centre: str) -> list[str]:
     """The points of a head's query–key picture: what is centred, and the shared 2D axes."""
     query = r"\mathbf{q}_i"
     lines = []
-    if score_name == "bilinear":  # the score reads W_h q_i against k_j: draw W_h q_i
+    drawn = spec_of(score_name).qk_query  # q'_i, the vector the score compares with k_j
+    if drawn is not None:
         query = r"\mathbf{q}'_i"
-        lines.append(
-            r"\mathbf{q}'_i = W_h \mathbf{q}_i,\quad s_{ij} = \frac{\mathbf{q}'^\top_i"
-            r" \mathbf{k}_j}{\sqrt{D'}}"
-        )
+        lines.append(drawn)
     q_mean = r" - \bar{\mathbf{q}}" if centre == "each" else ""
     k_mean = r" - \bar{\mathbf{k}}" if centre != "none" else ""
     lines += [

@@ -30,7 +30,7 @@ from ..limits import (
 )
 from ..masks import causal_mask
 from ..positional import KINDS, MODES, PositionalEncoding
-from ..scoring import SCORES
+from ..scores import SCORES, spec_of
 from ..text import embed, tokenize
 
 MIN_QK_SCALE, MAX_QK_SCALE = 0.25, 8.0
@@ -111,31 +111,28 @@ class Result:
         return self.reading.startswith("near_uniform")
 
 
-# scores that s does not multiply by s²: query_only's grow like s (no key is read), the
-# MLP's stay within ±‖w₂‖₁ (tanh); the page's reading and the label of s say so
-NOT_S_SQUARED = ("query_only", "mlp")
 READINGS = (  # near uniform (and what s would do), or what made the rows sharper than that
-    "near_uniform",  # s would multiply the scores by s² (scaled_dot, bilinear, dot)
-    "near_uniform_query_only",  # s would multiply them by s only
-    "near_uniform_mlp",  # tanh bounds the MLP's scores: s hardly sharpens them
-    "sharper",  # s > 1 with a score that grows like s² (scaled_dot, bilinear)
-    "sharper_query_only",  # s > 1: query_only reads q alone, its scores grow like s
-    "sharper_dot",  # the dot product without √D′
-    "sharper_dot_scale",  # both: s²√D′
+    "near_uniform_s2",  # s would multiply the scores by s² (q and k both grow)
+    "near_uniform_s",  # s would multiply them by s only (no key is read)
+    "near_uniform_bounded",  # the score is bounded: s hardly sharpens it
+    "sharper_s2",  # s > 1 with a score that grows like s²
+    "sharper_s",  # s > 1 with a score that grows like s
+    "sharper_unscaled",  # an inner product without √D′
+    "sharper_unscaled_s",  # both: s²√D′
     "sharper_score",  # none of these: the score's own spread
 )
 
 
 def reading(cfg: Config, entropy: np.ndarray) -> str:
-    """Which of READINGS explains heads whose least mean row entropy is ``entropy.min()``."""
+    """Which of READINGS explains heads whose least mean row entropy is ``entropy.min()``,
+    from how the score grows with s (``ScoreSpec.growth``) and whether it divides by √D′."""
+    spec = spec_of(cfg.score)
     if entropy.min() >= NEAR_UNIFORM:
-        return f"near_uniform_{cfg.score}" if cfg.score in NOT_S_SQUARED else "near_uniform"
-    if cfg.score == "dot":
-        return "sharper_dot_scale" if cfg.qk_scale > 1 else "sharper_dot"
-    if cfg.qk_scale > 1 and cfg.score in ("scaled_dot", "bilinear"):
-        return "sharper"
-    if cfg.qk_scale > 1 and cfg.score == "query_only":
-        return "sharper_query_only"
+        return f"near_uniform_{spec.growth}"
+    if spec.inner_product and not spec.scaled:
+        return "sharper_unscaled_s" if cfg.qk_scale > 1 else "sharper_unscaled"
+    if cfg.qk_scale > 1 and spec.growth != "bounded":
+        return f"sharper_{spec.growth}"
     return "sharper_score"
 
 

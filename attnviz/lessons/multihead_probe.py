@@ -12,6 +12,7 @@ from .. import formulas, worked
 from ..errors import InputError
 from ..limits import check_choice, check_int
 from ..qkspace import CENTRES, QKSpace, qk_space
+from ..scores import spec_of
 from ..stepthrough import WeightSteps, step_through
 from ..text import tokenize
 from .multihead import Config, forward
@@ -66,8 +67,8 @@ class Probe:
         _check_pick(self.cfg, self.h, {"query": self.query})
         check_int("k", self.k, 1, MAX_TOP_K)
         check_choice("centre", self.centre, CENTRES)
-        if self.cfg.score == "query_only":
-            raise InputError("the query_only score never reads the keys", "no_keys")
+        if not spec_of(self.cfg.score).reads_keys:
+            raise InputError(f"the {self.cfg.score} score never reads the keys", "no_keys")
 
 
 @dataclass(frozen=True)

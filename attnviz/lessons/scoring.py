@@ -24,7 +24,7 @@ from .. import formulas
 from ..attention import attend, scaled_dot_product_attention
 from ..errors import InputError
 from ..limits import MAX_D, MAX_MLP_HIDDEN, MAX_N, MAX_SEED, check_choice, check_int
-from ..scoring import SCORES, make_score
+from ..scores import SCORES, make_score, spec_of
 from ..text import embed, random_tokens, tokenize
 
 SOURCES = ("text", "random")
@@ -157,7 +157,7 @@ def run(cfg: Config) -> Result:
     by_score = torch.stack([torch.softmax(f(X, q[None])[0], -1) for f in r.values()])  # (S, N)
     scores = r[cfg.score](X, q[None])[0]  # (N,) r(z_i, q)
     attended, weights = attend(scores, X)  # (D,) q̃ = Σ a_i z_i (S8), (N,) a
-    if cfg.score == "scaled_dot":  # S11: the operator itself, Q̃ = 𝒜_D(Q, X, X)
+    if spec_of(cfg.score).operator:  # S11: the operator itself, Q̃ = 𝒜_D(Q, X, X)
         many_attended, many = scaled_dot_product_attention(Q, X, X)  # (M, D), (M, N)
     else:  # S9 with score r: each row its own softmax
         many_attended, many = attend(r[cfg.score](X, Q), X)  # (M, D), (M, N)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from .. import formulas
 from ..i18n import LANGS, t
+from ..scores import spec_of
 
 PAGE_FILES = {  # url path → the page's script, as app.py registers it
     "scoring": "pages/attention/scoring.py",
@@ -49,7 +50,7 @@ class Stop:
 def _scoring(lang: str, score: str, D: int = 64, shuffle: int = 1) -> tuple:
     text, query = (t(k, lang) for k in TEXT_KEYS["scoring"])
     params = dict(source="text", text=text, query=query, D=str(D), score=score)
-    if score == "mlp":
+    if "hidden" in spec_of(score).options:
         params["hidden"] = "16"
     return tuple((params | dict(seed="0", shuffle=str(shuffle))).items())
 

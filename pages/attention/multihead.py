@@ -13,19 +13,13 @@ import ui
 from attnviz.block import NORMS
 from attnviz.lessons import multihead
 from attnviz.limits import MAX_D_HEAD, MAX_H, MAX_SEED, MAX_TEXT_CHARS
-from attnviz.scoring import SCORES
+from attnviz.scores import SCORES
 from ui import multihead_views as views
 
 WIDTHS = ["4", "8", "16", "24", "32", "48", "64", "96", "128", "192", "256", "384", "512"]
 WIDTHS += ["768", "1024"]  # each has divisors among H = 1 … 32
 LAST_H = "_multihead_H"  # session key: the H the last run drew
 QK_SCALES = ["0.25", "0.5", "1", "2", "3", "4", "8"]
-HEAD_SCALED = ("scaled_dot", "bilinear")  # scores divided by √D′: their names say so
-
-
-def score_name(score: str) -> str:
-    """The scoring function's name; a head scales its dot product by √D′, not √D."""
-    return ui.tr(f"names.{score}_head" if score in HEAD_SCALED else f"names.{score}")
 
 
 st.title(ui.tr("multihead.title"))
@@ -37,14 +31,15 @@ with left:
     H = ui.slider("H", ui.tr("multihead.H"), 1, MAX_H, 8)
     auto = ui.toggle("auto", ui.tr("multihead.d_head_auto"), True)
     d_head = None if auto else ui.slider("d_head", ui.tr("multihead.d_head"), 1, MAX_D_HEAD, 8)
-    score_names = {k: score_name(k) for k in SCORES}.get  # translated in this run
+    # a head divides by √D′, not √D: the name each spec gives its per-head score
+    score_names = {k: ui.tr(spec.head_label) for k, spec in SCORES.items()}.get
     score = ui.select("score", ui.tr("multihead.score"), SCORES, "scaled_dot", labels=score_names)
     causal = ui.toggle("causal", ui.tr("multihead.causal"))
     pe, pe_mode = ui.positions("multihead", "sinusoidal")
     norm = ui.select("norm", ui.tr("multihead.norm"), NORMS, "post", labels="names.norm_")
     seed = ui.number("seed", ui.tr("multihead.seed"), 0, MAX_SEED, 0)
-    what_s_does = f"_{score}" if score in multihead.NOT_S_SQUARED else ""  # else scores × s²
-    qk = float(ui.choice_slider("qk", ui.tr(f"multihead.qk_scale{what_s_does}"), QK_SCALES, "1"))
+    growth = SCORES[score].growth  # what s does to this score: × s², × s, or bounded
+    qk = float(ui.choice_slider("qk", ui.tr(f"multihead.qk_scale_{growth}"), QK_SCALES, "1"))
     fields = dict(text=text, D=D, H=H, d_head=d_head, score=score, causal=causal)
     fields |= dict(pe=pe, pe_mode=pe_mode, norm=norm, seed=seed, qk_scale=qk)
     # a step of the H slider to a value that does not divide the width moves on past it

@@ -9,7 +9,7 @@ import ui
 from attnviz.charts import scoring as charts
 from attnviz.lessons import scoring
 from attnviz.limits import MAX_MLP_HIDDEN, MAX_N, MAX_SEED, MAX_TEXT_CHARS
-from attnviz.scoring import SCORES
+from attnviz.scores import SCORES
 from attnviz.text import token_labels
 
 st.title(ui.tr("scoring.title"))
@@ -34,8 +34,9 @@ with left:
         fields["M"] = ui.slider("M", ui.tr("scoring.M"), 1, scoring.MAX_QUERIES, 3)
     widths = [str(d) for d in scoring.WIDTHS]
     D = int(ui.choice_slider("D", ui.tr("scoring.D"), widths, "64"))
-    score = ui.select("score", ui.tr("scoring.score"), SCORES, "scaled_dot", labels="names.")
-    if score == "mlp":
+    score_names = {name: ui.tr(spec.label) for name, spec in SCORES.items()}.get
+    score = ui.select("score", ui.tr("scoring.score"), SCORES, "scaled_dot", labels=score_names)
+    if "hidden" in SCORES[score].options:  # the MLP's hidden width
         fields["mlp_hidden"] = ui.slider(
             "hidden", ui.tr("scoring.mlp_hidden"), 1, MAX_MLP_HIDDEN, 16
         )
@@ -82,11 +83,11 @@ elif r.self_index is None:
 else:
     st.caption(ui.tr("scoring.self_caption", i=r.self_index + 1, self=r.self_score, **shares))
 st.caption(ui.tr("scoring.all_caption"))
-names = [ui.tr(f"names.{name}") for name in r.names]
+names = [ui.tr(SCORES[name].label) for name in r.names]
 full = [html.escape(n) for n in names]
 if ui.presenting():  # full names took a projector's whole width: formulas, names in the key
     st.caption(ui.tr("scoring.all_rows", rows=ui.tr("scoring.list_sep").join(names)))
-    short = [html.escape(ui.tr(f"scoring.row_{name}")) for name in r.names]
+    short = [html.escape(ui.tr(SCORES[name].short_label)) for name in r.names]
     fig = charts.matrix(r.by_score, token_labels(r.tokens), short, y_hover=full)
 else:
     fig = charts.matrix(r.by_score, token_labels(r.tokens), full)
@@ -141,7 +142,7 @@ if min(r.follows, r.stays) < scoring.ZERO_TOL:
 fig = charts.grouped_bars(
     {ui.tr("scoring.original"): r.weights, ui.tr("scoring.shuffled"): r.shuffled},
     charts.position_labels(r.tokens, r.perm),
-    title=ui.tr(f"names.{score}"),
+    title=ui.tr(SCORES[score].label),
     y_title=ui.tr("scoring.weight_axis"),
 )
 fig.update_xaxes(title=ui.tr("scoring.position"))

@@ -11,7 +11,7 @@ from attnviz.charts.raster import colour
 from attnviz.formulas.heads import head_scores
 from attnviz.i18n import t
 from attnviz.lessons import multihead, multihead_probe
-from attnviz.scoring import SCORES
+from attnviz.scores import SCORES
 from attnviz.text import tokenize
 
 from ..lessons.test_multihead_probe import independent_qk

@@ -7,7 +7,7 @@ import pytest
 from attnviz import formulas
 from attnviz.i18n import t
 from attnviz.lessons import scoring
-from attnviz.scoring import SCORES
+from attnviz.scores import SCORES
 
 from .helpers import assert_clean, decode, figures, latex, run_page, sweep_controls
 

@@ -148,23 +148,23 @@ def test_heads_of_near_zero_scores_are_uniform_over_the_keys_they_may_read(causa
     """s → 0 makes every score 0: each row spreads evenly over its keys, entropy share 1."""
     text = "the cat sat on the mat because the mat was warm"
     r = multihead.run(multihead.Config(text=text, causal=causal, qk_scale=0.25))
-    assert r.entropy.min() > 0.99 and r.reading == "near_uniform"
+    assert r.entropy.min() > 0.99 and r.reading == "near_uniform_s2"
 
 
 @pytest.mark.parametrize(
     ("fields", "reading"),
     [
-        ({}, "near_uniform"),
-        ({"qk_scale": 4.0}, "sharper"),
-        ({"qk_scale": 4.0, "score": "query_only"}, "sharper_query_only"),
-        ({"score": "dot"}, "sharper_dot"),
-        ({"score": "dot", "qk_scale": 2.0}, "sharper_dot_scale"),
-        ({"score": "dot", "qk_scale": 0.25}, "near_uniform"),
+        ({}, "near_uniform_s2"),
+        ({"qk_scale": 4.0}, "sharper_s2"),
+        ({"qk_scale": 4.0, "score": "query_only"}, "sharper_s"),
+        ({"score": "dot"}, "sharper_unscaled"),
+        ({"score": "dot", "qk_scale": 2.0}, "sharper_unscaled_s"),
+        ({"score": "dot", "qk_scale": 0.25}, "near_uniform_s2"),
         # near uniform, and s would scale the scores only s times: the text said s²
-        ({"score": "query_only"}, "near_uniform_query_only"),
+        ({"score": "query_only"}, "near_uniform_s"),
         # tanh bounds the MLP's scores: even the largest s leaves the rows near uniform, and
         # the text told the student to raise s
-        ({"score": "mlp", "qk_scale": 8.0}, "near_uniform_mlp"),
+        ({"score": "mlp", "qk_scale": 8.0}, "near_uniform_bounded"),
     ],
 )
 def test_the_sentence_under_the_maps_names_what_sharpened_them(fields, reading):

@@ -10,7 +10,7 @@ from attnviz import formulas
 from attnviz.errors import InputError
 from attnviz.i18n import t
 from attnviz.lessons import scoring
-from attnviz.scoring import SCORES, make_score
+from attnviz.scores import SCORES, make_score
 from attnviz.text import embed, tokenize, word_vector
 
 TEXT = "the cat sat on the mat and the dog sat on the rug"

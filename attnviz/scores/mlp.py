@@ -1,0 +1,94 @@
+"""S5: the MLP score on the concatenation, additive attention generalised."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import torch
+from torch import nn
+
+from ..limits import MAX_MLP_HIDDEN, check_int
+from ..params import normal
+from .spec import ScoreSpec, Terms, to_numpy
+
+
+class MLPScore(nn.Module):
+    """S5: r(z, q) = MLP([z; q]) = w_2ᵀ tanh(W_1 [z; q] + b_1).
+
+    W_1 is split into the blocks acting on z and on q, so the (M, N) grid of
+    concatenations is never materialised: W_1 [z; q] = W_1^z z + W_1^q q.
+    """
+
+    def __init__(
+        self,
+        d: int,
+        heads: int | None = None,
+        *,
+        generator: torch.Generator,
+        dtype: torch.dtype = torch.float32,
+        hidden: int = 16,
+    ) -> None:
+        super().__init__()
+        hidden = check_int("mlp_hidden", hidden, 1, MAX_MLP_HIDDEN)
+        hdim = () if heads is None else (heads,)
+        one = () if heads is None else (1, 1)  # broadcasts b_1, w_2 over (M, N) per head
+        std = 1 / math.sqrt(2 * d)
+        self.W_1z = normal(*hdim, d, hidden, std=std, generator=generator, dtype=dtype)
+        self.W_1q = normal(*hdim, d, hidden, std=std, generator=generator, dtype=dtype)
+        self.b_1 = nn.Parameter(torch.zeros(*hdim, *one, hidden, dtype=dtype))
+        self.w_2 = normal(
+            *hdim, *one, hidden, std=1 / math.sqrt(hidden), generator=generator, dtype=dtype
+        )
+
+    def forward(self, z: torch.Tensor, q: torch.Tensor) -> torch.Tensor:
+        zh = z @ self.W_1z  # (..., N, hidden)
+        qh = q @ self.W_1q  # (..., M, hidden)
+        hidden = torch.tanh(qh.unsqueeze(-2) + zh.unsqueeze(-3) + self.b_1)  # (..., M, N, hidden)
+        return (hidden * self.w_2).sum(-1)  # (..., M, N)
+
+
+class MLP(ScoreSpec):
+    name = "mlp"
+    module = MLPScore
+    formula = (
+        r"r(\mathbf{z}, \mathbf{q}) = \mathbf{w}_2^\top"
+        r" \tanh\!\left(W_1 [\mathbf{z}; \mathbf{q}] + \mathbf{b}_1\right)"
+    )
+    head_formula = (
+        r"(S_h)_{ij} = \mathbf{w}_{2,h}^\top \tanh\!\left(W_{1,h}"
+        r" [\mathbf{k}_{h,j}; \mathbf{q}_{h,i}] + \mathbf{b}_{1,h}\right)"
+    )
+    scaled = False
+    reads_keys = True
+    growth = "bounded"  # tanh saturates: |s_ij| ≤ ‖w_2‖₁ whatever s is
+    inner_product = False
+    options = ("hidden",)
+    term_index = "u"
+    label = "names.mlp"
+    short_label = "scoring.row_mlp"
+    head_label = "names.mlp"
+    terms_title = "steps.terms_mlp"
+    terms_axis = "steps.terms_x_mlp"
+    qk_note = "steps.qk_mlp"
+
+    def terms(self, score: nn.Module, h: int, q_i: np.ndarray, K: np.ndarray) -> Terms:
+        z_part = K @ to_numpy(score.W_1z[h])  # (N, hidden): k_l W_1^z
+        q_part = q_i @ to_numpy(score.W_1q[h])  # (hidden,): q_i W_1^q
+        b_1, w_2 = to_numpy(score.b_1[h]).reshape(-1), to_numpy(score.w_2[h]).reshape(-1)
+        pre = z_part + q_part + b_1  # (N, hidden)
+        u = np.tanh(pre)  # (N, hidden): the hidden units
+        parts = {"z_part": z_part, "q_part": q_part, "b_1": b_1, "pre": pre}
+        return Terms(u * w_2, w_2, u, parts)
+
+    def term_symbol(self, i: int, j: int, h: int) -> str:
+        return (
+            rf"\sum_u w_{{2,u}} \tanh\!\big(\mathbf{{k}}_{{{j}}} W_1^z"
+            rf" + \mathbf{{q}}_{{{i}}} W_1^q + \mathbf{{b}}_1\big)_u"
+        )
+
+    def factor_names(self, i: int, j: int) -> tuple[str, str]:
+        return "w_2,u", "u_u"
+
+
+SPEC = MLP()
