@@ -10,7 +10,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from ..text import token_labels
-from .maps import TICK_LABELS_MAX_N
+from .maps import TICK_LABELS_MAX_N, colour_bar, map_trace, pairs
 from .raster import COLORSCALE
 
 DIVERGING = "RdBu_r"
@@ -40,17 +40,9 @@ def attention_triplet(
     slots = np.arange(1, N + 1)  # numbered from 1, as the page numbers the tokens
     for k, (z, toks) in enumerate(((A, tokens), (A_P, perm_tokens), (PAPt, perm_tokens))):
         labels = token_labels(toks)
-        hover = np.array([[f"{q} → {key}" for key in labels] for q in labels])
+        hover = pairs(labels, labels)
         fig.add_trace(
-            go.Heatmap(
-                z=np.asarray(z, dtype=np.float32),
-                x=slots,
-                y=slots,
-                coloraxis="coloraxis",
-                customdata=hover,
-                name=titles[k],
-                hovertemplate="%{customdata}<br>%{z:.4f}<extra></extra>",
-            ),
+            map_trace(z, x=slots, y=slots, coloraxis="coloraxis", hover=hover, name=titles[k]),
             row=1,
             col=k + 1,
         )
@@ -104,16 +96,16 @@ def difference_map(
     lim = float(max(np.abs(diff).max(), 1e-12))
     labels = token_labels(perm_tokens)
     fig = go.Figure(
-        go.Heatmap(
-            z=diff,
+        map_trace(
+            diff,
             zmin=-lim,
             zmax=lim,
             colorscale=DIVERGING,
             x=np.arange(1, diff.shape[1] + 1),
             y=np.arange(1, len(labels) + 1),
-            customdata=np.repeat(np.array(labels, dtype=object)[:, None], diff.shape[1], 1),
-            hovertemplate=f"%{{customdata}}, {dim_name} %{{x}}<br>%{{z:.3e}}<extra></extra>",
-            colorbar=dict(exponentformat="e"),  # 2e-07, not the SI "200n" students misread
+            hover=np.repeat(np.array(labels, dtype=object)[:, None], diff.shape[1], 1),
+            template=f"%{{customdata}}, {dim_name} %{{x}}<br>%{{z:.3e}}<extra></extra>",
+            bar=colour_bar(exponentformat="e"),  # 2e-07, not the SI "200n" students misread
         )
     )
     show = len(labels) <= TICK_LABELS_MAX_N
@@ -141,15 +133,15 @@ def permutation_matrix(
     P = np.eye(N, dtype=np.float32)[perm]  # (N, N)
     slots = np.arange(1, N + 1)
     fig = go.Figure(
-        go.Heatmap(
-            z=P,
+        map_trace(
+            P,
             x=slots,
             y=slots,
             zmin=0,
             zmax=1,
             colorscale="Greys",
             showscale=False,
-            hovertemplate="%{y} ← %{x}<extra></extra>",
+            template="%{y} ← %{x}<extra></extra>",
         )
     )
     perm_tokens = [tokens[k] for k in perm]

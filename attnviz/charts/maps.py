@@ -1,7 +1,5 @@
-"""Attention maps: one head as a hoverable heat map, many heads as one grid figure.
-
-Payload and drawing time grow with H·N²: small maps are Plotly
-heat maps with float32 arrays and hover; large grids are pre-coloured PNG images.
+"""Attention maps: the heat map trace every chart draws a matrix with (``map_trace``),
+its colour bar (``colour_bar``), and one head as a hoverable heat map (``heatmap``).
 """
 
 from __future__ import annotations
@@ -12,14 +10,14 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ..text import token_labels
-from .raster import COLORSCALE, colour, png_bytes, png_uri, pool
+from .raster import COLORSCALE
 
 HOVER_MAX_N = 64  # above this, per-cell token labels cost more than they help
-GRID_HEATMAP_MAX_CELLS = 8 * 32 * 32  # above this a grid is drawn as one image
 TICK_LABELS_MAX_N = 40
 # a legend at the figure's foot, in room of its own under the axis titles (placed in the
 # plot's terms, at 20 px it lay on an axis title, or under the chart's title and a gridline)
 LEGEND_AT_FOOT = dict(orientation="h", x=0, xanchor="left", yref="container", y=0, yanchor="bottom")
+HOVER = "%{customdata}<br>%{z:.4f}<extra></extra>"  # a cell's words (query → key), its value
 
 
 def counted(n: int, most: int = 8) -> dict:
@@ -30,13 +28,79 @@ def counted(n: int, most: int = 8) -> dict:
     return dict(tickmode="linear", tick0=1 if step == 1 else step, dtick=step)
 
 
-def colour_bar(zmin: float | None, zmax: float | None, marks: dict[float, str] | None) -> dict:
-    """A colour bar with ticks at its ends and at each marked value (e.g. {1/N: "1/N"})."""
-    if not marks or zmin is None or zmax is None:
-        return {}
-    values = sorted({float(zmin), float(zmax), *(v for v in marks if zmin <= v <= zmax)})
-    text = [marks.get(v) or f"{v:.3g}" for v in values]
-    return {"colorbar": {"tickmode": "array", "tickvals": values, "ticktext": text}}
+def colour_bar(
+    zmin: float | None = None,
+    zmax: float | None = None,
+    marks: dict[float, str] | None = None,
+    **style,
+) -> dict | None:
+    """A map's colour bar: ticks at its ends and at each marked value (e.g. {1/N: "1/N"})
+    when ``marks`` and the range are given, else Plotly's own ticks; ``style`` adds Plotly's
+    colour-bar settings (title, len, exponentformat, …). None leaves Plotly's own bar."""
+    if marks and zmin is not None and zmax is not None:
+        values = sorted({float(zmin), float(zmax), *(v for v in marks if zmin <= v <= zmax)})
+        text = [marks.get(v) or f"{v:.3g}" for v in values]
+        style |= dict(tickmode="array", tickvals=values, ticktext=text)
+    return style or None
+
+
+def pairs(rows: Sequence[str], cols: Sequence[str]) -> np.ndarray:
+    """Each cell's "row → column" (query → key), the hover text of a map.
+
+    Shape:
+        rows (N_q,), cols (N_k,) -> (N_q, N_k) str
+    """
+    return np.array([[f"{r} → {c}" for c in cols] for r in rows], dtype=object)
+
+
+def map_trace(
+    z: np.ndarray,
+    *,
+    x: Sequence[float] | None = None,
+    y: Sequence[float] | None = None,
+    zmin: float | None = 0.0,
+    zmax: float | None = 1.0,
+    zmid: float | None = None,
+    colorscale: str | None = COLORSCALE,
+    coloraxis: str | None = None,
+    hover: np.ndarray | None = None,
+    template: str = HOVER,
+    bar: dict | None = None,
+    showscale: bool | None = None,
+    subplot: int | None = None,
+    name: str | None = None,
+    hoverongaps: bool | None = None,
+) -> go.Heatmap:
+    """One map (rows top to bottom, as the layout's reversed y-axis draws them) as a heat
+    map trace of float32 values, the one every chart draws a matrix with.
+
+    ``hover`` is each cell's text for ``template``'s ``%{customdata}``; ``bar`` the colour
+    bar (``colour_bar``); ``coloraxis`` names the layout's colour axis that holds range and
+    scale for several maps at once; ``subplot`` k puts the map on axes x_k, y_k.
+    """
+    if coloraxis is not None:  # the shared axis, not the trace, holds the range and scale
+        zmin = zmax = colorscale = None
+    axes = {}
+    if subplot is not None:
+        k = "" if subplot == 1 else str(subplot)
+        axes = dict(xaxis=f"x{k}", yaxis=f"y{k}")
+    return go.Heatmap(
+        z=np.asarray(z, dtype=np.float32),
+        x=x,
+        y=y,
+        zmin=zmin,
+        zmax=zmax,
+        zmid=zmid,
+        colorscale=colorscale,
+        coloraxis=coloraxis,
+        showscale=showscale,
+        colorbar=bar,
+        customdata=hover,
+        hoverongaps=hoverongaps,
+        name=name,
+        hovertemplate=template,
+        **axes,
+    )
 
 
 def heatmap(
@@ -68,22 +132,11 @@ def heatmap(
     xl, yl = token_labels(x_tokens, xs), token_labels(y_tokens, ys)
     xs, ys = xs + 1, ys + 1  # the axes count from 1, as the labels and the chapter do
     if max(n_x, n_y) <= HOVER_MAX_N:
-        hover = dict(
-            customdata=np.array([[f"{y} → {x}" for x in xl] for y in yl]),
-            hovertemplate="%{customdata}<br>%{z:.4f}<extra></extra>",
-        )
+        hover = dict(hover=pairs(yl, xl))
     else:
-        hover = dict(hovertemplate="%{y} → %{x}<br>%{z:.4f}<extra></extra>")
-    trace = go.Heatmap(
-        z=z,
-        x=xs,
-        y=ys,
-        zmin=zmin,
-        zmax=zmax,
-        colorscale=colorscale,
-        **colour_bar(zmin, zmax, marks),
-        **hover,
-    )
+        hover = dict(template="%{y} → %{x}<br>%{z:.4f}<extra></extra>")
+    bar = colour_bar(zmin, zmax, marks)
+    trace = map_trace(z, x=xs, y=ys, zmin=zmin, zmax=zmax, colorscale=colorscale, bar=bar, **hover)
     labelled = max(n_x, n_y) <= TICK_LABELS_MAX_N
     x_ticks = dict(tickmode="array", tickvals=xs, ticktext=xl) if labelled else {}
     y_ticks = dict(tickmode="array", tickvals=ys, ticktext=yl) if labelled else {}
@@ -95,113 +148,3 @@ def heatmap(
         yaxis=dict(title=y_title, autorange="reversed", automargin=True, **y_ticks),
     )
     return go.Figure(trace, layout)
-
-
-def head_grid(
-    weights: np.ndarray,
-    tokens: list[str],
-    *,
-    titles: list[str] | None = None,
-    cols: int = 4,
-    zmin: float = 0.0,
-    zmax: float = 1.0,
-    width_px: int = 520,
-    marks: dict[float, str] | None = None,
-) -> go.Figure:
-    """All heads' maps (H, N_q, N_k) in one figure, ``cols`` per row.
-
-    Small grids are heat maps with hover; large ones one PNG mosaic (fast to send and draw).
-    The height fits square tiles into a plot about ``width_px`` wide.
-    """
-    weights = np.asarray(weights, dtype=np.float32)
-    H, n_q, n_k = weights.shape
-    titles = titles or [f"head {h}" for h in range(H)]
-    cols = min(cols, H)
-    rows = -(-H // cols)
-    if H * n_q * n_k > GRID_HEATMAP_MAX_CELLS:
-        return _mosaic(weights, titles, cols, rows, zmin, zmax, width_px)
-    # One heat map trace holding every head, NaN between tiles: far cheaper to build and
-    # draw than one subplot per head, and still hoverable.
-    gap = 1 + n_k // 8
-    canvas = np.full((rows * (n_q + gap), cols * (n_k + gap)), np.nan, dtype=np.float32)
-    hover = np.full(canvas.shape, "", dtype=object)
-    labels = token_labels(tokens)
-    pair = np.array([[f"{q} → {k}" for k in labels[:n_k]] for q in labels[:n_q]], dtype=object)
-    for h in range(H):
-        r, c = divmod(h, cols)
-        y0, x0 = r * (n_q + gap), c * (n_k + gap)
-        canvas[y0 : y0 + n_q, x0 : x0 + n_k] = weights[h]
-        hover[y0 : y0 + n_q, x0 : x0 + n_k] = titles[h] + "<br>" + pair
-    fig = go.Figure(
-        go.Heatmap(
-            z=canvas,
-            zmin=zmin,
-            zmax=zmax,
-            colorscale=COLORSCALE,
-            **colour_bar(zmin, zmax, marks),
-            customdata=hover,
-            hoverongaps=False,
-            hovertemplate="%{customdata}<br>%{z:.4f}<extra></extra>",
-        )
-    )
-    fig.update_layout(
-        annotations=[
-            dict(
-                x=(h % cols) * (n_k + gap) + (n_k - 1) / 2,
-                y=(h // cols) * (n_q + gap) - 0.5,
-                text=titles[h],
-                showarrow=False,
-                yshift=10,
-                font_size=12,
-            )
-            for h in range(H)
-        ]
-    )
-    fig.update_xaxes(visible=False, constrain="domain")
-    fig.update_yaxes(visible=False, autorange="reversed", scaleanchor="x")
-    fig.update_layout(
-        height=int(width_px * rows / cols) + 60,
-        margin=dict(l=10, r=10, t=40, b=10),
-        plot_bgcolor="white",
-    )
-    return fig
-
-
-def _mosaic(
-    weights: np.ndarray,
-    titles: list[str],
-    cols: int,
-    rows: int,
-    zmin: float,
-    zmax: float,
-    width_px: int,
-) -> go.Figure:
-    """Every head as one pre-coloured PNG; maps wider than a tile on screen are max-pooled."""
-    tile = max(8, width_px // cols)
-    maps = [pool(w, tile) for w in weights]
-    n_q, n_k = maps[0].shape
-    gap = max(2, n_k // 16)
-    gap_y = max(gap, -(-18 * n_q // tile))  # room for a title: ~18 px on screen
-    canvas = np.full((rows * (n_q + gap_y), cols * (n_k + gap), 3), 255, dtype=np.uint8)
-    for h, m in enumerate(maps):
-        r, c = divmod(h, cols)
-        y0, x0 = r * (n_q + gap_y) + gap_y, c * (n_k + gap)
-        canvas[y0 : y0 + n_q, x0 : x0 + n_k] = colour(m, zmin, zmax)
-    fig = go.Figure(go.Image(source=png_uri(png_bytes(canvas)), hoverinfo="skip"))
-    fig.update_layout(
-        annotations=[
-            dict(
-                x=(h % cols) * (n_k + gap) + n_k / 2,
-                y=(h // cols) * (n_q + gap_y) + gap_y / 2,
-                text=titles[h],
-                showarrow=False,
-                font_size=11,
-            )
-            for h in range(len(maps))
-        ],
-        xaxis=dict(visible=False),
-        yaxis=dict(visible=False, autorange="reversed", scaleanchor="x"),
-        height=int(width_px * rows * (n_q + gap_y) / (cols * (n_k + gap))) + 20,
-        margin=dict(l=10, r=10, t=10, b=10),
-    )
-    return fig

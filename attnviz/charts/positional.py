@@ -6,7 +6,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ..text import token_labels
-from .maps import TICK_LABELS_MAX_N, counted
+from .maps import TICK_LABELS_MAX_N, counted, map_trace
 
 
 def matrix(
@@ -25,13 +25,15 @@ def matrix(
     """
     z = np.asarray(z, dtype=np.float32)
     fig = go.Figure(
-        go.Heatmap(
-            z=z,
+        map_trace(
+            z,
             x=np.arange(1, z.shape[1] + 1),
             y=np.arange(1, z.shape[0] + 1),
+            zmin=None,
+            zmax=None,
             zmid=zmid,
             colorscale=colorscale,
-            hovertemplate="%{y}, %{x}: %{z:.3f}<extra></extra>",
+            template="%{y}, %{x}: %{z:.3f}<extra></extra>",
         )
     )
     fig.update_yaxes(title=y_title, autorange="reversed", **counted(z.shape[0]))

@@ -9,7 +9,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ..text import columns
-from .raster import COLORSCALE
+from .maps import colour_bar, map_trace, pairs
 
 GAP = 1  # empty cells between two maps of the grid
 
@@ -62,7 +62,8 @@ def maps(
     widest = 0.5 * font_px * columns(f"{head_label} {H}") + 8  # px, with a gap either side
     named = n * cell >= widest  # room for "head h" above each map, else its number
     heads = (lambda h: f"{head_label} {h + 1}") if named else (lambda h: f"{h + 1}")
-    pair = np.array([[f"{q} → {k}" for k in tokens] for q in tokens], dtype=object)
+    pair = pairs(tokens, tokens)
+    bar = colour_bar(0.0, 1.0, marks, len=0.8)
     fig = go.Figure()
     notes = [  # layer numbers left of the rows, head numbers above the columns
         dict(x=-0.6, y=layer * (n + GAP) + (n - 1) / 2, text=f"{layer + 1}", xanchor="right")
@@ -87,17 +88,14 @@ def maps(
             x = tile_origin(0, h, p, n, H)[1] + (n - 1) / 2
             notes.append(dict(x=x, y=-0.5, text=heads(h), yshift=head_shift))
         fig.add_trace(
-            go.Heatmap(
-                z=z,
-                zmin=0.0,
-                zmax=1.0,
-                colorscale=COLORSCALE,
+            map_trace(
+                z,
                 showscale=p == 0,
-                colorbar=_colour_bar(marks),
-                customdata=hover,
+                bar=bar,
+                hover=hover,
                 hoverongaps=False,
                 name=names[norm],
-                hovertemplate="%{customdata}<br>%{z:.3f}<extra>%{fullData.name}</extra>",
+                template="%{customdata}<br>%{z:.3f}<extra>%{fullData.name}</extra>",
             )
         )
     fig.update_layout(
@@ -115,13 +113,3 @@ def maps(
         constraintoward="top",
     )
     return fig
-
-
-def _colour_bar(marks: dict[float, str] | None) -> dict:
-    values = sorted({0.0, 1.0, *(marks or {})})
-    return dict(
-        tickmode="array",
-        tickvals=values,
-        ticktext=[(marks or {}).get(v) or f"{v:g}" for v in values],
-        len=0.8,
-    )

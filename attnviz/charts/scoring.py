@@ -7,7 +7,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ..text import token_labels
-from .maps import LEGEND_AT_FOOT, TICK_LABELS_MAX_N, counted
+from .maps import LEGEND_AT_FOOT, TICK_LABELS_MAX_N, counted, map_trace, pairs
 from .raster import COLORSCALE
 
 
@@ -116,18 +116,16 @@ def matrix(
     z = np.asarray(z, dtype=np.float32)
     n_y, n_x = z.shape
     xs, ys = np.arange(1, n_x + 1), np.arange(1, n_y + 1)  # from 1, as the chapter counts
-    hover = np.array([[f"{y} → {x}" for x in x_labels] for y in y_hover or y_labels])
     fig = go.Figure(
-        go.Heatmap(
-            z=z,
+        map_trace(
+            z,
             x=xs,
             y=ys,
             zmin=zmin,
             zmax=zmax,
             zmid=None if zmin is not None else 0.0,
             colorscale=colorscale,
-            customdata=hover,
-            hovertemplate="%{customdata}<br>%{z:.4f}<extra></extra>",
+            hover=pairs(y_hover or y_labels, x_labels),
         )
     )
     numbers = list(x_labels) == [str(x) for x in xs]  # components 1 … n: counted, not named

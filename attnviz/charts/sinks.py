@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from .raster import COLORSCALE
+from .maps import colour_bar, map_trace
 
 
 def sink_grid(
@@ -37,29 +37,24 @@ def sink_grid(
     hover = np.array(
         [[cell_name.format(l=a + 1, h=b + 1) for b in range(H)] for a in range(L)], dtype=object
     )
-    # one layout dict and one Figure call: an update_layout per category took 23 ms, this 6
+    # one layout dict and one Figure call: far cheaper than an update_layout per category
     traces, layout, notes = [], {}, []
+    # each label under its tick, so the top one, "1", stays clear of the title
+    bar = colour_bar(title=value_name, ticks="outside", ticklabelposition="outside bottom")
     width, gap = 1 / C, 0.03
     for c in range(C):
         axis = "" if c == 0 else str(c + 1)
         traces.append(
-            go.Heatmap(
-                z=shares[c],
+            map_trace(
+                shares[c],
                 x=np.arange(H, dtype=np.int32),
                 y=np.arange(L, dtype=np.int32),
-                zmin=0.0,
-                zmax=1.0,
-                colorscale=COLORSCALE,
                 showscale=c == C - 1,
-                # each label under its tick, so the top one, "1", stays clear of the title
-                colorbar=dict(
-                    title=value_name, ticks="outside", ticklabelposition="outside bottom"
-                ),
-                customdata=hover,
-                hovertemplate=f"{titles[c]}<br>%{{customdata}}<br>{value_name} %{{z:.3f}}"
+                bar=bar,
+                hover=hover,
+                template=f"{titles[c]}<br>%{{customdata}}<br>{value_name} %{{z:.3f}}"
                 "<extra></extra>",
-                xaxis=f"x{axis}",
-                yaxis=f"y{axis}",
+                subplot=c + 1,
             )
         )
         domain = [c * width + (gap if c else 0), (c + 1) * width - gap]

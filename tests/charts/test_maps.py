@@ -1,18 +1,13 @@
-"""Chart builders that pre-colour images: their pixels are the maps, pooled by PyTorch's rule."""
-
-import base64
-import io
+"""The shared heat map trace and colour bar, one head's heat map, counted axes, and the
+colour table pre-coloured images use."""
 
 import numpy as np
 import plotly.colors
 import pytest
-import torch
-import torch.nn.functional as F
-from PIL import Image
 
 from attnviz import charts
 from attnviz.charts import equivariance, scoring
-from attnviz.charts.maps import counted
+from attnviz.charts.maps import colour_bar, counted, map_trace
 from attnviz.charts.raster import colour
 
 
@@ -35,38 +30,6 @@ def test_colours_are_plotlys_viridis_from_zmin_to_zmax():
     got = colour(lo + t * (hi - lo), lo, hi).astype(float)
     step = np.abs(_viridis(t) - _viridis(t - 1 / 255)).max(-1, keepdims=True) + 1  # + rounding
     assert (np.abs(got - _viridis(t)) <= step).all(), (got, _viridis(t))
-
-
-def _png(source: str) -> np.ndarray:
-    return np.asarray(Image.open(io.BytesIO(base64.b64decode(source.split(",", 1)[1]))))
-
-
-@pytest.mark.parametrize(("N", "show"), [(256, "weights"), (200, "scores")])
-def test_large_head_grid_is_one_image_of_max_pooled_maps(N, show):
-    rng = np.random.default_rng(0)
-    maps = rng.standard_normal((12, N, N)).astype(np.float32)
-    if show == "weights":
-        maps = np.exp(maps) / np.exp(maps).sum(-1, keepdims=True)
-    maps[5, 17, 3] = maps.max() + 1.0  # one sharp peak must survive the pooling
-    lo, hi = float(maps.min()), float(maps.max())
-    fig = charts.head_grid(maps, [f"t{i}" for i in range(N)], zmin=lo, zmax=hi, width_px=520)
-    assert [t.type for t in fig.data] == ["image"]
-    img = _png(fig.data[0].source)
-    f = -(-N // (520 // 4))  # pooling factor: a tile is at most 130 px wide
-    pooled = F.max_pool2d(torch.from_numpy(maps)[:, None], f, ceil_mode=True)[:, 0].numpy()
-    n = pooled.shape[-1]
-    step = n + max(2, n // 16)
-    step_y = img.shape[0] // 3  # each row of tiles: a band for the titles, then the tiles
-    top = step_y - n
-    assert img.shape[1:] == (4 * step, 3) and img.shape[0] == 3 * step_y and top >= step - n
-    for h in (0, 5, 11):
-        r, c = divmod(h, 4)
-        tile = img[r * step_y + top : (r + 1) * step_y, c * step : c * step + n]
-        np.testing.assert_array_equal(tile, colour(pooled[h], lo, hi))
-        assert (img[r * step_y : r * step_y + top, c * step : c * step + n] == 255).all()
-    peak = img[step_y + top + 17 // f, step + 3 // f]  # head 5: row 1, column 1
-    np.testing.assert_array_equal(peak, colour(np.float32(hi), lo, hi))
-    assert [a.text for a in fig.layout.annotations] == [f"head {h}" for h in range(12)]
 
 
 def _counts_from_one(fig, n_y: int, n_x: int) -> None:
@@ -97,3 +60,21 @@ def test_a_counted_axis_ticks_whole_numbers_only_and_not_too_many(n):
     assert len(shown) <= 8 and str(step)[0] in "125"
     previous = step * 2 // 5 if str(step)[0] == "5" else step // 2  # the next finer step
     assert step == 1 or n / previous > 8  # which would have ticked too often
+
+
+def test_a_colour_bar_ticks_its_ends_and_the_marks_in_its_range_else_plotlys_own():
+    bar = colour_bar(0.0, 0.5, {0.25: "1/N", 0.9: "far"}, len=0.8)
+    assert bar == dict(
+        tickmode="array", tickvals=[0.0, 0.25, 0.5], ticktext=["0", "1/N", "0.5"], len=0.8
+    )
+    assert colour_bar(None, 1.0, {0.25: "1/N"}) is None and colour_bar() is None
+    assert colour_bar(exponentformat="e") == {"exponentformat": "e"}
+
+
+def test_a_map_trace_on_a_shared_colour_axis_or_a_subplot():
+    z = np.eye(2)
+    own = map_trace(z, subplot=3)
+    assert (own.zmin, own.zmax, own.xaxis, own.yaxis) == (0.0, 1.0, "x3", "y3")
+    assert own.z.dtype == np.float32 and map_trace(z, subplot=1).xaxis == "x"
+    shared = map_trace(z, coloraxis="coloraxis")  # the axis holds range and scale
+    assert (shared.zmin, shared.zmax, shared.colorscale) == (None, None, None)
