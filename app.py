@@ -121,10 +121,14 @@ PAGES = {
             url_path="block_anatomy",
         ),
         st.Page(
-            "pages/block/depth_gradients.py", title=ui.tr("depth.nav"), url_path="depth_gradients"
+            "pages/block/depth_gradients.py",
+            title=ui.tr("depth_gradients.nav"),
+            url_path="depth_gradients",
         ),
         st.Page(
-            "pages/block/training_race.py", title=ui.tr("training.nav"), url_path="training_race"
+            "pages/block/training_race.py",
+            title=ui.tr("training_race.nav"),
+            url_path="training_race",
         ),
         st.Page("pages/block/positional.py", title=ui.tr("positional.nav"), url_path="positional"),
     ],

@@ -81,8 +81,8 @@ PAGES = (
     "saturation",
     "equivariance",
     "block_anatomy",
-    "depth",
-    "training",
+    "depth_gradients",
+    "training_race",
     "positional",
     "real_model",
 )
@@ -112,11 +112,11 @@ GLOSSARY = {
     "連結": ("multihead", "positional"),
     "ブロック": ("block_anatomy",),
     "積み重ね": ("block_anatomy",),
-    "残差接続": ("block_anatomy", "depth", "training"),
-    "レイヤー正規化": ("block_anatomy", "depth", "training", "multihead"),
+    "残差接続": ("block_anatomy", "depth_gradients", "training_race"),
+    "レイヤー正規化": ("block_anatomy", "depth_gradients", "training_race", "multihead"),
     "位置ごとの順伝播型ネットワーク": ("block_anatomy",),
-    "post-LN 形式": ("block_anatomy", "depth", "training"),
-    "pre-LN 形式": ("block_anatomy", "depth", "training"),
+    "post-LN 形式": ("block_anatomy", "depth_gradients", "training_race"),
+    "pre-LN 形式": ("block_anatomy", "depth_gradients", "training_race"),
     "集合的な演算": ("equivariance", "positional"),
     "位置情報": ("equivariance", "positional"),
     "位置符号化": ("positional", "equivariance", "multihead"),
@@ -310,10 +310,10 @@ def test_every_engine_error_on_these_pages_is_translated_by_key_and_name(cls, fi
 def test_a_japanese_number_stays_on_the_line_of_the_words_beside_it():
     """「約 12 秒」 had broken after its 12 at 1280 px: in Japanese, the spaces that set a
     number apart from kana or kanji do not break; other spaces, and English, are left."""
-    ja = t("training.press_start", "ja", secs=12)
+    ja = t("training_race.press_start", "ja", secs=12)
     assert "2\u00a0つ" in ja and "約\u00a012\u00a0秒" in ja
     assert "レース開始**を押すと\u00a02" in ja  # the space before a number, too
-    assert "\u00a0" not in t("training.press_start", "en", secs=12)
+    assert "\u00a0" not in t("training_race.press_start", "en", secs=12)
     template = catalogue()["app.download_csv"]["ja"]
     assert t("app.download_csv", "ja", name="Q K") == template.format(name="Q K")  # no number
 
@@ -331,12 +331,12 @@ def test_the_chapter_s_hyphenated_terms_do_not_break_at_their_hyphen_in_japanese
     """The depth page's title broke as 「…深さ：post-」 / 「LN 形式と pre-LN 形式」: a Japanese
     line has no spaces, so the hyphen was the break. In Japanese, post-LN, pre-LN and
     self-attention take the no-break hyphen; English, and other hyphens, are left."""
-    ja = t("depth.title", "ja")
+    ja = t("depth_gradients.title", "ja")
     assert "post\u2011LN" in ja and "pre\u2011LN" in ja and "-" not in ja
     assert "self\u2011attention" in t("equivariance.title", "ja")
-    assert "post-LN" in t("depth.title", "en")
+    assert "post-LN" in t("depth_gradients.title", "en")
     assert "all-MiniLM-L6-v2\u00a0が" in t("real_model.wordpiece", "ja")  # a name to copy
-    assert plain(ja) == catalogue()["depth.title"]["ja"]  # as written, for files
+    assert plain(ja) == catalogue()["depth_gradients.title"]["ja"]  # as written, for files
 
 
 def test_a_relation_or_a_range_keeps_its_numbers_on_one_line_in_japanese():

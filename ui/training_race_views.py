@@ -53,9 +53,9 @@ def probe_line(frames: race_frames.Frames) -> None:
     """The probe sequence the maps read and the output its task asks for."""
     target = frames.probe[frames.target.argmax(1)]  # the digit each output position needs
     digits = dict(tokens=" ".join(map(str, frames.probe)), target=" ".join(map(str, target)))
-    name = tr(f"training.task_{frames.cfg.task}")
-    st.markdown(tr("training.probe", task=name, **digits))
-    st.caption(tr("training.maps_caption", chance=frames.chance))
+    name = tr(f"training_race.task_{frames.cfg.task}")
+    st.markdown(tr("training_race.probe", task=name, **digits))
+    st.caption(tr("training_race.maps_caption", chance=frames.chance))
 
 
 def show_maps(frames: race_frames.Frames, f: int, key: str) -> None:
@@ -66,17 +66,17 @@ def show_maps(frames: race_frames.Frames, f: int, key: str) -> None:
     fig = race_maps.maps(
         shown,
         tokens,
-        names=names("training.short_"),
-        dead_text=tr("training.dead"),
+        names=names("training_race.short_"),
+        dead_text=tr("training_race.dead"),
         marks={frames.chance: "1/n"},
         width_px=560,  # the column's width at 1280 px, on a desk and presenting
         font_px=20 if present else race_maps.FONT_PX,
-        head_label=tr("training.head"),
+        head_label=tr("training_race.head"),
         layer_head=layer_head(),
     )
-    st.subheader(tr("training.maps_heading"))
+    st.subheader(tr("training_race.maps_heading"))
     probe_line(frames)
-    st.caption(tr("training.maps_at", t=int(frames.steps[f])))
+    st.caption(tr("training_race.maps_at", t=int(frames.steps[f])))
     plot(fig, key, f"race_maps_{frames.cfg.task}_step{frames.steps[f]}")
 
 
@@ -88,36 +88,36 @@ def show(state: dict, f: int, live: bool = False) -> None:
     fig = charts.race(
         history,
         names=names(),
-        x_title=tr("training.step"),
-        titles=(tr("training.loss"), tr("training.accuracy")),
+        x_title=tr("training_race.step"),
+        titles=(tr("training_race.loss"), tr("training_race.accuracy")),
         mark=t,
     )
     plot(fig, "race" + key, f"race_{frames.cfg.task}_L{frames.cfg.L}")
     show_maps(frames, f, "race_maps" + key)
     if frames.count < 2:
         return
-    st.subheader(tr("training.scores_heading"))
-    short, best = names("training.short_"), {}
+    st.subheader(tr("training_race.scores_heading"))
+    short, best = names("training_race.short_"), {}
     for k in frames.scores:  # each model's highest-scoring head at this frame
         top = frames.best(f, k)
         best[k] = (
-            tr("training.best_head", name=short[k], layer=top[0], head=top[1], score=top[2])
+            tr("training_race.best_head", name=short[k], layer=top[0], head=top[1], score=top[2])
             if top
-            else tr("training.best_dead", name=short[k])
+            else tr("training_race.best_dead", name=short[k])
         )
-    st.markdown(tr("training.scores_now", t=t, chance=frames.chance, **best))
+    st.markdown(tr("training_race.scores_now", t=t, chance=frames.chance, **best))
     n = frames.count
     fig = charts.scores(
         frames.steps[:n],
         {k: s[:n] for k, s in frames.scores.items()},
         names=short,
-        x_title=tr("training.step"),
-        y_title=tr("training.score_axis"),
-        chance=(frames.chance, tr("training.uniform")),
+        x_title=tr("training_race.step"),
+        y_title=tr("training_race.score_axis"),
+        chance=(frames.chance, tr("training_race.uniform")),
         mark=t,
         layer_head=layer_head(),
     )
-    st.caption(tr(f"training.scores_caption_{frames.cfg.task}"))
+    st.caption(tr(f"training_race.scores_caption_{frames.cfg.task}"))
     plot(fig, "race_scores" + key, f"race_scores_{frames.cfg.task}")
 
 
@@ -127,7 +127,7 @@ def replay(state: dict) -> None:
     frames = state["frames"]
     recorded = frames.steps[: frames.count].tolist()
     if len(recorded) > 1:
-        t = st.select_slider(tr("training.frame"), recorded, recorded[-1], key=FRAME)
+        t = st.select_slider(tr("training_race.frame"), recorded, recorded[-1], key=FRAME)
     show(state, recorded.index(t) if len(recorded) > 1 else 0)
 
 
@@ -145,7 +145,7 @@ def run_race(cfg: race_config.Config) -> None:
             if rec.step % 10 == 0 or rec.step == cfg.steps:
                 bar.progress(
                     rec.step / cfg.steps,
-                    tr("training.progress", t=rec.step, steps=cfg.steps),
+                    tr("training_race.progress", t=rec.step, steps=cfg.steps),
                 )
             if time.monotonic() >= due and rec.step < cfg.steps:
                 began = time.monotonic()
@@ -166,21 +166,21 @@ def results(cfg: race_config.Config) -> None:
     state = st.session_state.get(RACE)
     if not state or not state["records"]:
         frames = compute(training_race.initial, cfg)
-        st.info(tr("training.press_start", secs=expected_seconds(cfg)))
-        st.markdown(tr(f"training.expect_{cfg.task}"))
+        st.info(tr("training_race.press_start", secs=expected_seconds(cfg)))
+        st.markdown(tr(f"training_race.expect_{cfg.task}"))
         show_maps(frames, 0, "race_maps")
     else:
         if state["cfg"] != cfg:
-            st.warning(tr("training.old_result"))
+            st.warning(tr("training_race.old_result"))
         if not state["done"]:
-            st.info(tr("training.stopped", t=state["records"][-1].step))
+            st.info(tr("training_race.stopped", t=state["records"][-1].step))
         replay(state)
         for norm, (loss, acc) in race_results.summary(state["records"]).items():
-            key = "training.diverged" if math.isnan(loss) else "training.result"
+            key = "training_race.diverged" if math.isnan(loss) else "training_race.result"
             st.markdown("- " + tr(key, name=names()[norm], loss=loss, acc=acc))
         history = race_results.history(state["records"]).set_index("step")
         task = state["cfg"].task
-        csv_button(history, f"race_{task}", "csv_race", label=tr("training.dl_history"))
+        csv_button(history, f"race_{task}", "csv_race", label=tr("training_race.dl_history"))
         scores = partial(race_frames.score_table, state["frames"])  # built when clicked
-        csv_button(scores, f"race_scores_{task}", "csv_scores", label=tr("training.dl_scores"))
-        st.caption(tr("training.pe_link"))
+        csv_button(scores, f"race_scores_{task}", "csv_scores", label=tr("training_race.dl_scores"))
+        st.caption(tr("training_race.pe_link"))

@@ -11,6 +11,12 @@ relation sign in plain text (``RELATION``: 「D / = 1〜4096」), nor a range's 
 (「95%〜 / 99%」). In both languages, inline math (KaTeX breaks it after a relation or a binary
 operator, 「X = / [z₁, …]」) is kept whole when short (``SHORT_MATH``); a long one still
 breaks, and its string groups a bracket that must not, as positional.note_reads does.
+
+A page's strings live in the file named after the page (``pages/block/training_race.py``
+reads ``training_race.toml``). The files no page owns are shared: ``app`` (the frame and
+navigation), ``errors`` (the engine's errors by key), ``names`` (the display names of engine
+options) and ``steps`` (one weight followed through its formula and a head's query–key
+space, for the multi-head and real-model pages).
 """
 
 from __future__ import annotations

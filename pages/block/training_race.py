@@ -13,36 +13,36 @@ from attnviz.lessons.training_race import config as race_config
 from attnviz.limits import MAX_SEED
 from ui import training_race_views as views
 
-st.title(ui.tr("training.title"))
-st.markdown(ui.tr("training.intro", n=race_config.Config().n))
+st.title(ui.tr("training_race.title"))
+st.markdown(ui.tr("training_race.intro", n=race_config.Config().n))
 left, right = ui.split([1, 2])
 with left:
     task = ui.select(
         "task",
-        ui.tr("training.task"),
+        ui.tr("training_race.task"),
         race_config.TASKS,
         "reverse",
-        labels="training.task_",
+        labels="training_race.task_",
         radio=True,
     )
-    L = ui.slider("L", ui.tr("training.L"), 1, race_config.MAX_RACE_LAYERS, 6)
-    lr_exp = ui.slider("lr", ui.tr("training.lr_exp"), -4.0, -1.6, -2.0, step=0.1)
+    L = ui.slider("L", ui.tr("training_race.L"), 1, race_config.MAX_RACE_LAYERS, 6)
+    lr_exp = ui.slider("lr", ui.tr("training_race.lr_exp"), -4.0, -1.6, -2.0, step=0.1)
     lr = race_config.learning_rate(lr_exp)
-    st.caption(ui.tr("training.lr_value", lr=lr))
-    warmup = ui.toggle("warmup", ui.tr("training.warmup"), False)
+    st.caption(ui.tr("training_race.lr_value", lr=lr))
+    warmup = ui.toggle("warmup", ui.tr("training_race.warmup"), False)
     steps = ui.slider(
-        "steps", ui.tr("training.steps"), 20, race_config.MAX_RACE_STEPS, 200, step=10
+        "steps", ui.tr("training_race.steps"), 20, race_config.MAX_RACE_STEPS, 200, step=10
     )
-    seed = ui.number("seed", ui.tr("training.seed"), 0, MAX_SEED, 0)
+    seed = ui.number("seed", ui.tr("training_race.seed"), 0, MAX_SEED, 0)
     fields = dict(task=task, L=L, lr=lr, warmup=warmup, steps=steps, seed=seed)
     cfg = ui.config(race_config.Config, **fields)
     for formula in training_race.race_formulas(cfg):
         st.latex(formula)
-    start = st.button(ui.tr("training.start"), type="primary", key="race_start")
-    st.button(ui.tr("training.stop"), key="race_stop")  # a click interrupts the running loop
+    start = st.button(ui.tr("training_race.start"), type="primary", key="race_start")
+    st.button(ui.tr("training_race.stop"), key="race_stop")  # a click interrupts the running loop
 with right:
     if start:
         views.run_race(cfg)
     views.results(cfg)
-    with st.expander(ui.tr("training.why_heading")):
-        st.markdown(ui.tr("training.why"))
+    with st.expander(ui.tr("training_race.why_heading")):
+        st.markdown(ui.tr("training_race.why"))

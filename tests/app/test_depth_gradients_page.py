@@ -71,7 +71,7 @@ def test_per_layer_sentence_reads_the_chart_it_describes(lang, x_scale, param):
     assert r["pre"] == pytest.approx(pre[-1] / pre[0], rel=1e-5)
     assert r["post"] == pytest.approx(post[-1] / post[0], rel=1e-5)
     text = " ".join(m.value for m in at.markdown)
-    sentence = t("depth.per_layer", lang, L=6, param=param, **r)
+    sentence = t("depth_gradients.per_layer", lang, L=6, param=param, **r)
     assert sentence in text and f"\\partial {param}\\|" in sentence
     assert "Xiong" in " ".join(c.value for c in at.caption)
     every_layer = "every layer's gradient shrinks" if lang == "en" else "すべての層の勾配"

@@ -99,18 +99,20 @@ def test_the_time_quoted_before_a_race_is_at_this_servers_pace(monkeypatch):
     monkeypatch.setattr(views, "_pace", [1.25])
     tiny = race_config.Config(task="copy", L=1, steps=20)
     at = run_page("training_race", L="1", steps="20", task="copy")
-    assert at.info[0].value == t("training.press_start", "en", secs=1)  # at least 1 s
+    assert at.info[0].value == t("training_race.press_start", "en", secs=1)  # at least 1 s
     at.button(key="race_start").click().run()
     assert views._pace == [1.25] and tiny.seconds < views.TIMED_S  # too short to time
     timed = race_config.Config(task="copy", L=2, steps=200)
     at = run_page("training_race", L="2", steps="200", task="copy")
-    assert at.info[0].value == t("training.press_start", "en", secs=round(timed.seconds * 1.25))
+    assert at.info[0].value == t(
+        "training_race.press_start", "en", secs=round(timed.seconds * 1.25)
+    )
     at.button(key="race_start").click().run()
     pace = views._pace[0]
     assert pace != 1.25 and pace > 0  # the race's wall time over the estimate
     at = run_page("training_race", L="12", steps="600")
     quoted = round(race_config.Config(L=12, steps=600).seconds * pace)
-    assert at.info[0].value == t("training.press_start", "en", secs=quoted)
+    assert at.info[0].value == t("training_race.press_start", "en", secs=quoted)
 
 
 def test_other_settings_keep_the_old_race_with_a_warning():

@@ -16,7 +16,7 @@ N_PLOTS = "document.querySelectorAll('.js-plotly-plot .main-svg').length >= {n}"
 
 def maps_at(step: int) -> str:
     """The caption over the maps of ``step``, in English."""
-    return t("training.maps_at", "en", t=step)
+    return t("training_race.maps_at", "en", t=step)
 
 
 @pytest.mark.browser
