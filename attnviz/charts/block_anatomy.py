@@ -89,7 +89,7 @@ def stream_norms(
     upright_steps: bool = False,
 ) -> go.Figure:
     """‖·‖ of every token (one line each) after every step (x axis); ``upright_steps``
-    stands the steps' names on end (at 20 px, Plotly's slant ran them into each other)."""
+    stands the steps' names on end (at 20 px, Plotly's slant runs them into each other)."""
     fig = go.Figure()
     for i, label in enumerate(token_labels(tokens)):
         fig.add_trace(

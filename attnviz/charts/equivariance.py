@@ -48,7 +48,7 @@ def attention_triplet(
         )
         ticks = dict(tickmode="array", tickvals=slots, ticktext=labels)
         fig.update_xaxes(  # three maps share the width: the turned labels keep 12 px, also
-            # on a projector (whose 20 px made six of them overlap in a ~85 px map)
+            # on a projector, whose 20 px would overlap in a map about 85 px wide
             showticklabels=show,
             tickfont_size=TICK_PX,
             row=1,

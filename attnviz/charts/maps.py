@@ -15,14 +15,14 @@ from .raster import COLORSCALE
 HOVER_MAX_N = 64  # above this, per-cell token labels cost more than they help
 TICK_LABELS_MAX_N = 40
 # a legend at the figure's foot, in room of its own under the axis titles (placed in the
-# plot's terms, at 20 px it lay on an axis title, or under the chart's title and a gridline)
+# plot's terms, a 20 px legend lies on an axis title, or under the chart's title)
 LEGEND_AT_FOOT = dict(orientation="h", x=0, xanchor="left", yref="container", y=0, yanchor="bottom")
 HOVER = "%{customdata}<br>%{z:.4f}<extra></extra>"  # a cell's words (query → key), its value
 
 
 def counted(n: int, most: int = 8) -> dict:
     """An axis counting 1 … n: ticks at whole numbers only, 1, 2 or 5 times a power of ten
-    apart, at most about ``most`` of them (Plotly's own put 0.5 and 1.5 on a short axis)."""
+    apart, at most about ``most`` of them (Plotly's own puts 0.5 and 1.5 on a short axis)."""
     steps = (k * 10**e for e in range(7) for k in (1, 2, 5))
     step = next(s for s in steps if n / s <= most)
     return dict(tickmode="linear", tick0=1 if step == 1 else step, dtick=step)

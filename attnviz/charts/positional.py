@@ -53,7 +53,7 @@ def rows(
 ) -> go.Figure:
     """Grouped bars: several attention rows (name → (N,)) over the same key tokens.
 
-    Every token is labelled (Plotly's own ticks skipped every other one, and with it one of
+    Every token is labelled (Plotly's own ticks skip every other one, and with it one of
     two compared positions) up to TICK_LABELS_MAX_N; ``y_max`` fixes the y range to
     [0, y_max], one range for charts read side by side.
     """

@@ -107,7 +107,7 @@ def maps(
     fig.update_xaxes(visible=False, range=[-1.5, cols - 0.5], constrain="domain")
     fig.update_yaxes(  # in a narrower column than width_px, the room left is at the foot
         visible=False,
-        range=[rows - 0.5, -0.5],  # reversed: layer 1 on top (an autorange grew on resizes)
+        range=[rows - 0.5, -0.5],  # reversed: layer 1 on top (an autorange grows on resizes)
         scaleanchor="x",
         constrain="domain",
         constraintoward="top",

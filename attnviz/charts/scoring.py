@@ -132,7 +132,7 @@ def matrix(
     named = n_x <= TICK_LABELS_MAX_N and not numbers
     x_ticks = dict(tickmode="array", tickvals=xs, ticktext=x_labels) if named else counted(n_x)
     if named:  # one turned label a column keeps 12 px, also when presenting: at 20 px the
-        # labels of a half-width map ran together
+        # labels of a half-width map run together
         x_ticks["tickfont_size"] = 12
     y_ticks = (
         dict(tickmode="array", tickvals=ys, ticktext=y_labels) if n_y <= TICK_LABELS_MAX_N else {}

@@ -27,9 +27,9 @@ def sink_grid(
     ``shares`` (C, L, H), e.g. ``sinks.SinkShares.shares``; layers and heads from 1, their
     ticks ``layer_label`` and ``head_label``, a cell's hover text ``cell_name``.
     ``title_px``: the panels' titles (16 px fits four in a projector's column where the
-    long ones are on two lines; 20, the rest of a presented figure's type, ran them into
+    long ones are on two lines; 20, the rest of a presented figure's type, runs them into
     each other), each with as many lines as its "<br>" make. Every ``head_step``-th head
-    is labelled (4 at a projector's type: at 2 the turned labels ran into each other)."""
+    is labelled (4 at a projector's type: at 2 the turned labels run into each other)."""
     shares = np.asarray(shares, dtype=np.float32)
     C, L, H = shares.shape
     heads = [head_label.format(h=b + 1) for b in range(H)]
@@ -64,7 +64,7 @@ def sink_grid(
             tickmode="array",
             tickvals=np.arange(H)[::head_step],
             ticktext=heads[::head_step],
-            automargin=True,  # the head labels under the grids (a 10 px margin cut them off)
+            automargin=True,  # the head labels under the grids (a 10 px margin cuts them off)
         )
         layout[f"yaxis{axis}"] = dict(
             anchor=f"x{axis}",
