@@ -1,8 +1,4 @@
-"""Transformer blocks: post-LN (S13), pre-LN (S14) and, as a contrast, no LN.
-
-post: Q' = LN(X + MHA(X));          out = LN(FFN(Q') + Q')
-pre:  h  = X + MHA(LN(X));          out = h + FFN(LN(h))     (Xiong et al., 2020)
-none: h  = X + MHA(X);              out = h + FFN(h)
+"""Transformer blocks: post-LN (S13), pre-LN (S14) and, as a contrast, no LN (``norms``),
 with FFN(x) = act(x W_1 + b_1) W_2 + b_2, act = ReLU (the seed) or GELU (BERT-family models).
 """
 
@@ -16,9 +12,9 @@ from torch.nn import functional as F
 
 from .attention import AttentionTrace, MultiHeadAttention
 from .limits import MAX_D, MAX_D_FF, MAX_N, check_choice, check_float, check_int
+from .norms import NORMS
 from .params import Init
 
-NORMS = ("post", "pre", "none")
 ACTIVATIONS = {"relu": F.relu, "gelu": F.gelu}
 
 
@@ -140,7 +136,8 @@ class TransformerBlock(nn.Module):
         x = torch.as_tensor(x, dtype=self.ln_1.gamma.dtype, device=self.ln_1.gamma.device)
         if unbatched:
             x = x[None]  # (1, N, D)
-        if self.norm == "post":  # S13: Q' = LN_1(X + MHA(X));  out = LN_2(Q' + FFN(Q'))
+        placement = NORMS[self.norm]
+        if placement.ln_after_residual:  # S13: Q' = LN_1(X + MHA(X));  out = LN_2(Q' + FFN(Q'))
             attn_in = x
             attn_out, attn = self.attn(attn_in, mask=mask)  # (B, N, D)
             sum_1 = x + attn_out
@@ -149,7 +146,7 @@ class TransformerBlock(nn.Module):
             ffn_out, ffn_hidden = self.ffn(ffn_in)
             sum_2 = resid_mid + ffn_out
             out, ln_2_hat = self.ln_2.traced(sum_2)
-        elif self.norm == "pre":  # S14: h = X + MHA(LN_1(X));  out = h + FFN(LN_2(h))
+        elif placement.ln_before_sublayer:  # S14: h = X + MHA(LN_1(X));  out = h + FFN(LN_2(h))
             attn_in, ln_1_hat = self.ln_1.traced(x)
             attn_out, attn = self.attn(attn_in, mask=mask)  # (B, N, D)
             resid_mid = sum_1 = x + attn_out

@@ -3,6 +3,7 @@ pipeline, and a head's query–key picture."""
 
 from __future__ import annotations
 
+from ..norms import placement
 from ..scores import spec_of
 from .positional import positions
 
@@ -30,7 +31,8 @@ def multihead(
     With ``norm="pre"`` (S14) attention reads X̂ = LN(X), not X. ``width``: what attention
     reads, "D", or "2D" with positions concatenated (S16).
     """
-    x = PRE_LN_X if norm == "pre" else "X"
+    pre = placement(norm).ln_before_sublayer  # attention reads LN(X)
+    x = PRE_LN_X if pre else "X"
     softmax = r"\mathrm{softmax}(S_h + M)" if causal else r"\mathrm{softmax}(S_h)"
     sdpa = spec_of(score_name).operator and not causal  # exactly the chapter's 𝒜_{D'} (S11)
     head = (  # two lines: a narrow column cannot hold the chapter's name and its value in one
@@ -54,7 +56,7 @@ def multihead(
         lines.insert(
             1, rf"W_h^Q \leftarrow {qk_scale:g}\,W_h^Q,\ W_h^K \leftarrow {qk_scale:g}\,W_h^K"
         )
-    if norm == "pre":
+    if pre:
         lines.insert(0, PRE_LN_INPUT)
     return lines
 
@@ -69,8 +71,9 @@ def pipeline(
     if pe is not None:
         row = pe.split(",", 1)[1].replace(r"\quad", "").strip()  # x_i's own line
         rows.append(("X + E" if pe_mode == "add" else "[X; E]", row))
-    x = PRE_LN_X if norm == "pre" else "X"
-    if norm == "pre":
+    pre = placement(norm).ln_before_sublayer
+    x = PRE_LN_X if pre else "X"
+    if pre:
         rows.append((x, r"\mathrm{LN}(X)"))
     rows += [
         (r"W_h^Q, W_h^K, W_h^V", rf"\in \mathbb{{R}}^{{{width} \times D'}},\ h = 1, \dots, H"),

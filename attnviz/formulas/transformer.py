@@ -3,6 +3,8 @@ by depth, the training race and its pattern score."""
 
 from __future__ import annotations
 
+from ..norms import placement
+
 ACTIVATIONS = {"relu": r"\mathrm{ReLU}", "gelu": r"\mathrm{GELU}"}
 
 
@@ -14,13 +16,7 @@ def block(norm: str, activation: str = "relu") -> str:
         rf"\mathrm{{FFN}}(Y) = {act}(Y W_1 + \mathbf{{1}} b_1^\top)\, W_2 \\"
         r" &\quad + \mathbf{1} b_2^\top"
     )
-    body = {
-        "post": r"Q' &= \mathrm{LN}(X + \mathcal{A}^M(X)) \\ \mathrm{out} &= \mathrm{LN}(Q' +"
-        r" \mathrm{FFN}(Q'))",
-        "pre": r"X' &= X + \mathcal{A}^M(\mathrm{LN}(X)) \\ \mathrm{out} &= X' +"
-        r" \mathrm{FFN}(\mathrm{LN}(X'))",
-        "none": r"X' &= X + \mathcal{A}^M(X) \\ \mathrm{out} &= X' + \mathrm{FFN}(X')",
-    }[norm]
+    body = placement(norm).body
     return rf"\begin{{aligned}}{body} \\ {ffn.replace('=', '&=', 1)}\end{{aligned}}"
 
 

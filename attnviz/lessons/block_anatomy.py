@@ -14,51 +14,11 @@ import pandas as pd
 import torch
 
 from .. import formulas
-from ..block import NORMS, TransformerBlock
+from ..block import TransformerBlock
 from ..device import resolve_device
 from ..limits import MAX_D, MAX_D_FF, MAX_H, MAX_SEED, check_choice, check_heads, check_int
+from ..norms import NORMS, placement
 from ..text import embed, token_labels, tokenize
-
-# Steps of the stream, in the order the data flows, per norm: (trace field, label). The
-# labels use the symbols of formulas.block: X in, Aᴹ the multi-head attention, Q′ (post-LN)
-# or X′ after the first sum.
-STEPS = {
-    "post": [
-        ("resid_pre", "X"),
-        ("attn_out", "Aᴹ(X)"),
-        ("sum_1", "X + Aᴹ(X)"),
-        ("resid_mid", "Q' = LN₁(·)"),
-        ("ffn_hidden", "ReLU(Q'W₁+b₁)"),
-        ("ffn_out", "FFN(Q')"),
-        ("sum_2", "Q'+FFN(Q')"),
-        ("resid_post", "out = LN₂(·)"),
-    ],
-    "pre": [
-        ("resid_pre", "X"),
-        ("attn_in", "LN₁(X)"),
-        ("attn_out", "Aᴹ(LN₁(X))"),
-        ("resid_mid", "X' = X + Aᴹ"),
-        ("ffn_in", "LN₂(X')"),
-        ("ffn_hidden", "ReLU(·W₁+b₁)"),
-        ("ffn_out", "FFN(LN₂(X'))"),
-        ("resid_post", "out = X' + FFN"),
-    ],
-    "none": [
-        ("resid_pre", "X"),
-        ("attn_out", "Aᴹ(X)"),
-        ("resid_mid", "X' = X + Aᴹ"),
-        ("ffn_hidden", "ReLU(X'W₁+b₁)"),
-        ("ffn_out", "FFN(X')"),
-        ("resid_post", "out = X' + FFN"),
-    ],
-}
-# The residual connections per norm, as (the stream added back, the step that holds the sum)
-# fields of STEPS: each part's input is added to its output, the step just before the sum.
-RESIDUALS = {
-    "post": [("resid_pre", "sum_1"), ("resid_mid", "sum_2")],
-    "pre": [("resid_pre", "resid_mid"), ("resid_mid", "resid_post")],
-    "none": [("resid_pre", "resid_mid"), ("resid_mid", "resid_post")],
-}
 
 
 def heads(D: int) -> list[int]:
@@ -112,7 +72,7 @@ def run(cfg: Config) -> Result:
     block = TransformerBlock(cfg.D, cfg.H, cfg.d_ff, norm=cfg.norm, seed=cfg.seed, device=device)
     _, trace = block(X.to(device))
     steps, shapes, norms = [], [], []
-    for field, label in STEPS[cfg.norm]:
+    for field, label in placement(cfg.norm).stream:
         value = getattr(trace, field)[0]  # (N, D) or (N, D_ff)
         steps.append(label)
         shapes.append(" × ".join(map(str, value.shape)))
@@ -120,7 +80,8 @@ def run(cfg: Config) -> Result:
     ln_in = ln_hat = None
     stats = pd.DataFrame()
     if trace.ln_1_hat is not None:
-        ln_in = (trace.sum_1 if cfg.norm == "post" else trace.resid_pre)[0].float().cpu().numpy()
+        read = trace.sum_1 if placement(cfg.norm).ln_after_residual else trace.resid_pre
+        ln_in = read[0].float().cpu().numpy()  # (N, D): what LN_1 normalises
         ln_hat = trace.ln_1_hat[0].float().cpu().numpy()
         stats = pd.DataFrame(
             {
@@ -132,8 +93,8 @@ def run(cfg: Config) -> Result:
             }
         )
     shown = [formulas.block(cfg.norm, block.activation)]
-    if cfg.norm != "none":
+    if placement(cfg.norm).has_ln:
         shown.append(formulas.LAYER_NORM)
-    fields = [field for field, _ in STEPS[cfg.norm]]
-    residuals = [(fields.index(a), fields.index(b)) for a, b in RESIDUALS[cfg.norm]]
+    fields = [field for field, _ in placement(cfg.norm).stream]
+    residuals = [(fields.index(a), fields.index(b)) for a, b in placement(cfg.norm).residuals]
     return Result(tokens, steps, shapes, residuals, np.stack(norms), ln_in, ln_hat, stats, shown)

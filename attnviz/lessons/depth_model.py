@@ -21,6 +21,7 @@ import torch
 from ..block import TransformerBlock
 from ..device import resolve_device
 from ..limits import MAX_D, MAX_LAYERS, check_choice, check_int
+from ..norms import placement
 from ..stack import SEED_STRIDE, TransformerStack
 
 NORMS = ("post", "pre")
@@ -79,7 +80,7 @@ def _inputs(D: int, seed: int, x_scale: str) -> tuple[torch.Tensor, torch.Tensor
 
 def _output(stack: TransformerStack, norm: str, x: torch.Tensor) -> torch.Tensor:
     """What the loss reads: the last block's output (post-LN) or its final LN (pre-LN)."""
-    return stack.final_ln(x) if norm == "pre" else x
+    return stack.final_ln(x) if placement(norm).final_ln else x
 
 
 def layer_gradients(L: int, D: int, seed: int, x_scale: str = "unit") -> dict[str, dict]:

@@ -19,9 +19,10 @@ import numpy as np
 import torch
 
 from .. import formulas
-from ..block import NORMS, TransformerBlock
+from ..block import TransformerBlock
 from ..device import resolve_device
 from ..limits import MAX_D, MAX_H, MAX_SEED, check_choice, check_heads, check_int, check_width
+from ..norms import NORMS
 from ..positional import KINDS, MODES, PositionalEncoding
 from ..text import embed, tokenize
 

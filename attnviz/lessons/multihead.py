@@ -13,7 +13,7 @@ import pandas as pd
 import torch
 
 from .. import formulas
-from ..block import NORMS, BlockTrace, TransformerBlock
+from ..block import BlockTrace, TransformerBlock
 from ..device import resolve_device
 from ..errors import InputError
 from ..limits import (
@@ -29,6 +29,7 @@ from ..limits import (
     nearest_heads,
 )
 from ..masks import causal_mask
+from ..norms import NORMS, placement
 from ..positional import KINDS, MODES, PositionalEncoding
 from ..scores import SCORES, spec_of
 from ..text import embed, tokenize
@@ -184,7 +185,8 @@ def run(cfg: Config) -> Result:
         cfg.score, pe_kind=cfg.pe, pe_mode=cfg.pe_mode, causal=cfg.causal, norm=cfg.norm
     )
     shapes = [(N, cfg.D)] + ([(N, cfg.width)] if cfg.pe != "none" else [])
-    shapes += [tuple(trace.attn_in.shape[1:])] if cfg.norm == "pre" else []  # (N, width)
+    pre = placement(cfg.norm).ln_before_sublayer  # attention reads LN(X)
+    shapes += [tuple(trace.attn_in.shape[1:])] if pre else []  # (N, width)
     shapes += [
         tuple(block.attn.W_Q.shape),  # (H, width, D′): the parameters
         tuple(block.attn.W_O.reshape(-1, cfg.width).shape),  # (H·D′, width)

@@ -10,7 +10,7 @@ import pandas as pd
 import streamlit as st
 
 import ui
-from attnviz.block import NORMS
+from attnviz.norms import NORMS
 from attnviz.lessons import multihead
 from attnviz.limits import MAX_D_HEAD, MAX_H, MAX_SEED, MAX_TEXT_CHARS
 from attnviz.scores import SCORES

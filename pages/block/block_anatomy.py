@@ -4,7 +4,7 @@ import pandas as pd
 import streamlit as st
 
 import ui
-from attnviz.block import NORMS
+from attnviz.norms import NORMS
 from attnviz.charts import block_anatomy as charts
 from attnviz.lessons import block_anatomy
 from attnviz.limits import MAX_SEED

@@ -7,8 +7,8 @@ import torch
 
 from attnviz.block import TransformerBlock
 from attnviz.errors import InputError
-from attnviz.lessons import block_anatomy
 from attnviz.lessons.block_anatomy import Config, heads, run
+from attnviz.norms import NORMS
 from attnviz.text import embed, tokenize
 
 from ..oracles import ffn, layer_norm, multi_head_attention
@@ -147,4 +147,4 @@ def test_formulas_are_the_chapter_block_of_this_norm_with_relu(norm):
     assert ("\\mathrm{LN}" in text) == (norm != "none")
     assert ("\\mathcal{A}^M(\\mathrm{LN}(X))" in text) == (norm == "pre")
     assert ("\\mathrm{LN}(X + \\mathcal{A}^M(X))" in text) == (norm == "post")
-    assert block_anatomy.STEPS[norm][-1][0] == "resid_post"
+    assert NORMS[norm].stream[-1][0] == "resid_post"

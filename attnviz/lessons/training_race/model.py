@@ -12,6 +12,7 @@ import torch
 from torch import nn
 
 from ...device import resolve_device
+from ...norms import placement
 from ...positional import PositionalEncoding
 from ...stack import TransformerStack
 
@@ -39,7 +40,7 @@ class SeqModel(nn.Module):
             cfg.H,
             4 * cfg.D,
             norm=norm,
-            final_norm=norm == "pre",
+            final_norm=placement(norm).final_ln,
             seed=cfg.seed + 2,
             device=device,
         )
