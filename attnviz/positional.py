@@ -9,14 +9,87 @@ grows to D + d_pos: the model that follows must be built for ``out_dim``).
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import torch
 from torch import nn
 
 from .limits import MAX_D, MAX_N, check_choice, check_int, check_tokens
 
-KINDS = ("none", "sinusoidal", "learned")
-MODES = ("add", "concat")
+
+@dataclass(frozen=True)
+class Kind:
+    """Where p_i comes from; the formulas, lessons and pages ask it, not its name."""
+
+    name: str
+    present: bool  # adds anything: without positions self-attention sees a set (S15)
+    learned: bool  # a parameter drawn from a seed, not fixed in advance
+    formula: str | None  # LaTeX of how the table is computed, when it is a formula
+    label: str  # i18n key of its name
+
+
+@dataclass(frozen=True)
+class Mode:
+    """How p_i enters (S16): added, width D, or concatenated, width D + d_pos."""
+
+    name: str
+    concat: bool
+    enters: str  # LaTeX: what enters the first layer
+    step: str  # the symbol of the input once positions are in: X + E or [X; E]
+    permuted: str  # LaTeX of the encoded input of PX, and of P times the encoded X,
+    of_permuted: str  # which differ (S7 broken)
+    label: str  # i18n key of its name
+
+    def width(self, D: int, d_pos: int) -> int:
+        return D + d_pos if self.concat else D
+
+
+SINUSOIDAL = (  # 1-based: p_1 is position 0 of the usual 0-based table, component 1 a sine
+    r"\begin{aligned}(\mathbf{p}_i)_{2k-1} &= \sin\!\big((i - 1)\,\omega_k\big) \\"
+    r" (\mathbf{p}_i)_{2k} &= \cos\!\big((i - 1)\,\omega_k\big) \\"
+    r" \omega_k &= 10000^{-2(k-1)/D} \\ k &= 1, \dots, D/2\end{aligned}"
+)
+KINDS = {
+    k.name: k
+    for k in (
+        Kind("none", present=False, learned=False, formula=None, label="names.pe_none"),
+        Kind("sinusoidal", True, learned=False, formula=SINUSOIDAL, label="names.pe_sinusoidal"),
+        Kind("learned", present=True, learned=True, formula=None, label="names.pe_learned"),
+    )
+}
+MODES = {
+    m.name: m
+    for m in (
+        Mode(
+            "add",
+            concat=False,
+            enters=r"X \leftarrow X + E,\quad"
+            r" \mathbf{x}_i \leftarrow \mathbf{x}_i + \mathbf{p}_i",
+            step="X + E",
+            permuted=r"PX + E",
+            of_permuted=r"P(X + E)",
+            label="names.mode_add",
+        ),
+        Mode(
+            "concat",
+            concat=True,
+            enters=r"X \leftarrow [X;\ E],\quad"
+            r" \mathbf{x}_i \leftarrow [\mathbf{x}_i; \mathbf{p}_i]",
+            step="[X; E]",
+            permuted=r"[PX;\ E]",
+            of_permuted=r"P[X;\ E]",
+            label="names.mode_concat",
+        ),
+    )
+}
+
+
+def width(D: int, kind: str, mode: str, d_pos: int | None = None) -> int:
+    """What the model after the encoding reads: D, or D + d_pos (default D) when positions
+    are concatenated."""
+    present = KINDS[check_choice("positional encoding", kind, KINDS)].present
+    entering = MODES[check_choice("positional encoding mode", mode, MODES)]
+    return entering.width(D, D if d_pos is None else d_pos) if present else D
 
 
 def sinusoidal(N: int, D: int, base: float = 10000.0) -> torch.Tensor:
@@ -63,9 +136,10 @@ class PositionalEncoding(nn.Module):
         self.D = check_int("D", D, 1, MAX_D)
         self.kind = check_choice("positional encoding", kind, KINDS)
         self.mode = check_choice("positional encoding mode", mode, MODES)
-        self.d_pos = D if mode == "add" or d_pos is None else check_int("d_pos", d_pos, 1, MAX_D)
+        concat = MODES[mode].concat
+        self.d_pos = D if not concat or d_pos is None else check_int("d_pos", d_pos, 1, MAX_D)
         self.n_max = check_int("n_max", n_max, 1, MAX_N)
-        if kind == "learned":
+        if KINDS[kind].learned:
             g = torch.Generator().manual_seed(seed)
             self.W_pos = nn.Parameter(torch.randn(self.n_max, self.d_pos, generator=g, dtype=dtype))
         else:
@@ -74,22 +148,22 @@ class PositionalEncoding(nn.Module):
     @property
     def out_dim(self) -> int:
         """Width after encoding: D when added (or kind none), D + d_pos when concatenated."""
-        return self.D + self.d_pos if self.mode == "concat" and self.kind != "none" else self.D
+        return width(self.D, self.kind, self.mode, self.d_pos)
 
     def table(self, N: int) -> torch.Tensor:
         """The (N, d_pos) matrix of p_1 … p_N (zeros for kind ``none``)."""
         N = check_int("N", N, 1, self.n_max)
-        if self.kind == "learned":
+        if KINDS[self.kind].learned:
             return self.W_pos[:N]
-        if self.kind == "sinusoidal":
+        if KINDS[self.kind].present:  # fixed in advance: the sinusoidal table
             return sinusoidal(N, self.d_pos)
         return torch.zeros(N, self.d_pos, dtype=torch.float64)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         x = check_tokens("x", x, self.D)
-        if self.kind == "none":
+        if not KINDS[self.kind].present:
             return x
         P = self.table(x.shape[-2]).to(dtype=x.dtype, device=x.device)  # (N, d_pos)
-        if self.mode == "add":
+        if not MODES[self.mode].concat:
             return x + P
         return torch.cat([x, P.expand(*x.shape[:-1], self.d_pos)], dim=-1)  # (…, N, D + d_pos)

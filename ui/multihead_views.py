@@ -15,6 +15,7 @@ from attnviz.charts import Mosaic
 from attnviz.charts.multihead import TITLE_PX, TITLE_PX_LARGE, head_tiles
 from attnviz.errors import InputError
 from attnviz.lessons import multihead, multihead_probe
+from attnviz.norms import NORMS
 from attnviz.scores import SCORES
 from attnviz.tables import long_table
 from attnviz.text import token_labels
@@ -146,7 +147,7 @@ def explore(cfg: multihead.Config, r: multihead.Result) -> None:
     if follow:
         s = compute(multihead_probe.follow, multihead_probe.Pick(cfg, h, i, j))
         steps.follow(s.steps, s.formulas, r.tokens, key="steps", where=titles[h])
-        if cfg.norm == "pre":  # the steps' x_i is what attention reads
+        if NORMS[cfg.norm].ln_before_sublayer:  # the steps' x_i is what attention reads
             st.caption(tr("multihead.pre_ln_steps"))
         st.caption(tr(f"steps.cell_{show}", i=i + 1, j=j + 1, value=float(shown[h, i, j])))
     if qkview:

@@ -144,15 +144,17 @@ def positions(page: str, default: str) -> tuple[str, str]:
     """The positional encoding and how it enters (added or concatenated), labelled by the
     page's ``<page>.pe`` and ``<page>.pe_mode``; without positions the second is disabled
     (it would change nothing)."""
-    pe = select("pe", tr(f"{page}.pe"), KINDS, default, labels="names.pe_")
+    kinds = {name: tr(kind.label) for name, kind in KINDS.items()}.get
+    pe = select("pe", tr(f"{page}.pe"), KINDS, default, labels=kinds)
+    modes = {name: tr(mode.label) for name, mode in MODES.items()}.get
     mode = select(
         "pe_mode",
         tr(f"{page}.pe_mode"),
         MODES,
         "add",
-        labels="names.mode_",
+        labels=modes,
         radio=True,
-        disabled=pe == "none",
+        disabled=not KINDS[pe].present,
     )
     return pe, mode
 

@@ -13,9 +13,10 @@ multi-head attention (S10–S12) and a head's query–key picture; transformer: 
 real_model: a real model's heads, rollout and sinks.
 """
 
+from ..positional import SINUSOIDAL
 from .attention import SATURATION, WEIGHTED_SUM, equivariance, many_queries, score, single_query
 from .heads import PRE_LN_INPUT, PRE_LN_X, QK_CENTRING, head_scores, multihead, pipeline, qk_space
-from .positional import SINUSOIDAL, add_concat, position_score, position_similarity, positions
+from .positional import add_concat, position_score, position_similarity, positions
 from .real_model import (
     HIDE_RENORMALISE,
     REAL_HEAD,

@@ -3,6 +3,7 @@ sum, softmax saturation (S3) and permutation equivariance (S7, S15)."""
 
 from __future__ import annotations
 
+from ..positional import KINDS, MODES
 from ..scores import spec_of
 
 
@@ -73,9 +74,8 @@ def equivariance(pe_kind: str, pe_mode: str) -> list[str]:
         r"\begin{aligned}A(PX) &= \mathrm{softmax}\!\left(\frac{P Q K^\top P^\top}{\sqrt{D'}}"
         r"\right) \\ &= P\,A(X)\,P^\top\end{aligned}",
     ]
-    if pe_kind != "none":
-        op = r"PX + E" if pe_mode == "add" else r"[PX;\ E]"
-        rhs = r"P(X + E)" if pe_mode == "add" else r"P[X;\ E]"
+    if KINDS[pe_kind].present:
+        op, rhs = MODES[pe_mode].permuted, MODES[pe_mode].of_permuted
         lines.append(
             rf"\begin{{aligned}}\mathrm{{PE}}(PX) &= {op} \\ &\neq {rhs} = P\,\mathrm{{PE}}(X)"
             r"\end{aligned}"

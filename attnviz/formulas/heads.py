@@ -4,6 +4,7 @@ pipeline, and a head's query–key picture."""
 from __future__ import annotations
 
 from ..norms import placement
+from ..positional import MODES
 from ..scores import spec_of
 from .positional import positions
 
@@ -67,10 +68,10 @@ def pipeline(
     """(step symbol, formula) of every stage of the multi-head page's computation."""
     rows = [("X", r"\mathbf{x}_i = \mathrm{embed}(\mathrm{token}_i)")]
     pe = positions(pe_kind, pe_mode)
-    width = "2D" if pe is not None and pe_mode == "concat" else "D"  # what attention reads
+    width = "2D" if pe is not None and MODES[pe_mode].concat else "D"  # what attention reads
     if pe is not None:
         row = pe.split(",", 1)[1].replace(r"\quad", "").strip()  # x_i's own line
-        rows.append(("X + E" if pe_mode == "add" else "[X; E]", row))
+        rows.append((MODES[pe_mode].step, row))
     pre = placement(norm).ln_before_sublayer
     x = PRE_LN_X if pre else "X"
     if pre:

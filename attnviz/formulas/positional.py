@@ -3,21 +3,12 @@ similarity between positions, and what one head scores with them."""
 
 from __future__ import annotations
 
+from ..positional import KINDS, MODES
+
 
 def positions(kind: str, mode: str) -> str | None:
     """S16: what enters the first layer, x_i + p_i or [x_i; p_i] (None without positions)."""
-    if kind == "none":
-        return None
-    if mode == "add":
-        return r"X \leftarrow X + E,\quad \mathbf{x}_i \leftarrow \mathbf{x}_i + \mathbf{p}_i"
-    return r"X \leftarrow [X;\ E],\quad \mathbf{x}_i \leftarrow [\mathbf{x}_i; \mathbf{p}_i]"
-
-
-SINUSOIDAL = (  # 1-based: p_1 is position 0 of the usual 0-based table, component 1 a sine
-    r"\begin{aligned}(\mathbf{p}_i)_{2k-1} &= \sin\!\big((i - 1)\,\omega_k\big) \\"
-    r" (\mathbf{p}_i)_{2k} &= \cos\!\big((i - 1)\,\omega_k\big) \\"
-    r" \omega_k &= 10000^{-2(k-1)/D} \\ k &= 1, \dots, D/2\end{aligned}"
-)
+    return MODES[mode].enters if KINDS[kind].present else None
 
 
 def add_concat(d_pos_symbol: str = "D") -> str:
@@ -44,7 +35,7 @@ def position_score(mode: str) -> str:
     With positions added the score has four terms, and p_iᵀ p_j (the similarity map) is
     the last of them only when W^Q W^Kᵀ = I. Concatenated, the head's width is D + D.
     """
-    if mode == "add":
+    if not MODES[mode].concat:
         return (
             r"\begin{aligned}s_{ij} &= \frac{(\mathbf{x}_i + \mathbf{p}_i)^\top W^Q (W^K)^\top"
             r" (\mathbf{x}_j + \mathbf{p}_j)}{\sqrt{D}} \\ &= \frac{1}{\sqrt{D}}\big("

@@ -24,6 +24,7 @@ from ..device import resolve_device
 from ..limits import MAX_D, MAX_H, MAX_SEED, check_choice, check_heads, check_int, check_width
 from ..norms import NORMS
 from ..positional import KINDS, MODES, PositionalEncoding
+from ..positional import width as positional_width
 from ..text import embed, tokenize
 
 PERMUTATIONS = ("reverse", "shuffle", "swap", "typed")
@@ -68,7 +69,7 @@ class Config:
     @property
     def width(self) -> int:
         """The width the block sees: D, or D + D with concatenated positions (S16)."""
-        return 2 * self.D if self.pe != "none" and self.pe_mode == "concat" else self.D
+        return positional_width(self.D, self.pe, self.pe_mode)
 
 
 def permutation(

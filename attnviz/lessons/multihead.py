@@ -31,6 +31,7 @@ from ..limits import (
 from ..masks import causal_mask
 from ..norms import NORMS, placement
 from ..positional import KINDS, MODES, PositionalEncoding
+from ..positional import width as positional_width
 from ..scores import SCORES, spec_of
 from ..text import embed, tokenize
 
@@ -70,7 +71,7 @@ class Config:
     @property
     def width(self) -> int:
         """The width attention sees: D, or D + D with concatenated positions (S16)."""
-        return 2 * self.D if self.pe != "none" and self.pe_mode == "concat" else self.D
+        return positional_width(self.D, self.pe, self.pe_mode)
 
     @classmethod
     def fit(
@@ -184,7 +185,8 @@ def run(cfg: Config) -> Result:
     steps = formulas.pipeline(
         cfg.score, pe_kind=cfg.pe, pe_mode=cfg.pe_mode, causal=cfg.causal, norm=cfg.norm
     )
-    shapes = [(N, cfg.D)] + ([(N, cfg.width)] if cfg.pe != "none" else [])
+    has_pe = KINDS[cfg.pe].present
+    shapes = [(N, cfg.D)] + ([(N, cfg.width)] if has_pe else [])
     pre = placement(cfg.norm).ln_before_sublayer  # attention reads LN(X)
     shapes += [tuple(trace.attn_in.shape[1:])] if pre else []  # (N, width)
     shapes += [
@@ -202,7 +204,7 @@ def run(cfg: Config) -> Result:
         [(step, formula, " × ".join(map(str, shape))) for (step, formula), shape in rows],
         columns=["step", "formula", "shape"],
     )
-    shown = [formulas.positions(cfg.pe, cfg.pe_mode)] if cfg.pe != "none" else []
+    shown = [formulas.positions(cfg.pe, cfg.pe_mode)] if has_pe else []
     entropy = row_entropy(weights, cfg.causal).numpy()  # (H,)
     return Result(
         tokens=tokens,

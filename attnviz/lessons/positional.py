@@ -19,7 +19,7 @@ import torch
 from .. import formulas
 from ..attention import MultiHeadAttention
 from ..limits import MAX_D, MAX_SEED, check_choice, check_int
-from ..positional import MODES, PositionalEncoding
+from ..positional import KINDS, MODES, PositionalEncoding
 from ..text import embed, tokenize
 from .training_race.model import NORMS
 from .training_race.results import LearnedPositions
@@ -28,6 +28,16 @@ TABLES = ("sinusoidal", "learned")  # tables drawn from the page's own N, D and 
 RACE_TABLES = tuple(f"race_{norm}" for norm in NORMS)  # a training race's learned tables
 MAX_POSITIONS = 256  # N and D of the tables drawn
 SAME_WORD_D = 64  # width of the word vectors in the same-word comparison
+
+
+def learned(kind: str) -> bool:
+    """The table is a parameter: one drawn at initialisation, or a race's trained one."""
+    return kind in RACE_TABLES or KINDS[kind].learned
+
+
+def note(kind: str) -> str:
+    """The key of the note under table ``kind``: how it was made."""
+    return "positional.note_race" if kind in RACE_TABLES else f"positional.note_{kind}"
 
 
 def kinds(race: LearnedPositions | None) -> tuple[str, ...]:
@@ -96,7 +106,8 @@ def run(cfg: Config) -> Result:
         E = cfg.race.tables[cfg.kind.removeprefix("race_")]
     else:
         E = table(cfg.kind, cfg.N, cfg.D, cfg.seed)
-    shown = [formulas.SINUSOIDAL] if cfg.kind == "sinusoidal" else []
+    formula = KINDS[cfg.kind].formula if cfg.kind in TABLES else None  # a race's is learned
+    shown = [formula] if formula else []
     shown.append(formulas.position_similarity(cfg.cosine))
     return Result(E, similarity(E, cfg.cosine), widths(cfg.D, cfg.d_pos), shown)
 

@@ -31,7 +31,7 @@ with left:
     D = int(ui.choice_slider("D", ui.tr("positional.D"), WIDTHS, "64"))
     seed = ui.number("seed", ui.tr("positional.seed"), 0, MAX_SEED, 0)
     cosine = ui.toggle("cosine", ui.tr("positional.cosine"), False)
-if race is None and kind == "learned":
+if race is None and positional.learned(kind):  # a trained table is one race away
     st.caption(ui.tr("positional.no_race"))
 elif kind in positional.RACE_TABLES:
     st.caption(ui.tr("positional.race_shape", N=race.cfg.n, D=race.cfg.D))
@@ -72,8 +72,7 @@ with right:
         "pe_sim",
         f"pe_{kind}_similarity",
     )
-    table = "sinusoidal" if kind == "sinusoidal" else "learned" if kind == "learned" else "race"
-    st.caption(ui.tr(f"positional.note_{table}"))
+    st.caption(ui.tr(positional.note(kind)))
     st.caption(ui.tr("positional.note_reads"))
     ui.csv_button(
         pd.DataFrame(r.S, index=positions, columns=positions.rename(None)),
