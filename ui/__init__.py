@@ -33,7 +33,16 @@ from .frame import (
     unknown_page,
     warm_up,
 )
-from .widgets import choice_slider, number, positions, select, slider, text, toggle
+from .widgets import (
+    choice_slider,
+    number,
+    positions,
+    select,
+    slider,
+    spec_labels,
+    text,
+    toggle,
+)
 
 __all__ = [
     "LANGS",
@@ -63,6 +72,7 @@ __all__ = [
     "settle",
     "settled",
     "slider",
+    "spec_labels",
     "split",
     "stop",
     "text",

@@ -8,7 +8,7 @@ names, numbers out of range are clamped and unknown values dropped, each with a 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
@@ -108,6 +108,12 @@ def slider(
     return where.slider(label, lo, hi, default, key=key, **options)
 
 
+def spec_labels(specs: Mapping[str, object], attr: str = "label") -> Callable[[str], str]:
+    """Each choice of ``specs`` (a score, LN placement, PE kind or mode by name) under the
+    name its spec gives in ``attr``, translated in this run's language."""
+    return {name: tr(getattr(spec, attr)) for name, spec in specs.items()}.get
+
+
 def select(
     key: str,
     label: str,
@@ -144,15 +150,13 @@ def positions(page: str, default: str) -> tuple[str, str]:
     """The positional encoding and how it enters (added or concatenated), labelled by the
     page's ``<page>.pe`` and ``<page>.pe_mode``; without positions the second is disabled
     (it would change nothing)."""
-    kinds = {name: tr(kind.label) for name, kind in KINDS.items()}.get
-    pe = select("pe", tr(f"{page}.pe"), KINDS, default, labels=kinds)
-    modes = {name: tr(mode.label) for name, mode in MODES.items()}.get
+    pe = select("pe", tr(f"{page}.pe"), KINDS, default, labels=spec_labels(KINDS))
     mode = select(
         "pe_mode",
         tr(f"{page}.pe_mode"),
         MODES,
         "add",
-        labels=modes,
+        labels=spec_labels(MODES),
         radio=True,
         disabled=not KINDS[pe].present,
     )

@@ -4,10 +4,10 @@ import pandas as pd
 import streamlit as st
 
 import ui
-from attnviz.norms import NORMS
 from attnviz.charts import equivariance as charts
 from attnviz.lessons import equivariance
 from attnviz.limits import MAX_SEED
+from attnviz.norms import NORMS
 from attnviz.text import token_labels
 
 st.title(ui.tr("equivariance.title"))
@@ -39,7 +39,8 @@ with left:
     if ui.settled():
         perm_notice.info(ui.settled())
     pe, pe_mode = ui.positions("equivariance", "none")
-    norm = ui.select("norm", ui.tr("equivariance.norm"), NORMS, "post", labels="names.norm_")
+    placements = ui.spec_labels(NORMS)
+    norm = ui.select("norm", ui.tr("equivariance.norm"), NORMS, "post", labels=placements)
     widths = [str(d) for d in equivariance.WIDTHS]
     D = int(ui.choice_slider("D", ui.tr("equivariance.D"), widths, "32"))
     heads = [str(h) for h in equivariance.HEADS]

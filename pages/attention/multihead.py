@@ -10,9 +10,9 @@ import pandas as pd
 import streamlit as st
 
 import ui
-from attnviz.norms import NORMS
 from attnviz.lessons import multihead
 from attnviz.limits import MAX_D_HEAD, MAX_H, MAX_SEED, MAX_TEXT_CHARS
+from attnviz.norms import NORMS
 from attnviz.scores import SCORES
 from ui import multihead_views as views
 
@@ -31,12 +31,11 @@ with left:
     H = ui.slider("H", ui.tr("multihead.H"), 1, MAX_H, 8)
     auto = ui.toggle("auto", ui.tr("multihead.d_head_auto"), True)
     d_head = None if auto else ui.slider("d_head", ui.tr("multihead.d_head"), 1, MAX_D_HEAD, 8)
-    # a head divides by √D′, not √D: the name each spec gives its per-head score
-    score_names = {k: ui.tr(spec.head_label) for k, spec in SCORES.items()}.get
-    score = ui.select("score", ui.tr("multihead.score"), SCORES, "scaled_dot", labels=score_names)
+    heads_name = ui.spec_labels(SCORES, "head_label")  # a head divides by √D′, not √D
+    score = ui.select("score", ui.tr("multihead.score"), SCORES, "scaled_dot", labels=heads_name)
     causal = ui.toggle("causal", ui.tr("multihead.causal"))
     pe, pe_mode = ui.positions("multihead", "sinusoidal")
-    norm = ui.select("norm", ui.tr("multihead.norm"), NORMS, "post", labels="names.norm_")
+    norm = ui.select("norm", ui.tr("multihead.norm"), NORMS, "post", labels=ui.spec_labels(NORMS))
     seed = ui.number("seed", ui.tr("multihead.seed"), 0, MAX_SEED, 0)
     growth = SCORES[score].growth  # what s does to this score: × s², × s, or bounded
     qk = float(ui.choice_slider("qk", ui.tr(f"multihead.qk_scale_{growth}"), QK_SCALES, "1"))

@@ -34,7 +34,7 @@ with left:
         fields["M"] = ui.slider("M", ui.tr("scoring.M"), 1, scoring.MAX_QUERIES, 3)
     widths = [str(d) for d in scoring.WIDTHS]
     D = int(ui.choice_slider("D", ui.tr("scoring.D"), widths, "64"))
-    score_names = {name: ui.tr(spec.label) for name, spec in SCORES.items()}.get
+    score_names = ui.spec_labels(SCORES)
     score = ui.select("score", ui.tr("scoring.score"), SCORES, "scaled_dot", labels=score_names)
     if "hidden" in SCORES[score].options:  # the MLP's hidden width
         fields["mlp_hidden"] = ui.slider(

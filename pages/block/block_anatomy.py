@@ -4,10 +4,10 @@ import pandas as pd
 import streamlit as st
 
 import ui
-from attnviz.norms import NORMS
 from attnviz.charts import block_anatomy as charts
 from attnviz.lessons import block_anatomy
 from attnviz.limits import MAX_SEED
+from attnviz.norms import NORMS
 from attnviz.text import token_labels
 
 WIDTHS = [str(2**k) for k in range(3, 10)]  # D = 8 … 512
@@ -22,7 +22,7 @@ with left:
         ui.tr("block_anatomy.norm"),
         NORMS,
         "post",
-        labels="names.norm_",
+        labels=ui.spec_labels(NORMS),
         radio=True,
     )
     text = ui.text("text", ui.tr("block_anatomy.text"), ui.tr("block_anatomy.default_text"), 300)
