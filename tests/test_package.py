@@ -15,6 +15,8 @@ import venv
 import zipfile
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = ("pyproject.toml", "README.md", "attnviz")  # what the build reads
 # The README's python blocks, each found as the first one after its heading. "A real model"
@@ -71,6 +73,7 @@ def build_wheel(tmp: Path) -> Path:
     return wheel
 
 
+@pytest.mark.slow  # builds a wheel and a venv
 def test_wheel_installs_and_runs_the_readme_outside_the_checkout(tmp_path):
     assert not tmp_path.is_relative_to(ROOT)
     wheel = build_wheel(tmp_path)

@@ -14,6 +14,8 @@ from tests.browser.conftest import start_server
 from tests.load.classroom import app_pages, classroom
 from tests.load.stclient import Session
 
+pytestmark = pytest.mark.slow  # concurrent sessions against real servers
+
 K, M = 5, 3  # sessions 0 and 3, 1 and 4 follow the same scenario; 2 is alone
 
 

@@ -15,6 +15,8 @@ import pytest
 
 from tests.load.school import REPLICAS, School, open_campus, school, warm_up
 
+pytestmark = pytest.mark.slow  # concurrent sessions against real servers
+
 K, M = 6, 3  # two sessions per scenario
 PAGES = ["multihead", "scoring", "positional"]  # scenario i visits two of them
 KILL = "r2"
