@@ -3,7 +3,7 @@ formula, and a head's query–key space.
 
 The controls on the left change the block and rerun the page; everything on the right
 (weights or scores, the head enlarged, the weight followed, the query–key picture) is one
-``st.fragment``, drawn by ``ui.multihead_views``: its controls and clicks rerun only it.
+``st.fragment``, drawn by ``multihead_views`` beside it: its controls and clicks rerun only it.
 """
 
 import pandas as pd
@@ -14,7 +14,7 @@ from attnviz.lessons import multihead
 from attnviz.limits import MAX_D_HEAD, MAX_H, MAX_SEED, MAX_TEXT_CHARS
 from attnviz.norms import NORMS
 from attnviz.scores import SCORES
-from ui import multihead_views as views
+from pages.attention import multihead_views as views
 
 WIDTHS = ["4", "8", "16", "24", "32", "48", "64", "96", "128", "192", "256", "384", "512"]
 WIDTHS += ["768", "1024"]  # each has divisors among H = 1 … 32

@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import io
 import json
+import re
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -19,7 +20,11 @@ from ui.export import LINE_GAP, NUMBER_TABLE
 ROOT = Path(__file__).resolve().parents[2]
 
 
-PAGES = {path.stem: path.relative_to(ROOT).as_posix() for path in ROOT.glob("pages/*/*.py")}
+# the pages app.py's navigation lists (a module beside a page, X_views.py, is none)
+PAGES = {
+    Path(path).stem: path
+    for path in re.findall(r'st\.Page\(\s*"(pages/[^"]+)"', (ROOT / "app.py").read_text("utf-8"))
+}
 
 
 def run_page(page: str, lang: str = "en", timeout: float = 120, **params: object) -> AppTest:

@@ -2,7 +2,7 @@
 
 import pytest
 
-from .helpers import PAGES, assert_clean, run_page
+from .helpers import PAGES, ROOT, assert_clean, run_page
 
 
 @pytest.mark.parametrize(
@@ -32,3 +32,11 @@ def test_switching_pages_keeps_every_page_working(first, second):
     at.switch_page(PAGES[second])
     at.run()
     assert_clean(at)
+
+
+def test_every_script_in_pages_is_a_page_or_beside_one():
+    """A script in pages/ is a page of app.py's navigation, or page X's ``X_views.py``."""
+    for path in ROOT.glob("pages/*/*.py"):
+        script = path.relative_to(ROOT).as_posix()
+        if path.name != "__init__.py":
+            assert script.removesuffix("_views.py").removesuffix(".py") + ".py" in PAGES.values()

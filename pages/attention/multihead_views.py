@@ -19,12 +19,11 @@ from attnviz.norms import NORMS
 from attnviz.scores import SCORES
 from attnviz.tables import long_table
 from attnviz.text import token_labels
-
-from . import mosaic, steps
-from .compute import compute
-from .export import csv_button, download_label
-from .frame import presenting, tr
-from .widgets import select, slider, toggle
+from ui import mosaic, steps
+from ui.compute import compute
+from ui.export import csv_button, download_label
+from ui.frame import presenting, tr
+from ui.widgets import select, slider, toggle
 
 
 @st.cache_data(max_entries=64, show_spinner=False)

@@ -1,0 +1,1 @@
+"""The attention pages (scoring, multi-head, saturation, equivariance)."""
