@@ -1,8 +1,10 @@
 """attnviz as a package: the wheel built from this checkout installs into a fresh venv and
 runs the README's notebook snippets there, away from the checkout.
 
-The venv sees the system's site-packages, so torch and the rest come from the machine and
-the test needs no network; the wheel itself is installed with ``--no-deps``.
+The venv sees the packages of the interpreter that runs the tests (a ``.pth`` file naming
+its site directories: with ``system_site_packages`` a venv would see the base Python's,
+which lack torch when the tests run in a venv of their own), so the test needs no network;
+the wheel itself is installed with ``--no-deps``.
 """
 
 import ast
@@ -11,6 +13,7 @@ import re
 import shutil
 import subprocess
 import sys
+import sysconfig
 import venv
 import zipfile
 from pathlib import Path
@@ -56,6 +59,16 @@ def runtime_pins() -> set[str]:
     return {f"{name}=={pins[name]}" for name in names}
 
 
+def site_dir(python: Path) -> Path:
+    """The purelib site directory of the interpreter ``python``."""
+    code = "import sysconfig; print(sysconfig.get_path('purelib'))"
+    return Path(
+        subprocess.run(
+            [python, "-c", code], capture_output=True, text=True, check=True
+        ).stdout.strip()
+    )
+
+
 def build_wheel(tmp: Path) -> Path:
     """Build from a copy, so setuptools' build/ and egg-info never land in the checkout."""
     src = tmp / "src"
@@ -88,8 +101,11 @@ def test_wheel_installs_and_runs_the_readme_outside_the_checkout(tmp_path):
     assert strings and all(f"attnviz/i18n/strings/{s}" in names for s in strings)
 
     env_dir = tmp_path / "venv"
-    venv.create(env_dir, system_site_packages=True, with_pip=True)
+    venv.create(env_dir, with_pip=True)
     python = env_dir / "bin" / "python"
+    purelib = site_dir(python)
+    running = {sysconfig.get_path("purelib"), sysconfig.get_path("platlib")}
+    (purelib / "running-interpreter.pth").write_text("\n".join(sorted(running)) + "\n")
     subprocess.run(
         [python, "-m", "pip", "install", "--no-deps", "--no-index", "-q", wheel], check=True
     )
@@ -103,11 +119,5 @@ def test_wheel_installs_and_runs_the_readme_outside_the_checkout(tmp_path):
     )
     assert run.returncode == 0, run.stderr
     location = Path(run.stdout.rsplit("attnviz from ", 1)[1].strip())
-    purelib = subprocess.run(
-        [python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.strip()
-    assert location == Path(purelib) / "attnviz" / "__init__.py"
+    assert location == purelib / "attnviz" / "__init__.py"
     assert not location.is_relative_to(ROOT)
