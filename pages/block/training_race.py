@@ -2,7 +2,7 @@
 and every head's attention on one probe sequence, recorded during the race and replayed.
 
 The race and its replay (step slider, maps, pattern scores: an ``st.fragment`` over the
-frames kept in session state) are drawn by ``ui.training_race_views``.
+frames kept in session state) are drawn by ``training_race_views`` beside it.
 """
 
 import streamlit as st
@@ -11,7 +11,7 @@ import ui
 from attnviz.lessons import training_race
 from attnviz.lessons.training_race import config as race_config
 from attnviz.limits import MAX_SEED
-from ui import training_race_views as views
+from pages.block import training_race_views as views
 
 st.title(ui.tr("training_race.title"))
 st.markdown(ui.tr("training_race.intro", n=race_config.Config().n))

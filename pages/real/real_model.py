@@ -3,7 +3,7 @@ one weight followed through its formula, a head's query–key space, and attenti
 
 The controls on the left (and a click in the mosaic) rerun the page; the map and what
 hangs on it (the weight followed, the query–key pictures) are one ``st.fragment``.
-The sections (grid, map, sinks) are drawn by ``ui.real_model_views``.
+The sections (grid, map, sinks) are drawn by ``real_model_views`` beside it.
 """
 
 import streamlit as st
@@ -13,7 +13,7 @@ from attnviz.lessons import real_model
 from attnviz.lessons.real_model import forward
 from attnviz.limits import MAX_TEXT_CHARS
 from attnviz.text import token_labels
-from ui import real_model_views as views
+from pages.real import real_model_views as views
 
 st.title(ui.tr("real_model.title"))
 st.markdown(ui.tr("real_model.intro"))

@@ -10,7 +10,7 @@ from attnviz.i18n import t
 from attnviz.lessons import training_race
 from attnviz.lessons.training_race import config as race_config
 from attnviz.lessons.training_race import results as race_results
-from ui import training_race_views as views
+from pages.block import training_race_views as views
 
 from .helpers import assert_clean, decode, figures, latex, run_page, sweep_controls
 

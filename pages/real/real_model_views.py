@@ -22,12 +22,11 @@ from attnviz.lessons.real_model import sinks as real_sinks
 from attnviz.limits import MAX_TEXT_CHARS
 from attnviz.tables import long_table
 from attnviz.text import columns, token_labels
-
-from . import mosaic, steps
-from .compute import compute
-from .export import csv_button, download_label, halved, plot
-from .frame import error_box, presenting, tr
-from .widgets import slider, text, toggle
+from ui import mosaic, steps
+from ui.compute import compute
+from ui.export import csv_button, download_label, halved, plot
+from ui.frame import error_box, presenting, tr
+from ui.widgets import slider, text, toggle
 
 SINK_TITLE_WIDTH = 12  # wider panel titles of the sinks are on two lines when presenting
 

@@ -19,10 +19,9 @@ from attnviz.lessons import training_race
 from attnviz.lessons.training_race import config as race_config
 from attnviz.lessons.training_race import frames as race_frames
 from attnviz.lessons.training_race import results as race_results
-
-from .compute import compute, in_turn
-from .export import csv_button, plot
-from .frame import presenting, tr
+from ui.compute import compute, in_turn
+from ui.export import csv_button, plot
+from ui.frame import presenting, tr
 
 RACE, FRAME = "race", "race_frame"  # session keys: the latest race, the step slider
 # this server's pace: its last finished race's wall time over race_config's estimate

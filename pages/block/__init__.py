@@ -1,0 +1,1 @@
+"""The transformer block pages (anatomy, depth, training race, positional encodings)."""

@@ -1,0 +1,1 @@
+"""The real model page: a pretrained encoder's attention."""
