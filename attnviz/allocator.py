@@ -2,8 +2,8 @@
 
 A traced attention call frees two (B, H, N, N) buffers (scores and weights) at once.
 With glibc's default settings each is an ``mmap`` of its own, handed back to the OS when
-freed and faulted in again by the next call: up to 2× slower at N = 512
-(bench/bench_engine.py). Raising the mmap and trim thresholds, as the environment
+freed and faulted in again by the next call, which then pays for the page faults
+(bench/bench_engine.py prints the cost). Raising the mmap and trim thresholds, as the environment
 variables ``MALLOC_MMAP_THRESHOLD_`` / ``MALLOC_TRIM_THRESHOLD_`` would, keeps those pages
 in the heap for the next call. ``import attnviz`` applies it once; set
 ``ATTNVIZ_KEEP_FREED=0`` to leave the allocator as it is.

@@ -2,9 +2,9 @@
 
 The environment variable ``ATTNVIZ_DEVICE`` overrides ``"auto"``. Work made of many tiny
 kernels run one after another asks with ``many_small_kernels=True`` and gets the CPU for
-``"auto"``: training the race's D = 32 models step by step ran 1.6x slower on an H200 than on
-the CPU (tools/gpu-check.sh, 2026-12-04: 21.6 against 35.5 race steps/s; the depth-24
-gradients 0.85 against 0.77 s at D = 512), each launch costing more than its arithmetic.
+``"auto"``: on a GPU each of their kernel launches costs more than its arithmetic, so the
+training race and the depth gradients run faster on the CPU (``tools/gpu-check.sh`` times
+both).
 """
 
 from __future__ import annotations

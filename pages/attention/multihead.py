@@ -54,10 +54,8 @@ with left:
     if r.d_head >= r.width:
         st.warning(ui.tr("multihead.d_head_wide", d_head=r.d_head, width=r.width))
     ui.formula_lines(r.formulas)
-    # the shapes on demand: a popover draws its table only while it is open, and these 30
-    # typeset cells, drawn again on each of a rerun's React commits, cost 13–17 ms of every
-    # change of H (bench/bench_ui.py's page, same-run A/B, 3 runs); an expander draws what
-    # it hides
+    # the shapes on demand: a popover draws its table only while it is open (an expander
+    # draws what it hides), so its typeset cells are not drawn again on every change of H
     with st.popover(ui.tr("multihead.pipeline"), icon=":material/table_rows:"):
         ui.formula_table(r.pipeline)
     lo, hi, qk = r.entropy.min(), r.entropy.max(), cfg.qk_scale
