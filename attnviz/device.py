@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 
+import numpy as np
 import torch
 
 DTYPES = {"float32": torch.float32, "float64": torch.float64}
@@ -55,3 +56,8 @@ def describe_device(device: torch.device) -> str:
     if device.type == "cuda":
         return f"cuda ({torch.cuda.get_device_name(device)})"
     return device.type
+
+
+def to_numpy(t: torch.Tensor) -> np.ndarray:
+    """A tensor as a float64 NumPy array on the CPU."""
+    return t.detach().to("cpu", torch.float64).numpy()

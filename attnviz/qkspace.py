@@ -38,8 +38,8 @@ import numpy as np
 
 from .attention import AttentionTrace, MultiHeadAttention
 from .block import BlockTrace
+from .device import to_numpy
 from .limits import MAX_N, check_choice, check_int
-from .stepthrough import to_numpy
 
 CENTRES = ("each", "keys", "none")
 

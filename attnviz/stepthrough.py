@@ -25,9 +25,9 @@ import torch
 
 from .attention import AttentionTrace, MultiHeadAttention
 from .block import BlockTrace
+from .device import to_numpy
 from .limits import check_int
 from .scores import scale, spec_of
-from .scores.spec import to_numpy
 
 TRACE_ATOL = 1e-3  # far above float32 rounding, far below a wrong module, mask or input
 

@@ -8,8 +8,9 @@ import numpy as np
 import torch
 from torch import nn
 
+from ..device import to_numpy
 from ..params import normal
-from .spec import ScoreSpec, Terms, to_numpy
+from .spec import ScoreSpec, Terms
 
 
 class BilinearScore(nn.Module):

@@ -8,9 +8,10 @@ import numpy as np
 import torch
 from torch import nn
 
+from ..device import to_numpy
 from ..limits import MAX_N, check_int
 from ..params import normal
-from .spec import ScoreSpec, Terms, to_numpy
+from .spec import ScoreSpec, Terms
 
 
 class QueryOnlyScore(nn.Module):

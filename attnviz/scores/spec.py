@@ -12,15 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import torch
 from torch import nn
 
 GROWTHS = ("s2", "s", "bounded")  # how scores grow when W^Q, W^K are multiplied by s
-
-
-def to_numpy(t: torch.Tensor) -> np.ndarray:
-    """A tensor as a float64 NumPy array on the CPU."""
-    return t.detach().to("cpu", torch.float64).numpy()
+BASE = ("generator", "dtype")  # what every score's module takes
 
 
 @dataclass(frozen=True)
@@ -97,9 +92,6 @@ class ScoreSpec:
     def query_points(self, score: nn.Module, h: int, Q: np.ndarray) -> np.ndarray:
         """(N, D′) the vectors a query–key picture draws for the queries: q_i by default."""
         return Q
-
-
-BASE = ("generator", "dtype")
 
 
 def scale(spec: ScoreSpec, d_head: int) -> float:
