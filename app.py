@@ -9,6 +9,7 @@ import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
 
 import ui
+from ui import keys
 
 st.set_page_config(page_title="attnviz", page_icon="🔍", layout="wide")
 if PagesManager.uses_pages_directory:  # True only in a fresh server's first run
@@ -19,14 +20,14 @@ ui.begin_page()
 
 with st.sidebar:
     ui.select(
-        "lang",
+        keys.LANG,
         "言語 / Language",
         ui.LANGS,
         ui.lang(),
         labels={"ja": "日本語", "en": "English"}.get,
         radio=True,
     )
-    ui.toggle("present", ui.tr("app.present"))
+    ui.toggle(keys.PRESENT, ui.tr("app.present"))
 st.html(  # a formula wider than its column scrolls instead of being cut; display formulas
     # a little smaller than KaTeX's 1.21em, so that a third of a 1280-pixel screen holds them
     # (with room above and below: a scrolling box cuts what it does not hold, and KaTeX's

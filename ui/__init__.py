@@ -1,7 +1,10 @@
 """App-side helpers shared by every page (the engine, attnviz, never imports streamlit).
 
-frame: language, presentation mode, the share link, messages; widgets: controls kept
-in the URL and bounded by the engine's caps; export: charts with PNG, CSV downloads.
+A run: page_run (begin, settle, end, stop), startup (once per process), navigation (deep
+links, unknown pages), share (the URL and share link), keys (every session-state key).
+Drawing: language, layout (presentation mode, two columns), messages, widgets (controls
+kept in the URL and bounded by the engine's caps), export (charts with PNG, CSV
+downloads), components, mosaic and steps; compute: one cache style.
 """
 
 from attnviz.i18n import LANGS
@@ -16,23 +19,12 @@ from .export import (
     number_table,
     plot,
 )
-from .frame import (
-    SPLIT_MIN_PX,
-    begin_page,
-    end_page,
-    error_box,
-    explain,
-    lang,
-    presenting,
-    reopen_link,
-    settle,
-    settled,
-    split,
-    stop,
-    tr,
-    unknown_page,
-    warm_up,
-)
+from .language import lang, tr
+from .layout import SPLIT_MIN_PX, presenting, split
+from .messages import error_box, explain
+from .navigation import reopen_link, unknown_page
+from .page_run import begin_page, end_page, settle, settled, stop
+from .startup import warm_up
 from .widgets import (
     choice_slider,
     number,

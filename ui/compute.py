@@ -26,7 +26,9 @@ from typing import TypeVar
 import streamlit as st
 from streamlit.logger import get_logger
 
-from .frame import error_box, stop, tr
+from .language import tr
+from .messages import error_box
+from .page_run import stop
 
 C = TypeVar("C")
 R = TypeVar("R")

@@ -12,7 +12,8 @@ import streamlit as st
 from attnviz.i18n import plain
 from attnviz.text import TAG, columns, has_japanese, is_wide
 
-from .frame import lang, presenting, tr
+from .language import lang, tr
+from .layout import presenting
 
 
 def download_label(kind: str, what: str) -> str:

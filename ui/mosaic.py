@@ -24,7 +24,11 @@ from attnviz.charts import Mosaic
 from attnviz.charts.cells import cell_map
 from attnviz.charts.raster import png_uri
 
-from .frame import component, ordered, presenting, tr, url_params
+from .components import component, ordered
+from .keys import FOLLOW, PICK_I, PICK_J
+from .language import tr
+from .layout import presenting
+from .share import url_params
 
 COMPONENT = component("attnviz.mosaic", "mosaic")
 HEATMAP = component("attnviz.heatmap", "heatmap")
@@ -77,8 +81,8 @@ def data(
 def pick_cell(cell: tuple[int, int]) -> None:
     """Map cell (query position, key position) → the sliders i and j (from 1), steps on:
     the enlarged map's pick on the multi-head and real-model pages."""
-    st.session_state["i"], st.session_state["j"] = cell[0] + 1, cell[1] + 1
-    st.session_state["follow"] = True
+    st.session_state[PICK_I], st.session_state[PICK_J] = cell[0] + 1, cell[1] + 1
+    st.session_state[FOLLOW] = True
 
 
 def _picked(key: str, on_pick: Callable[[tuple[int, int]], None]) -> Callable[[], None]:

@@ -19,7 +19,7 @@ from attnviz.stepthrough import WeightSteps
 from attnviz.tables import qk_table, step_tables
 
 from .export import csv_button, plot
-from .frame import tr
+from .language import tr
 from .widgets import choice_slider, select
 
 TOP_K = [str(k) for k in (1, 2, 3, 5, 8, 12, 16)]

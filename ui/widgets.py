@@ -16,10 +16,9 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 from attnviz.i18n import t
 from attnviz.positional import KINDS, MODES
 
-from .frame import BOUND, RELABEL, lang, note, tr
-
-OPTIONS = "_url_options"  # session key: {select key: its options}, so tests can sweep them
-EXAMPLES = "_examples"  # session key: {text key: the example text it was last drawn with}
+from .keys import BOUND, EXAMPLES, OPTIONS, RELABEL
+from .language import lang, tr
+from .messages import note
 
 
 def _from_url(

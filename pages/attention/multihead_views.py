@@ -22,7 +22,8 @@ from attnviz.text import token_labels
 from ui import mosaic, steps
 from ui.compute import compute
 from ui.export import csv_button, download_label
-from ui.frame import presenting, tr
+from ui.language import tr
+from ui.layout import presenting
 from ui.widgets import select, slider, toggle
 
 

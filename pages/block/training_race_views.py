@@ -21,9 +21,10 @@ from attnviz.lessons.training_race import frames as race_frames
 from attnviz.lessons.training_race import results as race_results
 from ui.compute import compute, in_turn
 from ui.export import csv_button, plot
-from ui.frame import presenting, tr
+from ui.keys import RACE, RACE_FRAME
+from ui.language import tr
+from ui.layout import presenting
 
-RACE, FRAME = "race", "race_frame"  # session keys: the latest race, the step slider
 # this server's pace: its last finished race's wall time over race_config's estimate
 # (drawing, and waiting for a turn while other races run, included); before any race, the
 # drawing's share (run_race keeps it to about a fifth of the race's time). Only a race
@@ -126,14 +127,14 @@ def replay(state: dict) -> None:
     frames = state["frames"]
     recorded = frames.steps[: frames.count].tolist()
     if len(recorded) > 1:
-        t = st.select_slider(tr("training_race.frame"), recorded, recorded[-1], key=FRAME)
+        t = st.select_slider(tr("training_race.frame"), recorded, recorded[-1], key=RACE_FRAME)
     show(state, recorded.index(t) if len(recorded) > 1 else 0)
 
 
 def run_race(cfg: race_config.Config) -> None:
     """Run the race ``cfg`` names, drawn as it goes (a heavy slot for each step), into the
     session's ``RACE`` state; the step slider starts again at the last frame."""
-    st.session_state.pop(FRAME, None)
+    st.session_state.pop(RACE_FRAME, None)
     bar, live = st.progress(0.0), st.empty()
     models, records, frames = {}, [], race_frames.Frames(cfg)
     state = st.session_state[RACE] = dict(cfg=cfg, records=records, frames=frames, done=False)

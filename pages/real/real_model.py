@@ -14,6 +14,7 @@ from attnviz.lessons.real_model import forward
 from attnviz.limits import MAX_TEXT_CHARS
 from attnviz.text import token_labels
 from pages.real import real_model_views as views
+from ui.keys import HEAD, LAYER
 
 st.title(ui.tr("real_model.title"))
 st.markdown(ui.tr("real_model.intro"))
@@ -32,9 +33,9 @@ with left:
         labels="real_model.view_",
         radio=True,
     )
-    layer = ui.slider("layer", ui.tr("real_model.layer"), 1, L, 3) - 1
+    layer = ui.slider(LAYER, ui.tr("real_model.layer"), 1, L, 3) - 1
     # rollout averages the heads: the slider stays, greyed, so that its value is kept
-    head = ui.slider("head", ui.tr("real_model.head"), 1, H, 1, disabled=view == "rollout") - 1
+    head = ui.slider(HEAD, ui.tr("real_model.head"), 1, H, 1, disabled=view == "rollout") - 1
     combine = None
     if view == "head" and ui.toggle("all_heads", ui.tr("real_model.all_heads", H=H)):
         combine = ui.select(

@@ -25,7 +25,10 @@ from attnviz.text import columns, token_labels
 from ui import mosaic, steps
 from ui.compute import compute
 from ui.export import csv_button, download_label, halved, plot
-from ui.frame import error_box, presenting, tr
+from ui.keys import FOLLOW, HEAD, LAYER, PICK_I, PICK_J
+from ui.language import tr
+from ui.layout import presenting
+from ui.messages import error_box
 from ui.widgets import slider, text, toggle
 
 SINK_TITLE_WIDTH = 12  # wider panel titles of the sinks are on two lines when presenting
@@ -33,7 +36,7 @@ SINK_TITLE_WIDTH = 12  # wider panel titles of the sinks are on two lines when p
 
 def pick_head(cell: tuple[int, int]) -> None:
     """Grid click → layer and head sliders (from 1; runs before the next script run)."""
-    st.session_state["layer"], st.session_state["head"] = cell[0] + 1, cell[1] + 1
+    st.session_state[LAYER], st.session_state[HEAD] = cell[0] + 1, cell[1] + 1
 
 
 def map_title(view: str, combine: str | None, layer: int, head: int) -> str:
@@ -118,8 +121,8 @@ def explore(cfg: real_model.Config, r: real_model.Result, title: str) -> None:
     map_slot = st.container()
     left, right = st.columns(2)
     rollout = cfg.view == "rollout"  # no head to follow a weight of: greyed, values kept
-    i = slider("i", tr("real_model.pick_i"), 1, N, 1, where=left, disabled=rollout) - 1
-    j = slider("j", tr("real_model.pick_j"), 1, N, 1, where=right, disabled=rollout) - 1
+    i = slider(PICK_I, tr("real_model.pick_i"), 1, N, 1, where=left, disabled=rollout) - 1
+    j = slider(PICK_J, tr("real_model.pick_j"), 1, N, 1, where=right, disabled=rollout) - 1
     with map_slot:
         if cfg.hide_special:
             st.caption(tr("real_model.hide_note"))
@@ -157,7 +160,7 @@ def explore(cfg: real_model.Config, r: real_model.Result, title: str) -> None:
         plot(lines_view(r.shown, r.shown_tokens), "lines", f"lines_L{layer + 1}")
     if not cfg.one_head:
         st.info(tr("real_model.steps_one_head"))
-    elif toggle("follow", tr("steps.show_steps")):  # a click on a cell turns it on
+    elif toggle(FOLLOW, tr("steps.show_steps")):  # a click on a cell turns it on
         pick = real_probe.Pick(cfg.text, layer, head, i, j, cfg.hide_special)
         s = compute(real_probe.follow, pick)
         where = tr("names.layer_head", l=layer + 1, h=head + 1)

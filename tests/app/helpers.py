@@ -15,6 +15,7 @@ import pandas as pd
 from PIL import Image
 from streamlit.testing.v1 import AppTest
 
+from ui import keys
 from ui.export import LINE_GAP, NUMBER_TABLE
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -99,7 +100,7 @@ def sweep_controls(at: AppTest, skip: tuple[str, ...] = ("lang",)) -> int:
             if getattr(at, kind)(key=key).disabled:  # as for a student: not to be touched
                 continue
             original = getattr(at, kind)(key=key).value
-            for option in at.session_state["_url_options"][key]:
+            for option in at.session_state[keys.OPTIONS][key]:
                 getattr(at, kind)(key=key).set_value(option)
                 rerun()
             getattr(at, kind)(key=key).set_value(original)

@@ -11,6 +11,7 @@ from attnviz.lessons import training_race
 from attnviz.lessons.training_race import config as race_config
 from attnviz.lessons.training_race import results as race_results
 from pages.block import training_race_views as views
+from ui import keys
 
 from .helpers import assert_clean, decode, figures, latex, run_page, sweep_controls
 
@@ -62,7 +63,7 @@ def test_maps_before_the_race_then_a_race_replayed_by_the_step_slider(lang, monk
     monkeypatch.setattr(
         stack.TransformerStack, "forward", lambda *a, **k: calls.append(1) or original(*a, **k)
     )
-    state = at.session_state["race"]
+    state = at.session_state[keys.RACE]
     frames = state["frames"]
     assert frames.count == len(r.frames.steps) and frames.steps[-1] == cfg.steps
     slider = at.select_slider(key="race_frame")

@@ -1,4 +1,4 @@
-"""The app's own components (ui/*.js, as ui.frame.component builds them) in a bare page.
+"""The app's own components (ui/*.js, as ui.components.component builds them) in a bare page.
 
 Streamlit calls a component's function after awaiting its module and does not drop the call
 of a render that a newer one replaced: once in about 15 language switches on a loaded
@@ -15,7 +15,7 @@ import pytest
 from attnviz.charts import mosaic as tiles_of
 from attnviz.charts.cells import cell_map
 from attnviz.charts.raster import png_bytes
-from ui import frame, mosaic
+from ui import components, mosaic
 
 # the component's function called in a page of its own: a host under a shadow root, as
 # Streamlit gives it (isolated styles), and the calls in the order given
@@ -37,7 +37,7 @@ CALL = """async ([code, calls]) => {
 def draw(page, stem: str, *calls: tuple[dict, list]) -> tuple[str, str]:
     """Call component ``stem`` with each (data, order) in turn: (<html lang>, its text)."""
     page.set_content("<html lang='und'><body></body></html>")
-    code = frame.component_js(stem)
+    code = components.component_js(stem)
     return tuple(page.evaluate(CALL, [code, [d | {"order": o} for d, o in calls]]))
 
 

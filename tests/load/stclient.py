@@ -209,7 +209,7 @@ def _read_delta(fwd: ForwardMsg, view: View) -> None:
             spec = json.loads(el.plotly_chart.spec)
             el.plotly_chart.spec = json.dumps(spec, sort_keys=True)
         if etype == "bidi_component" and el.bidi_component.WhichOneof("data") == "json":
-            # "order" numbers a component's data within its session (ui.frame.ordered):
+            # "order" numbers a component's data within its session (ui.components.ordered):
             # what the page shows is the rest
             payload = json.loads(el.bidi_component.json)
             payload.pop("order", None)

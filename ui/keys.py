@@ -1,0 +1,31 @@
+"""Every key of ``st.session_state`` that the app's code reads or writes.
+
+A widget's key is also its URL parameter (``?key=``); those named here are the widgets
+that code reads or moves besides the widget itself (a click on a map moves the sliders
+i and j). The app's own state starts with "_", apart from the training race's.
+"""
+
+# widgets that code also reads or moves
+LANG = "lang"  # the language switch (app.py)
+PRESENT = "present"  # presentation mode (app.py)
+PICK_I, PICK_J = "i", "j"  # the picked weight's query and key position, from 1 (a click on the map)
+FOLLOW = "follow"  # the picked weight's steps are shown (a click on the map turns it on)
+LAYER, HEAD = "layer", "head"  # the real model's layer and head, from 1 (a click on a tile)
+RACE_FRAME = "race_frame"  # the training race's step slider
+
+# the URL and the controls of a run (ui.page_run, ui.widgets, ui.share)
+BOUND = "_url_keys"  # {widget key: default} of this run, for the URL
+NOTES = "_url_notes"  # container for notices about URL values
+LINKED = "_url_linked"  # this run has written its URL and share link
+OPTIONS = "_url_options"  # {select key: its options}, so tests can sweep them
+EXAMPLES = "_examples"  # {text key: the example text it was last drawn with}
+SHOWN_IN = "_lang_shown"  # the language the last run drew its controls in
+RELABEL = "_relabel"  # this run's language is not the last run's
+SETTLE = "_settle"  # controls to move before the next run draws them, and why
+SETTLED = "_settled"  # why this run's controls were moved (shown by the page)
+
+# the components (ui.components)
+ORDER = "_component_order"  # (session id, {component key: (digest, number)})
+
+# the training race (pages/block/training_race_views.py; the positional page reads it)
+RACE = "race"  # the latest race: its config, records, frames, whether it has ended

@@ -1,0 +1,56 @@
+"""A run of the app: what app.py sets up before the page draws and finishes after it, and
+how a page moves its controls (``settle``) or ends early (``stop``)."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from .keys import BOUND, LINKED, NOTES, RELABEL, SETTLE, SETTLED, SHOWN_IN
+from .language import lang
+from .share import share_link
+
+
+def begin_page() -> None:
+    """Start a run (from app.py): forget the last run's URL keys; make room for URL notices;
+    note whether the language changed since the last run (the controls relabel then)."""
+    st.session_state[BOUND] = {}
+    st.session_state[NOTES] = st.container()
+    st.session_state[LINKED] = False
+    st.session_state[RELABEL] = st.session_state.get(SHOWN_IN, lang()) != lang()
+    values, why = st.session_state.pop(SETTLE, ({}, None))
+    st.session_state.update(values)  # before any widget: a widget's value may be set then
+    st.session_state[SETTLED] = why
+
+
+def settle(why: str, **values: object) -> None:
+    """Show the controls at the values this run used, where the page had to move one (H
+    to a divisor of D, say): the widgets are drawn already, so the run starts again with
+    them moved, and ``settled()`` gives that run ``why``. Nothing happens when every
+    control already holds its value, or in a run that a settle started (never a loop)."""
+    moved = {k: v for k, v in values.items() if st.session_state.get(k) != v}
+    if moved and settled() is None:
+        # every control of this run is set again, not only those moved: one first drawn
+        # in this run never reached the browser, which would show its widget's own empty
+        # default (the example text blank, while the page computed with it)
+        drawn = st.session_state.get(BOUND, {})
+        kept = {k: st.session_state[k] for k in drawn if k in st.session_state}
+        st.session_state[SETTLE] = (kept | moved, why)
+        st.rerun()
+
+
+def settled() -> str | None:
+    """Why the last run moved this run's controls (``settle``), or None."""
+    return st.session_state.get(SETTLED)
+
+
+def end_page() -> None:
+    """End a run (app.py, whatever stopped it): the share link; the language drawn in."""
+    share_link()
+    st.session_state[SHOWN_IN] = lang()
+
+
+def stop() -> None:
+    """End this run here, after writing the controls read so far into the URL and the share
+    link (Streamlit drops whatever a run draws after ``st.stop()``, app.py's link included)."""
+    share_link()
+    st.stop()
