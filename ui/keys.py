@@ -29,3 +29,4 @@ ORDER = "_component_order"  # (session id, {component key: (digest, number)})
 
 # the training race (pages/block/training_race_views.py; the positional page reads it)
 RACE = "race"  # the latest race: its config, records, frames, whether it has ended
+RACE_POSITIONS = "race_pe"  # the encodings the latest race learned (LearnedPositions)

@@ -7,17 +7,17 @@ import streamlit as st
 import ui
 from attnviz.charts import positional as charts
 from attnviz.lessons import positional
-from attnviz.lessons.training_race import results as race_results
 from attnviz.limits import MAX_D, MAX_SEED
 from attnviz.positional import MODES
 from attnviz.text import token_labels
+from ui.keys import RACE_POSITIONS
 
 WIDTHS = [str(d) for d in range(2, positional.MAX_POSITIONS + 1, 2)]  # the old slider's stops
 
 st.title(ui.tr("positional.title"))
 st.markdown(ui.tr("positional.intro"))
 st.caption(ui.tr("positional.symbols"))
-race = race_results.learned_positions(st.session_state)
+race = st.session_state.get(RACE_POSITIONS)  # the latest training race's, or None
 left, right = ui.split([1, 2])
 with left:
     kind = ui.select(

@@ -21,7 +21,7 @@ from attnviz.lessons.training_race import frames as race_frames
 from attnviz.lessons.training_race import results as race_results
 from ui.compute import compute, in_turn
 from ui.export import csv_button, plot
-from ui.keys import RACE, RACE_FRAME
+from ui.keys import RACE, RACE_FRAME, RACE_POSITIONS
 from ui.language import tr
 from ui.layout import presenting
 
@@ -151,9 +151,9 @@ def run_race(cfg: race_config.Config) -> None:
                 began = time.monotonic()
                 with live.container():
                     show(state, frames.count - 1, live=True)
-                race_results.keep_positions(st.session_state, race_results.positions(cfg, models))
+                st.session_state[RACE_POSITIONS] = race_results.positions(cfg, models)
                 due = time.monotonic() + 4 * (time.monotonic() - began)
-    race_results.keep_positions(st.session_state, race_results.positions(cfg, models))
+    st.session_state[RACE_POSITIONS] = race_results.positions(cfg, models)
     state["done"] = True
     if cfg.seconds >= TIMED_S:
         _pace[0] = (time.monotonic() - start) / cfg.seconds

@@ -9,7 +9,6 @@ from attnviz.charts import race_maps
 from attnviz.i18n import t
 from attnviz.lessons import training_race
 from attnviz.lessons.training_race import config as race_config
-from attnviz.lessons.training_race import results as race_results
 from pages.block import training_race_views as views
 from ui import keys
 
@@ -54,7 +53,7 @@ def test_maps_before_the_race_then_a_race_replayed_by_the_step_slider(lang, monk
     losses = [decode(tr["y"]) for tr in curves["data"] if tr["mode"] == "lines"]
     r = training_race.run(cfg)
     np.testing.assert_allclose(losses[0], [rec.loss["post"] for rec in r.records], rtol=1e-4)
-    kept = race_results.learned_positions(at.session_state)
+    kept = at.session_state[keys.RACE_POSITIONS]
     assert kept.cfg == cfg and kept.tables["post"].shape == (cfg.n, cfg.D)
     np.testing.assert_allclose(kept.tables["pre"], r.positions.tables["pre"], atol=1e-6)
 

@@ -59,15 +59,6 @@ def test_history_has_a_row_per_step_and_norm():
     np.testing.assert_array_equal(h[h.norm == "pre"]["accuracy"], [r.acc["pre"] for r in records])
 
 
-def test_learned_positions_live_under_one_session_key():
-    state = {}
-    assert race_results.learned_positions(state) is None
-    kept = race_results.LearnedPositions(race_config.Config(), {"post": np.zeros((8, 32))})
-    race_results.keep_positions(state, kept)
-    assert race_results.learned_positions(state) is kept
-    assert list(state) == [race_results.POSITIONS_KEY]
-
-
 def test_formula_shows_the_schedule_and_read_out_that_run():
     warm = race_config.Config(steps=200, warmup=True)
     assert warm.warm_steps == 50 and race_config.Config(warmup=False).warm_steps is None

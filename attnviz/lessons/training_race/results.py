@@ -1,10 +1,9 @@
 """What a training race (S14) leaves: one record per step, the records as tables (the
-curves, the last steps' means), the positional encodings both models learned (kept in a
-session for the positional-encoding page), and the whole race's result."""
+curves, the last steps' means), the positional encodings both models learned (which the
+positional-encoding page offers), and the whole race's result."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -57,20 +56,6 @@ def positions(cfg: Config, models: dict[str, SeqModel]) -> LearnedPositions:
     """The learned positional encodings of each model, as float32 arrays."""
     tables = {k: m.pe.W_pos.detach().float().cpu().numpy().copy() for k, m in models.items()}
     return LearnedPositions(cfg, tables)
-
-
-# A session keeps its latest race's encodings here, for the positional-encoding page.
-POSITIONS_KEY = "race_pe"
-
-
-def keep_positions(state: MutableMapping, positions: LearnedPositions) -> None:
-    """Store ``positions`` in a session's ``state`` (Streamlit's session state, say)."""
-    state[POSITIONS_KEY] = positions
-
-
-def learned_positions(state: Mapping) -> LearnedPositions | None:
-    """The encodings the session's latest race learned, or None before any race."""
-    return state.get(POSITIONS_KEY)
 
 
 @dataclass(frozen=True)
