@@ -2,9 +2,9 @@
 
 A run: page_run (begin, settle, end, stop), startup (once per process), navigation (deep
 links, unknown pages), share (the URL and share link), keys (every session-state key).
-Drawing: language, layout (presentation mode, two columns), messages, widgets (controls
-kept in the URL and bounded by the engine's caps), export (charts with PNG, CSV
-downloads), components, mosaic and steps; compute: one cache style.
+Drawing: language, layout (the app's CSS, presentation mode, two columns), messages,
+widgets (controls kept in the URL and bounded by the engine's caps), export (charts with
+PNG, CSV downloads), components, mosaic and steps; compute: one cache style.
 """
 
 from attnviz.i18n import LANGS
@@ -20,7 +20,7 @@ from .export import (
     plot,
 )
 from .language import lang, tr
-from .layout import SPLIT_MIN_PX, presenting, split
+from .layout import presenting, split, style
 from .messages import error_box, explain
 from .navigation import reopen_link, unknown_page
 from .page_run import begin_page, end_page, settle, settled, stop
@@ -39,7 +39,6 @@ from .widgets import (
 __all__ = [
     "LANGS",
     "NUMBER_TABLE",
-    "SPLIT_MIN_PX",
     "begin_page",
     "choice_slider",
     "compute",
@@ -67,6 +66,7 @@ __all__ = [
     "spec_labels",
     "split",
     "stop",
+    "style",
     "text",
     "toggle",
     "tr",

@@ -1,10 +1,10 @@
-// Put before each component's code (ui.frame.component_js): what the components share.
+// Put before each component's code (ui.components.component_js): what the components share.
 
 // Streamlit 1.67 calls a component's function only after awaiting its module, and it does
 // not drop the call of a render that a newer one has replaced: a run's call can come after
-// the next run's (seen: after a switch of language the share box, and <html lang>, went back
-// to the old one in about 1 page in 15 on a loaded machine). ui.frame.ordered numbers each new
-// data of a component; what is shown is never replaced by an older one.
+// the next run's (after a switch of language, the share box and <html lang> would go back
+// to the old one). ui.components.ordered numbers each new data of a component; what is
+// shown is never replaced by an older one.
 // order: [this session, the data's number]; a new session (a reconnect) starts again.
 function superseded(host, order) {
   const [session, n] = order;

@@ -176,8 +176,7 @@ def formula_lines(formulas: list[str], where=st) -> None:
 def formula_table(table: pd.DataFrame, where=st) -> None:
     """A table whose ``step`` and ``formula`` columns are LaTeX, typeset; headers from
     ``app.col_<name>``. ``st.table`` typesets each cell on its own, so a rerun that changes
-    only the shapes does not typeset the formulas again (one Markdown table did: about
-    30 ms of React's work per change of H on the multi-head page, a same-run profile)."""
+    only the shapes does not typeset the formulas again, as one Markdown table would."""
     shown = table.copy()
     for c, style in (("step", ""), ("formula", r"\displaystyle ")):  # full-size fractions
         if c in shown:
@@ -186,7 +185,7 @@ def formula_table(table: pd.DataFrame, where=st) -> None:
     where.table(shown, hide_index=True)
 
 
-NUMBER_TABLE = "attnviz-numbers"  # the class of number_table's tables (app.py styles it)
+NUMBER_TABLE = "attnviz-numbers"  # the class of number_table's tables (ui/app.css styles it)
 
 
 def number_table(table: pd.DataFrame, decimals: int, where=st) -> None:

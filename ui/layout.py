@@ -1,12 +1,22 @@
-"""How a page is laid out: presentation mode (projector) and a page's two columns."""
+"""How a page looks: the app's CSS, presentation mode (projector) and a page's two columns."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import streamlit as st
 
 from .keys import PRESENT
 
-SPLIT_MIN_PX = 700  # narrower (1024 px with the sidebar open: 564), the two columns stack
+HERE = Path(__file__).parent
+
+
+def css(stem: str) -> str:
+    """``ui/<stem>.css`` as a ``<style>`` element, for ``st.html``."""
+    return f"<style>{(HERE / f'{stem}.css').read_text(encoding='utf-8')}</style>"
+
+
+APP_CSS, PRESENTING_CSS = css("app"), css("presenting")
 
 
 def presenting() -> bool:
@@ -14,9 +24,16 @@ def presenting() -> bool:
     return bool(st.session_state.get(PRESENT, False))
 
 
+def style() -> None:
+    """The app's CSS, drawn by app.py each run: ui/app.css, and ui/presenting.css in
+    presentation mode."""
+    st.html(APP_CSS)
+    if presenting():
+        st.html(PRESENTING_CSS)
+
+
 def split(spec: list[int]):
-    """A page's two columns, controls and formulas beside the figures; app.py's CSS stacks
-    them when they would be narrower than ``SPLIT_MIN_PX`` together (formulas cut at the
-    column's edge, maps a few dozen pixels wide), whatever the window or the sidebar."""
+    """A page's two columns, controls and formulas beside the figures; ui/app.css stacks
+    them when they would be too narrow side by side, whatever the window or the sidebar."""
     with st.container(key="split"):
         return st.columns(spec)

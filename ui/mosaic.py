@@ -2,11 +2,10 @@
 
 The mosaic (a :class:`attnviz.charts.Mosaic`: a model's layer × head maps, or one layer's
 heads) is plain HTML from an ``st.components.v2`` component: the PNG under a grid of
-buttons draws in a few milliseconds, where a Plotly figure of the same image costs ~30 ms
-of fixed drawing time plus its click targets (bench/bench_model_view.py), and still gives
-hover names and click-to-pick. One enlarged map (``attnviz.charts.cells.cell_map``) is the
-same kind of component: a PNG of its cells with text labels, a tooltip, click-to-pick and
-a box-drag zoom.
+buttons draws far faster than a Plotly figure of the same image with its click targets,
+and still gives hover names and click-to-pick. One enlarged map
+(``attnviz.charts.cells.cell_map``) is the same kind of component: a PNG of its cells with
+text labels, a tooltip, click-to-pick and a box-drag zoom.
 
 Both report a pick through a callback that runs before the next run; inside an
 ``st.fragment`` that run is the fragment's alone, so :func:`keep_in_url` writes its

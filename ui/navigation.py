@@ -10,10 +10,11 @@ from urllib.parse import urlencode, urlsplit
 import streamlit as st
 
 from .language import tr
+from .layout import css
 from .messages import note
 
 HERE = Path(__file__).parent
-HIDE_DIALOG = "<style>[data-testid=stDialog] {display: none !important;}</style>"
+HIDE_DIALOG = css("hide_dialog")
 DISMISS = st.components.v2.component(
     "attnviz.dismiss", js=(HERE / "dismiss.js").read_text(encoding="utf-8")
 )

@@ -12,8 +12,7 @@
 export default function ({ data, parentElement }) {
   if (superseded(parentElement, data.order)) return; // ui/common.js
   // only on a change: every assignment, even of the same value, restyles the whole page
-  // (app.py's :lang() rules), 15–24 ms of each rerun of the multi-head page against 3–4
-  // (Chromium's RecalcStyleDuration, same-run A/B); and only from a box still on the page
+  // (ui/app.css's :lang() rules) on every rerun; and only from a box still on the page
   // (a replaced one's late call must not name it)
   const html = document.documentElement;
   if (parentElement.isConnected && html.lang !== data.lang) html.lang = data.lang;
