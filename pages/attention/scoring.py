@@ -73,7 +73,7 @@ with right:
     attended = pd.DataFrame({"q̃": r.attended}, index=components)
     ui.csv_button(attended, ui.tr("scoring.csv_attended"), "csv_attended")
 
-st.subheader(ui.tr("scoring.all_title"))
+st.subheader(ui.tr("scoring.all_title", n=len(r.names)))
 q, sqrt_D = r.queries[0], D**0.5
 shares = dict(q=q, dot=r.top_share["dot"], scaled=r.top_share["scaled_dot"], root=sqrt_D)
 if cfg.source == "random":
@@ -93,7 +93,7 @@ else:
     fig = charts.matrix(r.by_score, token_labels(r.tokens), full)
 ui.plot(fig, "all", "all")
 ui.csv_button(
-    pd.DataFrame(r.by_score, index=names, columns=labels), ui.tr("scoring.csv_all"), "csv_all"
+    pd.DataFrame(r.by_score, index=names, columns=labels), ui.tr("scoring.csv_all", n=len(r.names)), "csv_all"
 )
 
 st.subheader(ui.tr("scoring.many_title"))

@@ -92,7 +92,8 @@ def test_a_registered_score_is_offered_computed_and_written_on_the_scoring_page(
     figs = figures(at)  # the scores, the weights, q̃, every score's weights, …
     np.testing.assert_allclose(decode(figs[1]["data"][0]["y"]), by_hand, rtol=1e-5)
     every = decode(figs[3]["data"][0]["z"])  # (S, N): one row per registered score
-    assert every.shape[0] == len(SCORES)
+    assert every.shape[0] == len(SCORES) == 6
+    assert t("scoring.all_title", lang, n=6) in [h.value for h in at.subheader]
     np.testing.assert_allclose(every[list(SCORES).index("distance")], by_hand, rtol=1e-5)
 
 
