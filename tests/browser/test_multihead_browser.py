@@ -126,7 +126,7 @@ def test_the_map_saves_itself_as_shown(page, server):
 
 def test_the_grid_saves_its_own_picture(page, server):
     """The link under the grid of heads (the mosaic's own) saves the very PNG shown, whose
-    tiles are the heads' maps (test_every_tile_is_its_heads_map_and_rows_sum_to_one)."""
+    tiles are the heads' maps (test_every_tile_is_its_heads_map_and_the_map_is_head_1)."""
     open_app(page, f"{server}/multihead?lang=ja&H=4")
     link = page.locator(".mosaic .save")
     expect(link).to_have_text(t("app.download_png", "ja", name=t("multihead.dl_grid", "ja")))
