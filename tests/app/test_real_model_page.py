@@ -1,6 +1,6 @@
 """The real-model page: its maps are the model's own weights, in both languages; a picked
-weight's steps end on the map's cell; the query–key pictures are the heads' own q and k;
-the sink grid's shares add up to 1."""
+weight's steps end on the map's cell; the query–key pictures and the sink grid are the
+probe's and the run's (their laws are tests/lessons/real_model's)."""
 
 import base64
 import io
@@ -113,7 +113,6 @@ def test_rollout_view_matches_the_law(encoded):
     assert_clean(at)
     z = map_z(at)
     np.testing.assert_allclose(z, forward.rollout(encoded.attentions)[5], atol=1e-6)
-    np.testing.assert_allclose(z.sum(1), 1.0, atol=1e-5)
     assert at.slider(key="head").disabled  # rollout averages the heads: no head to follow
     assert at.slider(key="i").disabled and at.slider(key="j").disabled
     assert at.toggle(key="qkview").disabled
@@ -230,24 +229,19 @@ def test_picked_weight_ends_on_the_maps_cell(encoded, hide):
 QUERY, KEY = t("steps.qk_query", "en"), t("steps.qk_key", "en")  # the legend names
 
 
-def test_query_key_pictures_are_the_heads_q_and_k_projected(encoded):
+def test_query_key_pictures_are_the_probes_projection(encoded):
     pool = "The cat sat on the mat."
     at = run_page("real_model", text=TEXT, layer=5, head=4, i=3, pool=pool, qkview="true")
     assert_clean(at)
     pictures = [f for f in figures(at) if any(t.get("name") == QUERY for t in f["data"])]
     assert len(pictures) == 2  # this sentence alone, and pooled with one more
-    mha = forward.model().stack.blocks[4].attn
-    x = forward.encode(TEXT)[2][4].astype(np.float64)  # layer 5's attention input
-    Q = x @ mha.W_Q[3].double().numpy() + mha.b_Q[3].double().numpy()
-    K = x @ mha.W_K[3].double().numpy() + mha.b_K[3].double().numpy()
-    P = np.linalg.svd(np.concatenate([Q - Q.mean(0), K - K.mean(0)]))[2][:2].T
+    # layer 5, head 4, query 3: that the points are the head's own q and k, projected, is
+    # tests/lessons/real_model/test_probe.py::test_query_key_space_decodes_to_the_heads_own_q_and_k
+    space = rp.qk(rp.Probe(TEXT, layer=4, head=3, query=2)).space
     traces = {t["name"]: t for t in pictures[0]["data"] if t.get("name")}
-    for name, vectors in ((QUERY, Q - Q.mean(0)), (KEY, K - K.mean(0))):
+    for name, want in ((QUERY, space.queries), (KEY, space.keys)):
         points = np.stack([decode(traces[name]["x"]), decode(traces[name]["y"])], 1)
-        want = vectors @ P
-        for c in range(2):
-            sign = np.sign(np.dot(points[:, c], want[:, c]))
-            np.testing.assert_allclose(points[:, c], sign * want[:, c], atol=2e-3)
+        np.testing.assert_allclose(points, want, atol=1e-5)
     pooled = {t["name"]: t for t in pictures[1]["data"] if t.get("name")}
     n = len(encoded.tokens) + len(forward.encode("The cat sat on the mat.")[0].tokens)
     assert len(decode(pooled[KEY]["x"])) == n and "sentence 2" in pooled
@@ -262,16 +256,18 @@ def test_too_many_pooled_lines_say_so_and_keep_the_page():
 
 
 @pytest.mark.parametrize("hide", ["false", "true"])
-def test_sink_grid_shares_and_the_rest_add_up_to_one(encoded, hide):
+def test_sink_grid_draws_the_runs_shares(encoded, hide):
+    """The panels are the run's shares of the categories shown (that they add up to 1 is
+    tests/lessons/real_model/test_sinks.py's)."""
     at = run_page("real_model", text=TEXT, hide_special=hide)
     assert_clean(at)
     panels = sink_grid(at)
     assert len(panels) == (4 if hide == "false" else 2)  # [CLS] and [SEP] hidden: two left
-    np.testing.assert_allclose(sum(p.astype(np.float64) for p in panels), 1.0, atol=1e-5)
+    view = rm.run(rm.Config(text=TEXT, hide_special=hide == "true")).sinks
+    np.testing.assert_allclose(panels, view.shares[-len(panels) :], atol=1e-6)  # hidden: 1st, 2nd
     if hide == "false":
         np.testing.assert_allclose(panels[0], encoded.attentions[..., 0].mean(-1), atol=1e-6)
         sentence = next(m.value for m in at.markdown if "[CLS]" in m.value and "%" in m.value)
-        view = rm.run(rm.Config(text=TEXT)).sinks
         assert f"{view.weight:.0%}" in sentence and f"{view.carried:.0%}" in sentence
 
 

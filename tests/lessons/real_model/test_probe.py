@@ -56,3 +56,19 @@ def test_pooled_query_key_space_stacks_every_sentence_and_caps_them():
     assert err.value.key == "pooled_tokens" and err.value.fields["hi"] == rp.MAX_POOLED_TOKENS
     with pytest.raises(InputError):
         rp.Probe(TEXT, more=("   ",))
+
+
+def test_query_key_space_decodes_to_the_heads_own_q_and_k():
+    """Layer 5, head 4: the points are the model's q = x W^Q + b^Q and k = x W^K + b^K of
+    what the layer's attention read, each set centred, on the top two principal axes."""
+    q = rp.qk(rp.Probe(TEXT, layer=4, head=3, query=2, k=3))
+    mha = forward.model().stack.blocks[4].attn
+    x = forward.encode(TEXT)[2][4].astype(np.float64)  # layer 5's attention input
+    Q = x @ mha.W_Q[3].double().numpy() + mha.b_Q[3].double().numpy()
+    K = x @ mha.W_K[3].double().numpy() + mha.b_K[3].double().numpy()
+    P = np.linalg.svd(np.concatenate([Q - Q.mean(0), K - K.mean(0)]))[2][:2].T  # (D', 2)
+    for got, vectors in ((q.space.queries, Q - Q.mean(0)), (q.space.keys, K - K.mean(0))):
+        want = vectors @ P
+        for c in range(2):
+            sign = np.sign(np.dot(got[:, c], want[:, c]))
+            np.testing.assert_allclose(got[:, c], sign * want[:, c], atol=1e-5)
