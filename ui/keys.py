@@ -24,6 +24,9 @@ RELABEL = "_relabel"  # this run's language is not the last run's
 SETTLE = "_settle"  # controls to move before the next run draws them, and why
 SETTLED = "_settled"  # why this run's controls were moved (shown by the page)
 
+# the multi-head page
+LAST_H = "_multihead_H"  # the H the last run drew: a step of H that divides nothing moves on
+
 # the components (ui.components)
 ORDER = "_component_order"  # (session id, {component key: (digest, number)})
 

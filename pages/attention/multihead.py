@@ -15,10 +15,10 @@ from attnviz.limits import MAX_D_HEAD, MAX_H, MAX_SEED, MAX_TEXT_CHARS
 from attnviz.norms import NORMS
 from attnviz.scores import SCORES
 from pages.attention import multihead_views as views
+from ui.keys import LAST_H
 
 WIDTHS = ["4", "8", "16", "24", "32", "48", "64", "96", "128", "192", "256", "384", "512"]
 WIDTHS += ["768", "1024"]  # each has divisors among H = 1 … 32
-LAST_H = "_multihead_H"  # session key: the H the last run drew
 QK_SCALES = ["0.25", "0.5", "1", "2", "3", "4", "8"]
 
 

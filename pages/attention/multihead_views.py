@@ -22,6 +22,7 @@ from attnviz.text import token_labels
 from ui import mosaic, steps
 from ui.compute import compute
 from ui.export import csv_button, download_label
+from ui.keys import FOLLOW, HEAD, PICK_I, PICK_J
 from ui.language import tr
 from ui.layout import presenting
 from ui.widgets import select, slider, toggle
@@ -47,7 +48,7 @@ def grid_picture(
 
 def pick_head(cols: int):
     """Tile (row, col) → the enlarged head's slider (h from 1)."""
-    return lambda tile: st.session_state.update(head=tile[0] * cols + tile[1] + 1)
+    return lambda tile: st.session_state.update({HEAD: tile[0] * cols + tile[1] + 1})
 
 
 @st.fragment
@@ -67,7 +68,7 @@ def explore(cfg: multihead.Config, r: multihead.Result) -> None:
     # colours span the data, so near-uniform maps still show their structure; 1/N is marked
     lo, hi = (0.0 if show == "weights" else float(shown.min())), float(shown.max())
     uniform = {1 / N: "1/N"} if show == "weights" else None
-    h = slider("head", tr("multihead.big_head"), 1, cfg.H, 1) - 1
+    h = slider(HEAD, tr("multihead.big_head"), 1, cfg.H, 1) - 1
     st.subheader(tr("multihead.grid"))
     tiles, png = grid_picture(cfg, show, presenting(), shown, lo, hi)
     titles = [tr("multihead.head", h=g + 1) for g in range(cfg.H)]
@@ -114,13 +115,13 @@ def explore(cfg: multihead.Config, r: multihead.Result) -> None:
     )
     # the weight followed (row i, column j) is picked only while it is used: the steps or
     # the query–key space; a click on a cell picks it and turns the steps on
-    follow = toggle("follow", tr("steps.show_steps"))
+    follow = toggle(FOLLOW, tr("steps.show_steps"))
     qkview = toggle("qkview", tr("steps.show_qk", h=h + 1))
     picked = None
     if follow or qkview:
         left, right = st.columns(2)
-        i = slider("i", tr("multihead.pick_i"), 1, N, 1, where=left) - 1
-        j = slider("j", tr("multihead.pick_j"), 1, N, 1, where=right) - 1
+        i = slider(PICK_I, tr("multihead.pick_i"), 1, N, 1, where=left) - 1
+        j = slider(PICK_J, tr("multihead.pick_j"), 1, N, 1, where=right) - 1
         picked = (i, j)
     with map_slot:
         look = dict(

@@ -93,7 +93,9 @@ else:
     fig = charts.matrix(r.by_score, token_labels(r.tokens), full)
 ui.plot(fig, "all", "all")
 ui.csv_button(
-    pd.DataFrame(r.by_score, index=names, columns=labels), ui.tr("scoring.csv_all", n=len(r.names)), "csv_all"
+    pd.DataFrame(r.by_score, index=names, columns=labels),
+    ui.tr("scoring.csv_all", n=len(r.names)),
+    "csv_all",
 )
 
 st.subheader(ui.tr("scoring.many_title"))
