@@ -1,54 +1,29 @@
 """The multi-head page's right-hand side, one ``st.fragment`` drawn by
-pages/attention/multihead.py: weights or scores, the grid of every head (a click enlarges
-one), the head enlarged (a click follows a weight through its formula) and a head's
-query–key space. Its controls and clicks rerun only it. Strings are ``multihead.*`` and
-``steps.*``; heads and positions are shown counting from 1.
+pages/attention/multihead.py: weights or scores, the grid of every head (``multihead_grid``;
+a click enlarges one), the head enlarged (a click follows a weight through its formula) and
+a head's query–key space. Its controls and clicks rerun only it. Strings are ``multihead.*``
+and ``steps.*``; heads and positions are shown counting from 1.
 """
 
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
 import streamlit as st
 
-from attnviz.charts import Mosaic
-from attnviz.charts.multihead import TITLE_PX, TITLE_PX_LARGE, head_tiles
 from attnviz.errors import InputError
 from attnviz.lessons import multihead, multihead_probe
 from attnviz.norms import NORMS
 from attnviz.scores import SCORES
 from attnviz.tables import long_table
 from attnviz.text import token_labels
+from pages.attention import multihead_grid
 from ui import mosaic, steps
 from ui.compute import compute
-from ui.export import csv_button, download_label
+from ui.export import csv_button
 from ui.keys import FOLLOW, HEAD, PICK_I, PICK_J
 from ui.language import tr
 from ui.layout import presenting
 from ui.widgets import select, slider, toggle
-
-
-@st.cache_data(max_entries=64, show_spinner=False)
-def grid_picture(
-    cfg: multihead.Config, show: str, present: bool, _shown: np.ndarray, lo: float, hi: float
-) -> tuple[Mosaic, bytes]:
-    """Every head's tile and their PNG, once per view: ``cfg`` and ``show`` name the maps
-    ``_shown`` (not hashed); a class asks for the same few, and drawing them is most of a
-    rerun's work. Decorated here, once per process: a page's script runs again each
-    rerun, and decorating there hashed the function's source every time."""
-    tiles = head_tiles(
-        _shown,
-        zmin=lo,
-        zmax=hi,
-        width_px=760 if present else 520,
-        title_px=TITLE_PX_LARGE if present else TITLE_PX,
-    )
-    return tiles, tiles.png()
-
-
-def pick_head(cols: int):
-    """Tile (row, col) → the enlarged head's slider (h from 1)."""
-    return lambda tile: st.session_state.update({HEAD: tile[0] * cols + tile[1] + 1})
 
 
 @st.fragment
@@ -69,34 +44,8 @@ def explore(cfg: multihead.Config, r: multihead.Result) -> None:
     lo, hi = (0.0 if show == "weights" else float(shown.min())), float(shown.max())
     uniform = {1 / N: "1/N"} if show == "weights" else None
     h = slider(HEAD, tr("multihead.big_head"), 1, cfg.H, 1) - 1
-    st.subheader(tr("multihead.grid"))
-    tiles, png = grid_picture(cfg, show, presenting(), shown, lo, hi)
-    titles = [tr("multihead.head", h=g + 1) for g in range(cfg.H)]
-    names = [
-        tr("multihead.tile_name", h=g + 1, entropy=r.entropy[g], max=r.max_weight[g])
-        for g in range(cfg.H)
-    ]
-    notes = [tr("multihead.grid_caption")]  # drawn by the grid: no element of their own
-    if tiles.cell < N:
-        notes.append(tr("multihead.grid_pooled", N=N))
-    if show == "weights":
-        rule = "multihead.range_causal" if cfg.causal else "multihead.range"
-        notes.append(tr(rule, hi=hi, N=N, uniform=1 / N))
-    payload = mosaic.data(
-        tiles,
-        png,
-        row_labels=[],
-        col_labels=[],
-        names=names,
-        tile_labels=titles,
-        selected=divmod(h, tiles.cols),
-        alt=tr("multihead.grid"),
-        large=presenting(),
-        max_width=760 if presenting() else 520,
-        save=(download_label("png", tr("multihead.dl_grid")), "heads.png"),
-        notes=notes,
-    )
-    mosaic.mosaic(payload, "grid", pick_head(tiles.cols))
+    multihead_grid.grid(cfg, r, show, shown, (lo, hi), h)
+    title = tr("multihead.head", h=h + 1)
     st.subheader(tr("multihead.head_title", h=h + 1))
     map_slot = st.container()  # drawn once the weight followed, if any, is known
     labels = token_labels(r.tokens, escape=False)
@@ -125,7 +74,7 @@ def explore(cfg: multihead.Config, r: multihead.Result) -> None:
         picked = (i, j)
     with map_slot:
         look = dict(
-            title=titles[h],
+            title=title,
             zmin=lo,
             zmax=hi,
             marks=uniform,
@@ -147,7 +96,7 @@ def explore(cfg: multihead.Config, r: multihead.Result) -> None:
     # drawn on demand (a click on a cell turns the steps on): the page redraws lean
     if follow:
         s = compute(multihead_probe.follow, multihead_probe.Pick(cfg, h, i, j))
-        steps.follow(s.steps, s.formulas, r.tokens, key="steps", where=titles[h])
+        steps.follow(s.steps, s.formulas, r.tokens, key="steps", where=title)
         if NORMS[cfg.norm].ln_before_sublayer:  # the steps' x_i is what attention reads
             st.caption(tr("multihead.pre_ln_steps"))
         st.caption(tr(f"steps.cell_{show}", i=i + 1, j=j + 1, value=float(shown[h, i, j])))

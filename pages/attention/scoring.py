@@ -1,6 +1,8 @@
-"""Scoring functions (S1–S6, S8, S9, S11): queries against N sources, every score side by side."""
+"""Scoring functions (S1–S6, S8, S9, S11): queries against N sources, every score side by side.
 
-import html
+The controls and one query's scores, weights and q̃ are drawn here; the sections below them
+(every score, many queries, the shuffle) by ``scoring_views`` beside it.
+"""
 
 import pandas as pd
 import streamlit as st
@@ -11,6 +13,7 @@ from attnviz.lessons import scoring
 from attnviz.limits import MAX_MLP_HIDDEN, MAX_N, MAX_SEED, MAX_TEXT_CHARS
 from attnviz.scores import SCORES
 from attnviz.text import token_labels
+from pages.attention import scoring_views as views
 
 st.title(ui.tr("scoring.title"))
 st.markdown(ui.tr("scoring.intro"))
@@ -73,79 +76,6 @@ with right:
     attended = pd.DataFrame({"q̃": r.attended}, index=components)
     ui.csv_button(attended, ui.tr("scoring.csv_attended"), "csv_attended")
 
-st.subheader(ui.tr("scoring.all_title", n=len(r.names)))
-q, sqrt_D = r.queries[0], D**0.5
-shares = dict(q=q, dot=r.top_share["dot"], scaled=r.top_share["scaled_dot"], root=sqrt_D)
-if cfg.source == "random":
-    st.caption(ui.tr("scoring.sqrt_caption_random", N=len(r.tokens), **shares))
-elif r.self_index is None:
-    st.caption(ui.tr("scoring.sqrt_caption", **shares))
-else:
-    st.caption(ui.tr("scoring.self_caption", i=r.self_index + 1, self=r.self_score, **shares))
-st.caption(ui.tr("scoring.all_caption"))
-names = [ui.tr(SCORES[name].label) for name in r.names]
-full = [html.escape(n) for n in names]
-if ui.presenting():  # full names took a projector's whole width: formulas, names in the key
-    st.caption(ui.tr("scoring.all_rows", rows=ui.tr("scoring.list_sep").join(names)))
-    short = [html.escape(ui.tr(SCORES[name].short_label)) for name in r.names]
-    fig = charts.matrix(r.by_score, token_labels(r.tokens), short, y_hover=full)
-else:
-    fig = charts.matrix(r.by_score, token_labels(r.tokens), full)
-ui.plot(fig, "all", "all")
-ui.csv_button(
-    pd.DataFrame(r.by_score, index=names, columns=labels),
-    ui.tr("scoring.csv_all", n=len(r.names)),
-    "csv_all",
-)
-
-st.subheader(ui.tr("scoring.many_title"))
-for formula in r.many_formulas:
-    st.latex(formula)
-st.caption(ui.tr("scoring.many_caption"))
-if r.many_self:
-    own = [ui.tr("scoring.self_item", m=m + 1, word=r.queries[m], a=a) for m, a in r.many_self]
-    st.caption(ui.tr("scoring.many_self", rows=ui.tr("scoring.list_sep").join(own)))
-rows = token_labels(r.queries)
-# side by side on a desk; presenting, each half would be a map a few dozen pixels wide
-a, b = (st.container(), st.container()) if ui.presenting() else st.columns(2)
-with a:
-    fig = charts.matrix(
-        r.many,
-        token_labels(r.tokens),
-        rows,
-        title=ui.tr("scoring.many_weights"),
-        x_title=ui.tr("scoring.source_axis"),
-        y_title=ui.tr("scoring.query_axis"),
-    )
-    ui.plot(fig, "many", "A")
-with b:
-    fig = charts.matrix(
-        r.many_attended[:, :k],
-        [str(j) for j in range(1, k + 1)],
-        rows,
-        title=ui.tr("scoring.many_attended", k=k, D=D),
-        x_title=ui.tr("scoring.component"),
-        zmin=None,
-        zmax=None,
-        colorscale="RdBu_r",
-    )
-    ui.plot(fig, "many_attended", "Q_tilde")
-query_labels = token_labels(r.queries, escape=False)
-many = pd.DataFrame(r.many, index=query_labels, columns=labels)
-ui.csv_button(many.rename_axis(ui.tr("scoring.col_query")), ui.tr("scoring.csv_many"), "csv_many")
-
-st.subheader(ui.tr("scoring.shuffle_title"))
-st.caption(ui.tr("scoring.shuffle_caption"))
-c1, c2 = st.columns(2, vertical_alignment="bottom")  # the values level, labels of any length
-c1.metric(ui.tr("scoring.follow_metric"), scoring.change(r.follows))
-c2.metric(ui.tr("scoring.stay_metric"), scoring.change(r.stays))
-if min(r.follows, r.stays) < scoring.ZERO_TOL:
-    st.caption(ui.tr("scoring.zero_note", exp=scoring.ZERO_TOL_EXP))
-fig = charts.grouped_bars(
-    {ui.tr("scoring.original"): r.weights, ui.tr("scoring.shuffled"): r.shuffled},
-    charts.position_labels(r.tokens, r.perm),
-    title=ui.tr(SCORES[score].label),
-    y_title=ui.tr("scoring.weight_axis"),
-)
-fig.update_xaxes(title=ui.tr("scoring.position"))
-ui.plot(fig, "shuffle_chart", "shuffle")
+views.all_scores(cfg, r)
+views.many_queries(cfg, r, k)
+views.shuffle(cfg, r)

@@ -8,7 +8,7 @@ import ui
 from attnviz.charts import positional as charts
 from attnviz.lessons import positional
 from attnviz.limits import MAX_D, MAX_SEED
-from attnviz.positional import MODES
+from attnviz.positional import KINDS, MODES
 from attnviz.text import token_labels
 from ui.keys import RACE_POSITIONS
 
@@ -104,7 +104,7 @@ word, i, j = two.tokens[two.i], two.i + 1, two.j + 1  # positions from 1
 y_max = 1.05 * max(float(two.rows[pe].max()) for pe in ("none", "sinusoidal"))
 cols = [st.container(), st.container()] if ui.presenting() else st.columns(2)
 for col, pe in zip(cols, ("none", "sinusoidal"), strict=True):
-    label = ui.tr("positional.without" if pe == "none" else "positional.with")
+    label = ui.tr("positional.with" if KINDS[pe].present else "positional.without")
     rows = {ui.tr("positional.at", k=k): two.rows[pe][n] for n, k in enumerate((i, j))}
     with col:
         ui.plot(

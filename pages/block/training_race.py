@@ -2,7 +2,8 @@
 and every head's attention on one probe sequence, recorded during the race and replayed.
 
 The race and its replay (step slider, maps, pattern scores: an ``st.fragment`` over the
-frames kept in session state) are drawn by ``training_race_views`` beside it.
+frames kept in session state) are drawn by ``training_race_views`` beside it, each frame by
+``training_race_frames``.
 """
 
 import streamlit as st

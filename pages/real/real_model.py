@@ -3,7 +3,8 @@ one weight followed through its formula, a head's query–key space, and attenti
 
 The controls on the left (and a click in the mosaic) rerun the page; the map and what
 hangs on it (the weight followed, the query–key pictures) are one ``st.fragment``.
-The sections (grid, map, sinks) are drawn by ``real_model_views`` beside it.
+The sections (grid, map) are drawn by ``real_model_views`` beside it, the attention sinks
+by ``real_model_sinks``.
 """
 
 import streamlit as st
@@ -13,6 +14,7 @@ from attnviz.lessons import real_model
 from attnviz.lessons.real_model import forward
 from attnviz.limits import MAX_TEXT_CHARS
 from attnviz.text import token_labels
+from pages.real import real_model_sinks
 from pages.real import real_model_views as views
 from ui.keys import HEAD, LAYER
 
@@ -68,4 +70,4 @@ with right:
         st.markdown(ui.tr("real_model.rollout_help"))
     views.explore(cfg, r, views.map_title(view, combine, layer, head))
     views.all_maps_csv(r)
-views.sinks_section(r, hide)
+real_model_sinks.section(r, hide)

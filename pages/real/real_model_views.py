@@ -1,6 +1,7 @@
 """The real-model page's sections, drawn by pages/real/real_model.py in this order: the
 grid of every layer's heads, the map and what hangs on it (one ``st.fragment``: the weight
-followed, the query–key pictures), the CSV of every map, and the attention sinks.
+followed, the query–key pictures of ``real_model_qkspace``), and the CSV of every map; the
+attention sinks below are ``real_model_sinks``.
 
 The controls on the page's left (and a click in the mosaic) rerun the page; a click in
 the map, or a control under it, reruns only the fragment. Strings are ``real_model.*``
@@ -12,26 +13,20 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from attnviz import sinks
 from attnviz.charts import lines_view
 from attnviz.charts.real_model import LINE_MIN_WEIGHT
-from attnviz.charts.sinks import sink_grid
 from attnviz.lessons import real_model
 from attnviz.lessons.real_model import probe as real_probe
-from attnviz.lessons.real_model import sinks as real_sinks
-from attnviz.limits import MAX_TEXT_CHARS
 from attnviz.tables import long_table
-from attnviz.text import columns, token_labels
+from attnviz.text import token_labels
+from pages.real import real_model_qkspace as qkspace
 from ui import mosaic, steps
 from ui.compute import compute
-from ui.export import csv_button, download_label, halved, plot
+from ui.export import csv_button, download_label, plot
 from ui.keys import FOLLOW, HEAD, LAYER, PICK_I, PICK_J
 from ui.language import tr
 from ui.layout import presenting
-from ui.messages import error_box
-from ui.widgets import slider, text, toggle
-
-SINK_TITLE_WIDTH = 12  # wider panel titles of the sinks are on two lines when presenting
+from ui.widgets import slider, toggle
 
 
 def pick_head(cell: tuple[int, int]) -> None:
@@ -68,49 +63,6 @@ def head_grid(r: real_model.Result, L: int, H: int, selected: tuple[int, int]) -
         "grid",
         pick_head,
     )
-
-
-class TextArea:
-    """``ui.text`` draws with ``where.text_input``: this draws the same URL-kept text as an
-    area of several lines."""
-
-    text_input = staticmethod(st.text_area)
-
-
-def space(cfg: real_model.Config, i: int) -> None:
-    """Head h's query–key picture on the sentence, then pooled with the sentences typed."""
-    layer, head = cfg.layer, cfg.head
-    st.subheader(tr("real_model.qk_title", l=layer + 1, h=head + 1))
-    st.caption(tr("steps.qk_intro"))
-    k, centre = steps.qk_controls("space")
-    q = compute(real_probe.qk, real_probe.Probe(cfg.text, layer, head, i, k, centre))
-    steps.qk_view(q, key="space")
-    st.subheader(tr("real_model.pool_title", l=layer + 1, h=head + 1))
-    lines = text(
-        "pool",
-        tr(
-            "real_model.pool_text",
-            lines=real_probe.MAX_POOLED_LINES,
-            tokens=real_probe.MAX_POOLED_TOKENS,
-        ),
-        "\n".join(real_probe.POOLED),
-        MAX_TEXT_CHARS,
-        where=TextArea,
-    )
-    more = tuple(line.strip() for line in lines.splitlines() if line.strip())
-    try:
-        probe = real_probe.Probe(cfg.text, layer, head, i, k, centre, more)
-    except ValueError as err:  # too many lines or tokens: say so, keep the rest of the page
-        error_box(err)
-        return
-    if more:
-        pooled = compute(real_probe.qk, probe)
-        names = [tr("steps.qk_sentence", s=n + 1) for n in range(len(more) + 1)]
-        st.caption(tr("real_model.pool_caption"))
-        csv = tr("real_model.dl_pooled")
-        steps.qk_view(pooled, key="pooled", sentence_names=names, csv_label=csv)
-    else:
-        st.caption(tr("real_model.pool_empty"))
 
 
 @st.fragment
@@ -172,7 +124,7 @@ def explore(cfg: real_model.Config, r: real_model.Result, title: str) -> None:
             st.caption(tr(cell, i=i + 1, j=j + 1, value=s.cell))
     # heads combined, the picture is still one head's: the label names it
     if toggle("qkview", tr("steps.show_qk", h=head + 1), disabled=rollout) and not rollout:
-        space(cfg, i)
+        qkspace.space(cfg, i)
     mosaic.keep_in_url()
 
 
@@ -190,34 +142,3 @@ def all_maps_csv(r: real_model.Result) -> None:
         )
     else:
         st.caption(tr("real_model.all_csv_big", n=len(r.tokens), hi=real_model.CSV_ALL_MAX_N))
-
-
-def sinks_section(r: real_model.Result, hide: bool) -> None:
-    """Where each head's weight goes ([CLS], [SEP], punctuation, the rest) and what it moves,
-    without the special tokens when they are hidden."""
-    st.subheader(tr("real_model.sinks_title"))
-    shown = [c for c in sinks.CATEGORIES if not (hide and c in real_sinks.HIDDEN)]
-    st.markdown(tr("real_model.sinks_intro_hidden" if hide else "real_model.sinks_intro"))
-    sink_name = tr(f"real_model.sink_{r.sinks.sink}")
-    why = "real_model.sinks_why" if r.sinks.idle else "real_model.sinks_plain"
-    st.markdown(tr(why, w=r.sinks.weight, m=r.sinks.carried, sink=sink_name))
-    for formula in r.sinks.formulas:
-        st.latex(formula)
-    st.caption(tr("real_model.sinks_moved"))
-    titles = [tr(f"real_model.sink_{c}") for c in shown]
-    if presenting():  # at 1024 px, 「句読点 𝒫」 and 「その他のトークン ℛ」 ran into each other
-        titles = [halved(t) if columns(t) > SINK_TITLE_WIDTH else t for t in titles]
-    grid = sink_grid(
-        r.sinks.shares[[sinks.CATEGORIES.index(c) for c in shown]],
-        titles,
-        layer_label=tr("real_model.layer_label", l="{l}"),
-        head_label=tr("real_model.head_label", h="{h}"),
-        cell_name=tr("names.layer_head", l="{l}", h="{h}"),  # as the grid names it
-        value_name=tr("real_model.sink_value"),
-        title_px=16 if presenting() else 13,
-        head_step=4 if presenting() else 2,
-    )
-    plot(grid, "sinks", "sinks")
-    csv_button(
-        real_sinks.sink_table(r.sinks, shown), "sinks", "csv_sinks", label=tr("real_model.dl_sinks")
-    )

@@ -21,7 +21,7 @@ from ui.export import LINE_GAP, NUMBER_TABLE
 ROOT = Path(__file__).resolve().parents[2]
 
 
-# the pages app.py's navigation lists (a module beside a page, X_views.py, is none)
+# the pages app.py's navigation lists (a module beside page X, X_<concern>.py, is none)
 PAGES = {
     Path(path).stem: path
     for path in re.findall(r'st\.Page\(\s*"(pages/[^"]+)"', (ROOT / "app.py").read_text("utf-8"))

@@ -37,8 +37,10 @@ def test_switching_pages_keeps_every_page_working(first, second):
 
 
 def test_every_script_in_pages_is_a_page_or_beside_one():
-    """A script in pages/ is a page of app.py's navigation, or page X's ``X_views.py``."""
+    """A script in pages/ is a page of app.py's navigation, or one of page X's sections
+    beside it, named ``X_<concern>.py`` (``X_views.py``, ``X_sinks.py``)."""
+    pages = set(PAGES.values())
     for path in ROOT.glob("pages/*/*.py"):
         script = path.relative_to(ROOT).as_posix()
-        if path.name != "__init__.py":
-            assert script.removesuffix("_views.py").removesuffix(".py") + ".py" in PAGES.values()
+        if path.name != "__init__.py" and script not in pages:
+            assert any(script.startswith(page.removesuffix(".py") + "_") for page in pages), script

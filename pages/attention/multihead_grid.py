@@ -1,0 +1,84 @@
+"""The multi-head page's grid of every head, drawn inside ``multihead_views.explore`` (its
+``st.fragment``): one tile per head with its entropy and largest weight, the PNG of them
+all, and a click on a tile that enlarges that head. Strings are ``multihead.*``; heads are
+shown counting from 1.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+
+from attnviz.charts import Mosaic
+from attnviz.charts.multihead import TITLE_PX, TITLE_PX_LARGE, head_tiles
+from attnviz.lessons import multihead
+from ui import mosaic
+from ui.export import download_label
+from ui.keys import HEAD
+from ui.language import tr
+from ui.layout import presenting
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def grid_picture(
+    cfg: multihead.Config, show: str, present: bool, _shown: np.ndarray, lo: float, hi: float
+) -> tuple[Mosaic, bytes]:
+    """Every head's tile and their PNG, once per view: ``cfg`` and ``show`` name the maps
+    ``_shown`` (not hashed); a class asks for the same few, and drawing them is most of a
+    rerun's work. Decorated here, once per process: a page's script runs again each
+    rerun, and decorating there hashed the function's source every time."""
+    tiles = head_tiles(
+        _shown,
+        zmin=lo,
+        zmax=hi,
+        width_px=760 if present else 520,
+        title_px=TITLE_PX_LARGE if present else TITLE_PX,
+    )
+    return tiles, tiles.png()
+
+
+def pick_head(cols: int):
+    """Tile (row, col) → the enlarged head's slider (h from 1)."""
+    return lambda tile: st.session_state.update({HEAD: tile[0] * cols + tile[1] + 1})
+
+
+def grid(
+    cfg: multihead.Config,
+    r: multihead.Result,
+    show: str,
+    shown: np.ndarray,
+    span: tuple[float, float],
+    h: int,
+) -> None:
+    """Every head of ``shown`` (``r``'s weights or scores, as ``show`` names them) as one
+    mosaic coloured over ``span``, head h marked as the one enlarged."""
+    N = len(r.tokens)
+    st.subheader(tr("multihead.grid"))
+    lo, hi = span
+    tiles, png = grid_picture(cfg, show, presenting(), shown, lo, hi)
+    titles = [tr("multihead.head", h=g + 1) for g in range(cfg.H)]
+    names = [
+        tr("multihead.tile_name", h=g + 1, entropy=r.entropy[g], max=r.max_weight[g])
+        for g in range(cfg.H)
+    ]
+    notes = [tr("multihead.grid_caption")]  # drawn by the grid: no element of their own
+    if tiles.cell < N:
+        notes.append(tr("multihead.grid_pooled", N=N))
+    if show == "weights":
+        rule = "multihead.range_causal" if cfg.causal else "multihead.range"
+        notes.append(tr(rule, hi=hi, N=N, uniform=1 / N))
+    payload = mosaic.data(
+        tiles,
+        png,
+        row_labels=[],
+        col_labels=[],
+        names=names,
+        tile_labels=titles,
+        selected=divmod(h, tiles.cols),
+        alt=tr("multihead.grid"),
+        large=presenting(),
+        max_width=760 if presenting() else 520,
+        save=(download_label("png", tr("multihead.dl_grid")), "heads.png"),
+        notes=notes,
+    )
+    mosaic.mosaic(payload, "grid", pick_head(tiles.cols))

@@ -1,0 +1,50 @@
+"""The real-model page's last section, drawn by pages/real/real_model.py: where each
+head's weight goes ([CLS], [SEP], punctuation, the rest), as one grid of every layer's heads
+per category, with its formulas and CSV. Strings are ``real_model.*``.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from attnviz import sinks
+from attnviz.charts.sinks import sink_grid
+from attnviz.lessons import real_model
+from attnviz.lessons.real_model import sinks as real_sinks
+from attnviz.text import columns
+from ui.export import csv_button, halved, plot
+from ui.language import tr
+from ui.layout import presenting
+
+SINK_TITLE_WIDTH = 12  # wider panel titles of the sinks are on two lines when presenting
+
+
+def section(r: real_model.Result, hide: bool) -> None:
+    """Where each head's weight goes ([CLS], [SEP], punctuation, the rest) and what it moves,
+    without the special tokens when they are hidden."""
+    st.subheader(tr("real_model.sinks_title"))
+    shown = [c for c in sinks.CATEGORIES if not (hide and c in real_sinks.HIDDEN)]
+    st.markdown(tr("real_model.sinks_intro_hidden" if hide else "real_model.sinks_intro"))
+    sink_name = tr(f"real_model.sink_{r.sinks.sink}")
+    why = "real_model.sinks_why" if r.sinks.idle else "real_model.sinks_plain"
+    st.markdown(tr(why, w=r.sinks.weight, m=r.sinks.carried, sink=sink_name))
+    for formula in r.sinks.formulas:
+        st.latex(formula)
+    st.caption(tr("real_model.sinks_moved"))
+    titles = [tr(f"real_model.sink_{c}") for c in shown]
+    if presenting():  # at 1024 px, 「句読点 𝒫」 and 「その他のトークン ℛ」 ran into each other
+        titles = [halved(t) if columns(t) > SINK_TITLE_WIDTH else t for t in titles]
+    grid = sink_grid(
+        r.sinks.shares[[sinks.CATEGORIES.index(c) for c in shown]],
+        titles,
+        layer_label=tr("real_model.layer_label", l="{l}"),
+        head_label=tr("real_model.head_label", h="{h}"),
+        cell_name=tr("names.layer_head", l="{l}", h="{h}"),  # as the grid names it
+        value_name=tr("real_model.sink_value"),
+        title_px=16 if presenting() else 13,
+        head_step=4 if presenting() else 2,
+    )
+    plot(grid, "sinks", "sinks")
+    csv_button(
+        real_sinks.sink_table(r.sinks, shown), "sinks", "csv_sinks", label=tr("real_model.dl_sinks")
+    )
