@@ -1,12 +1,14 @@
 """The multi-head page's right-hand side, one ``st.fragment`` drawn by
 pages/attention/multihead.py: weights or scores, the grid of every head (``multihead_grid``;
 a click enlarges one), the head enlarged (a click follows a weight through its formula) and
-a head's query–key space. Its controls and clicks rerun only it. Strings are ``multihead.*``
-and ``steps.*``; heads and positions are shown counting from 1.
+a head's query–key space. Its controls and clicks rerun only it, and the head enlarged is a
+fragment inside it: a click on a cell reruns only that. Strings are ``multihead.*`` and
+``steps.*``; heads and positions are shown counting from 1.
 """
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -28,9 +30,8 @@ from ui.widgets import select, slider, toggle
 
 @st.fragment
 def explore(cfg: multihead.Config, r: multihead.Result) -> None:
-    """The grid of ``r``'s heads, the head enlarged with its downloads, and on demand the
-    weight followed and the query–key space (``cfg`` as the page built it)."""
-    N = len(r.tokens)
+    """The grid of ``r``'s heads (a click enlarges one) and ``head``: the head enlarged
+    (``cfg`` as the page built it)."""
     show = select(
         "show",
         tr("multihead.show"),
@@ -39,12 +40,31 @@ def explore(cfg: multihead.Config, r: multihead.Result) -> None:
         labels="multihead.",
         radio=True,
     )
-    shown = r.weights if show == "weights" else r.scores
-    # colours span the data, so near-uniform maps still show their structure; 1/N is marked
-    lo, hi = (0.0 if show == "weights" else float(shown.min())), float(shown.max())
-    uniform = {1 / N: "1/N"} if show == "weights" else None
+    view = _shown(r, show)
     h = slider(HEAD, tr("multihead.big_head"), 1, cfg.H, 1) - 1
-    multihead_grid.grid(cfg, r, show, shown, (lo, hi), h)
+    multihead_grid.grid(cfg, r, show, *view[:2], h)
+    head(cfg, r, show, view, h)
+    mosaic.keep_in_url()
+
+
+View = tuple[np.ndarray, tuple[float, float], dict | None]
+
+
+def _shown(r: multihead.Result, show: str) -> View:
+    """The maps shown (weights or scores), their colour span and the marks on its bar:
+    colours span the data, so near-uniform maps still show their structure; 1/N is marked."""
+    shown = r.weights if show == "weights" else r.scores
+    lo, hi = (0.0 if show == "weights" else float(shown.min())), float(shown.max())
+    return shown, (lo, hi), ({1 / len(r.tokens): "1/N"} if show == "weights" else None)
+
+
+@st.fragment
+def head(cfg: multihead.Config, r: multihead.Result, show: str, view: View, h: int) -> None:
+    """Head h enlarged with its downloads (``view``: the maps shown, as ``_shown``), and on
+    demand the weight followed and the query–key space: a fragment of its own, so that a
+    click on a cell reruns only this."""
+    N = len(r.tokens)
+    shown, (lo, hi), uniform = view
     title = tr("multihead.head", h=h + 1)
     st.subheader(tr("multihead.head_title", h=h + 1))
     map_slot = st.container()  # drawn once the weight followed, if any, is known
