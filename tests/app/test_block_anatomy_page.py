@@ -1,59 +1,110 @@
-"""Block anatomy page: both languages, every order; figures match the engine's trace."""
+"""Block anatomy page: both languages, every order; its flow, lengths, formulas, note, LN
+bars and table are the lesson's run for the page's config, read back from the page (what LN
+does to a token, and the block's lengths, are tests/lessons/test_block_anatomy.py's)."""
 
 import re
 
 import numpy as np
 import pytest
 
-from attnviz.lessons.block_anatomy import Config, run
+from attnviz.errors import InputError
+from attnviz.i18n import t
+from attnviz.lessons.block_anatomy import Config, heads, run
 
 from .helpers import assert_clean, decode, figures, latex, run_page, sweep_controls
 
 
+def shown(at) -> Config:
+    """The lesson's config as the page's widgets now hold it."""
+    return Config(
+        at.text_input(key="text").value,
+        at.radio(key="norm").value,
+        D=int(at.select_slider(key="D").value),
+        H=int(at.selectbox(key="H").value),
+        ff=int(at.radio(key="ff").value),
+        seed=int(at.number_input(key="seed").value),
+    )
+
+
+def assert_draws(at, cfg: Config, lang: str = "en") -> None:
+    """The page draws ``run(cfg)``: the flow's boxes and shapes, every token's length after
+    every step, the formulas, the lengths quoted under the chart and, with an LN, the picked
+    token's features before and after it and the table of every token's statistics (or the
+    engine's message where it refuses the text, and nothing drawn)."""
+    figs = figures(at)
+    try:
+        r = run(cfg)
+    except InputError as err:
+        detail = t(f"errors.{err.key}", lang, **err.fields)
+        assert [e.value for e in at.error] == [t("app.invalid", lang, detail=detail)]
+        assert not figs and not at.latex
+        return
+    texts = [a["text"] for a in figs[0]["layout"]["annotations"] if not a.get("showarrow")]
+    assert (texts[::2], texts[1::2]) == (r.steps, r.shapes)
+    lines = [tr for tr in figs[1]["data"] if tr["type"] == "scatter"]
+    assert [tr["x"] for tr in lines] == [r.steps] * len(r.tokens)
+    np.testing.assert_array_equal(np.stack([decode(tr["y"]) for tr in lines], axis=1), r.norms)
+    assert latex(at) == r.formulas
+    first, last = r.norms[0].mean(), r.norms[-1].mean()  # the block's input, its output
+    # the note quotes the run's lengths (it once said pre-LN's length 'grows freely' beside
+    # a chart where it went from 7.9 to 8.2)
+    note = t(f"block_anatomy.norms_{cfg.norm}", lang, sqrtD=cfg.D**0.5, first=first, last=last)
+    assert note in [c.value for c in at.caption]
+    if r.ln_hat is None:
+        assert len(figs) == 2 and [i.value for i in at.info] == [t("block_anatomy.no_ln", lang)]
+        assert not at.dataframe
+        return
+    i = at.slider(key="token").value  # x_i, from 1
+    bars = [decode(tr["y"]) for tr in figs[2]["data"] if tr["type"] == "bar"]
+    np.testing.assert_array_equal(np.stack(bars), np.stack([r.ln_in[i - 1], r.ln_hat[i - 1]]))
+    table = at.dataframe[0].value
+    assert list(table.columns) == [t(f"block_anatomy.col_{c}", lang) for c in r.stats.columns]
+    assert table.iloc[:, 0].tolist() == r.stats["token"].tolist()
+    np.testing.assert_array_equal(table.iloc[:, 1:].to_numpy(), r.stats.iloc[:, 1:].to_numpy())
+
+
 @pytest.mark.parametrize("lang", ["ja", "en"])
 @pytest.mark.parametrize("norm", ["post", "pre", "none"])
-def test_renders_and_norms_match_engine(lang, norm):
+def test_renders_the_run_of_each_order(lang, norm):
     at = run_page("block_anatomy", lang=lang, norm=norm)
     assert_clean(at)
-    ref = run(Config(at.text_input(key="text").value, norm, D=64, H=4, ff=4, seed=0))
-    lines = [tr for tr in figures(at)[1]["data"] if tr["type"] == "scatter"]
-    got = np.stack([decode(tr["y"]) for tr in lines], axis=1)
-    np.testing.assert_allclose(got, ref.norms, rtol=1e-5)
+    cfg = shown(at)
+    assert cfg == Config(at.text_input(key="text").value, norm, D=64, H=4, ff=4, seed=0)
+    assert_draws(at, cfg, lang)
     assert len(at.get("plotly_chart")) == (2 if norm == "none" else 3)
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
 @pytest.mark.parametrize("norm", ["post", "pre", "none"])
 def test_formulas_shown_are_those_of_the_config_run(lang, norm):
+    """Which block each order writes (ReLU, where LN sits) is the lesson's; the page shows
+    the run's."""
     at = run_page("block_anatomy", lang=lang, norm=norm, text="a b c", D="16", H="2", ff="2")
     assert_clean(at)
-    shown = latex(at)
-    assert shown == run(Config("a b c", norm, D=16, H=2, ff=2)).formulas
-    joined = " ".join(shown)
-    assert "\\mathrm{ReLU}" in joined and "GELU" not in joined  # the chapter's FFN
-    own = {
-        "post": "Q' &= \\mathrm{LN}(X + \\mathcal{A}^M(X))",
-        "pre": "\\mathcal{A}^M(\\mathrm{LN}(X))",
-    }
-    for other, part in own.items():
-        assert (part in joined) == (other == norm)
-    assert ("\\mathrm{LN}" in joined) == (norm != "none")
+    cfg = shown(at)
+    assert cfg == Config("a b c", norm, D=16, H=2, ff=2)
+    assert_draws(at, cfg, lang)
 
 
-def test_ln_token_bars_have_mean_zero_variance_one():
-    at = run_page("block_anatomy", norm="pre", token="2")
+def test_the_ln_bars_are_the_picked_tokens():
+    """Token x_i picked from the URL, then on the slider: its features before LN₁ and after
+    it are the run's row i (that they have mean 0 and variance 1 is the lesson's)."""
+    at = run_page("block_anatomy", norm="pre", token="2", seed="3")
     assert_clean(at)
-    bars = [decode(tr["y"]) for tr in figures(at)[2]["data"] if tr["type"] == "bar"]
-    assert bars[1].mean() == pytest.approx(0, abs=1e-5)
-    assert bars[1].var() == pytest.approx(1, abs=1e-3)
+    assert at.slider(key="token").value == 2 and shown(at).seed == 3
+    assert_draws(at, shown(at))
+    at.slider(key="token").set_value(6).run()
+    assert_clean(at)
+    assert_draws(at, shown(at))
 
 
 def test_H_offers_only_the_divisors_of_D():
     at = run_page("block_anatomy", D="8", H="16")
     assert_clean(at)
     assert at.select_slider(key="D").value == "8"
-    assert at.selectbox(key="H").options == ["1", "2", "4", "8"]
+    assert at.selectbox(key="H").options == [str(h) for h in heads(8)]
     assert at.selectbox(key="H").value == "4"  # 16 does not divide 8: the default
+    assert_draws(at, shown(at))
 
 
 @pytest.mark.parametrize(
@@ -67,7 +118,9 @@ def test_H_offers_only_the_divisors_of_D():
     ],
 )
 def test_extremes(params):
-    assert_clean(run_page("block_anatomy", **params))
+    at = run_page("block_anatomy", **params)
+    assert_clean(at)
+    assert_draws(at, shown(at))
 
 
 def test_every_control_at_its_extremes():
@@ -76,20 +129,18 @@ def test_every_control_at_its_extremes():
     for D in ("8", "512"):
         at.select_slider(key="D").set_value(D).run()
         assert_clean(at)
+        assert int(D) == shown(at).D
+        assert_draws(at, shown(at))
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
 def test_flow_and_formula_use_the_same_symbols_and_tokens_count_from_1(lang):
-    """Item 1.9: the boxes say Aᴹ, X, Q′ / X′ as formulas.block does; no MHA, no H for the
-    FFN's input (H is the number of heads); the LN table's headers are translated."""
+    """Item 1.9: the boxes are the run's steps and the formulas its formulas (that they say
+    Aᴹ, X, Q′ / X′ alike, with no MHA and no H for the FFN's input, is the lesson's); the
+    features count from 1; the LN table's headers are translated."""
     at = run_page("block_anatomy", lang=lang, norm="post", text="a b c", token="3")
     assert_clean(at)
-    boxes = [a["text"] for a in figures(at)[0]["layout"]["annotations"] if a.get("text")]
-    assert "Aᴹ(X)" in boxes and not [b for b in boxes if "MHA" in b]
-    joined = " ".join(latex(at))
-    assert (
-        "\\mathcal{A}^M(X)" in joined and "\\mathrm{FFN}(Y)" in joined and "FFN}(H)" not in joined
-    )
+    assert_draws(at, Config("a b c", "post"), lang)
     bars = figures(at)[2]
     assert decode(bars["data"][0]["x"])[0] == 1  # features d = 1 … D
     assert bars["layout"]["annotations"][0]["text"].startswith("3:c")  # token 3 of 3
@@ -98,22 +149,6 @@ def test_flow_and_formula_use_the_same_symbols_and_tokens_count_from_1(lang):
     if lang == "ja":
         assert not [h for h in headers if any("a" <= ch <= "z" for ch in h)], headers
     assert at.dataframe[0].value.iloc[0, 0] == "1:a"
-
-
-@pytest.mark.parametrize("norm", ["post", "pre", "none"])
-def test_the_lengths_quoted_under_the_chart_are_the_runs(norm):
-    """The note under the lengths chart quotes the mean length going in and coming out of
-    the block, as computed (it once said pre-LN's length 'grows freely' beside a chart where
-    it went from 7.9 to 8.2)."""
-    at = run_page("block_anatomy", lang="en", norm=norm)
-    ref = run(Config(at.text_input(key="text").value, norm, D=64, H=4, ff=4, seed=0))
-    note = next(c.value for c in at.caption if "√D = 8.0" in c.value)
-    first, last = ref.norms[0].mean(), ref.norms[-1].mean()
-    assert f"{first:.2f}" in note and f"{last:.2f}" in note
-    if norm == "post":
-        assert abs(last - 8.0) < 0.05  # LN₂'s output: length √D (γ = 1, β = 0)
-    else:
-        assert last > first  # nothing brings the sum back: the block lengthened it
 
 
 @pytest.mark.parametrize(

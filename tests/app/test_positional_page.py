@@ -1,56 +1,97 @@
-"""Positional-encoding page: the sinusoidal heat map is the engine's table; PE separates rows."""
+"""Positional-encoding page: its table E, similarity S, the same word's rows, their difference
+and formulas are the lesson's run and same_word for the page's config, read back from the page
+(the laws they obey are tests/lessons/test_positional.py's and tests/test_positional.py's)."""
 
 import numpy as np
 import pytest
 
-from attnviz import formulas
+from attnviz.errors import InputError
 from attnviz.i18n import t
 from attnviz.lessons import positional
-from attnviz.positional import sinusoidal
+from attnviz.limits import MAX_D
 
 from .helpers import assert_clean, decode, figures, latex, run_page, sweep_controls
 
 
+def shown(at) -> tuple[positional.Config, positional.SameWord]:
+    """The lesson's two configs as the page's widgets now hold them."""
+    cfg = positional.Config(
+        kind=at.selectbox(key="kind").value,
+        N=at.slider(key="N").value,
+        D=int(at.select_slider(key="D").value),
+        seed=int(at.number_input(key="seed").value),
+        cosine=at.toggle(key="cosine").value,
+        d_pos=at.slider(key="d_pos").value,
+    )
+    same = positional.SameWord(
+        at.text_input(key="text").value, at.radio(key="mode").value, cfg.seed
+    )
+    return cfg, same
+
+
+def assert_draws(at, cfg: positional.Config, same: positional.SameWord, lang: str = "en"):
+    """The page draws ``run(cfg)`` and ``same_word(same)``: the table and similarity maps,
+    both bar charts' rows, the widths and difference lines, every formula in page order
+    (or, with no repeated word or none at all, the notice in place of the same-word section)."""
+    r = positional.run(cfg)
+    try:
+        two, refused = positional.same_word(same), None
+    except InputError as err:  # e.g. no token: the engine's message in place of the section
+        detail = t(f"errors.{err.key}", lang, **err.fields)
+        two, refused = None, t("app.invalid", lang, detail=detail)
+    figs = figures(at)
+    np.testing.assert_array_equal(decode(figs[0]["data"][0]["z"]), r.E)
+    np.testing.assert_array_equal(decode(figs[1]["data"][0]["z"]), r.S)
+    lines = [m.value for m in at.markdown]
+    w = r.widths
+    widths = t("positional.widths", lang, D=cfg.D, d_pos=cfg.d_pos, add=w.add, concat=w.concat)
+    assert widths in lines
+    if two is None:
+        assert len(figs) == 2
+        if refused:
+            assert [e.value for e in at.error] == [refused]
+        else:
+            assert [i.value for i in at.info] == [t("positional.no_repeat", lang)]
+        assert latex(at) == r.formulas + w.formulas
+        return
+    for fig, pe in zip(figs[2:], ("none", "sinusoidal"), strict=True):
+        bars = np.stack([decode(tr["y"]) for tr in fig["data"]])  # (2, N): positions i, j
+        np.testing.assert_array_equal(bars, two.rows[pe])
+    diff = t("positional.row_diff", lang, none=two.diff["none"], sin=two.diff["sinusoidal"])
+    assert diff in lines
+    assert latex(at) == r.formulas + w.formulas + two.formulas  # the page's order
+
+
 @pytest.mark.parametrize("lang", ["ja", "en"])
-def test_renders_and_matrix_is_sinusoidal(lang):
+def test_renders_the_runs_table_similarity_and_rows(lang):
     at = run_page("positional", lang=lang, N="20", D="16")
     assert_clean(at)
-    figs = figures(at)
-    np.testing.assert_allclose(decode(figs[0]["data"][0]["z"]), sinusoidal(20, 16), atol=1e-6)
-    S = decode(figs[1]["data"][0]["z"])
-    np.testing.assert_allclose(S, S.T, atol=1e-5)
-    none = [decode(tr["y"]) for tr in figs[2]["data"]]
-    sin = [decode(tr["y"]) for tr in figs[3]["data"]]
-    np.testing.assert_allclose(none[0], none[1], atol=1e-6)
-    assert np.abs(sin[0] - sin[1]).max() > 1e-3
+    cfg, same = shown(at)
+    assert cfg == positional.Config(N=20, D=16) and same.mode == "add"
+    assert_draws(at, cfg, same, lang)
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
 @pytest.mark.parametrize(
-    ("params", "present", "absent"),
-    [
-        ({}, ["\\sin", "\\mathbf{p}_i^\\top \\mathbf{p}_j", "X + E"], ["\\lVert", "[X;\\ E]"]),
-        ({"kind": "learned", "cosine": "true"}, ["\\lVert"], ["\\sin"]),
-        ({"mode": "concat", "d_pos": "8"}, ["[X;\\ E]", "D + d_p"], ["X + E"]),
-    ],
+    "params",
+    [{}, {"kind": "learned", "cosine": "true", "seed": "5"}, {"mode": "concat", "d_pos": "8"}],
 )
-def test_formulas_shown_are_those_of_the_config_run(lang, params, present, absent):
+def test_formulas_shown_are_those_of_the_config_run(lang, params):
+    """Which formula each config shows (\\sin only for the sinusoidal table, the cosine's
+    norms, X + E or [X; E]) is the lesson's; the page shows the run's, in order."""
     at = run_page("positional", lang=lang, N="10", D="8", **params)
     assert_clean(at)
     cfg = positional.Config(
         kind=params.get("kind", "sinusoidal"),
         N=10,
         D=8,
+        seed=int(params.get("seed", 0)),
         cosine=params.get("cosine") == "true",
         d_pos=int(params.get("d_pos", 64)),
     )
-    r = positional.run(cfg)
     text = at.text_input(key="text").value
-    two = positional.same_word(positional.SameWord(text, params.get("mode", "add")))
-    shown = latex(at)
-    assert shown == r.formulas + r.widths.formulas + two.formulas  # the page's order
-    joined = " ".join(shown)
-    assert all(p in joined for p in present) and not any(a in joined for a in absent)
+    same = positional.SameWord(text, params.get("mode", "add"), cfg.seed)
+    assert_draws(at, cfg, same, lang)
 
 
 def test_race_encodings_are_offered_once_the_race_has_run():
@@ -78,8 +119,14 @@ def test_race_encodings_are_offered_once_the_race_has_run():
     ],
 )
 def test_extremes(params):
-    assert_clean(run_page("positional", **params))
-    assert positional.widths(2, 1).concat == 3
+    """Values past a control's ends are clamped to them, one not offered is the default; the
+    page draws the run of what its controls then hold."""
+    at = run_page("positional", **params)
+    assert_clean(at)
+    cfg, same = shown(at)
+    if params.get("N") == "9999":
+        assert (cfg.N, cfg.D, cfg.d_pos) == (positional.MAX_POSITIONS, 64, MAX_D)
+    assert_draws(at, cfg, same)
 
 
 def test_every_control_at_its_extremes():
@@ -88,7 +135,9 @@ def test_every_control_at_its_extremes():
     for D in ("2", "256"):
         at.select_slider(key="D").set_value(D).run()
         assert_clean(at)
-        assert decode(figures(at)[0]["data"][0]["z"]).shape == (50, int(D))
+        cfg, same = shown(at)
+        assert cfg == positional.Config(D=int(D))  # the sweep left every other control as it was
+        assert_draws(at, cfg, same)
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
@@ -102,8 +151,7 @@ def test_the_table_is_E_numbered_from_1(lang):
     assert decode(table["data"][0]["y"]).tolist() == [1, 2, 3, 4, 5]
     assert decode(table["data"][0]["x"]).tolist() == [1, 2, 3, 4]
     assert any(r"E = [\mathbf{p}_1, \dots, \mathbf{p}_N]^\top" in c.value for c in at.caption)
-    assert formulas.SINUSOIDAL in latex(at)
-    np.testing.assert_allclose(decode(table["data"][0]["z"])[0], [0, 1, 0, 1], atol=1e-6)  # p_1
+    assert_draws(at, positional.Config(N=5, D=4), shown(at)[1], lang)  # row 1 is p_1
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
@@ -119,10 +167,9 @@ def test_the_similarity_note_says_what_attention_reads(lang, kind):
     assert ("|i − j|" in notes and ("だけで決まり" in notes or "depends only" in notes)) == (
         kind == "sinusoidal"
     )
-    assert formulas.position_score("add") in latex(at)
-    S = decode(figures(at)[1]["data"][0]["z"])
-    toeplitz = np.allclose(np.diagonal(S, 1), np.diagonal(S, 1)[0], atol=1e-3)
-    assert toeplitz == (kind == "sinusoidal")  # the note is true of the figure shown
+    # the figure the note is under is the run's: whether S_ij depends only on |i − j| for
+    # each kind is tests/lessons/test_positional.py's
+    assert_draws(at, positional.Config(kind=kind), shown(at)[1], lang)
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
@@ -162,7 +209,7 @@ def test_the_same_word_rows_share_a_range_and_their_difference_reads_in_decimals
     assert labels == list(without["data"][0]["x"])  # every token labelled
     diff = [m.value for m in at.markdown if m.value.startswith(t("positional.row_diff", lang)[:8])]
     assert len(diff) == 1 and "e+" not in diff[0] and "e-" not in diff[0]
-    assert "0.000" in diff[0]  # no positions: the two rows are the same
+    assert_draws(at, *shown(at), lang)  # the difference line is the run's
     presenting = run_page("positional", lang=lang, present="true")
     assert_clean(presenting)
     in_columns = {el.proto.spec for col in presenting.columns for el in col.get("plotly_chart")}

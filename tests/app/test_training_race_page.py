@@ -9,6 +9,7 @@ from attnviz.charts import race_maps
 from attnviz.i18n import t
 from attnviz.lessons import training_race
 from attnviz.lessons.training_race import config as race_config
+from attnviz.lessons.training_race import results as race_results
 from pages.block import training_race_views as views
 from ui import keys
 
@@ -33,6 +34,27 @@ def shown_maps(at) -> dict[str, np.ndarray]:
     return out
 
 
+def curves(fig: dict, mode: str) -> dict[tuple[str, str], dict]:
+    """The race figure's traces of ``mode`` (lines, or the markers at the frame shown) by
+    (norm, "loss" | "accuracy"): loss in the left panel, accuracy in the right."""
+    panel = {"x": "loss", "x2": "accuracy"}
+    return {(tr["legendgroup"], panel[tr["xaxis"]]): tr for tr in fig["data"] if tr["mode"] == mode}
+
+
+def assert_scores_drawn(fig: dict, frames) -> None:
+    """The pattern-score figure is ``frames``' scores: one line per model, layer and head
+    over every recorded frame's step (and last, the legend's entry for the dotted line)."""
+    cfg, n = frames.cfg, frames.count
+    lines = iter(fig["data"])
+    for norm in training_race.NORMS:
+        for layer in range(cfg.L):
+            for head in range(cfg.H):
+                tr = next(lines)
+                assert decode(tr["x"]).tolist() == frames.steps[:n].tolist()
+                np.testing.assert_array_equal(decode(tr["y"]), frames.scores[norm][:n, layer, head])
+    assert next(lines)["x"] == [None]
+
+
 @pytest.mark.parametrize("lang", ["ja", "en"])
 def test_maps_before_the_race_then_a_race_replayed_by_the_step_slider(lang, monkeypatch):
     at = run_page("training_race", lang=lang, L="1", steps="20", task="copy", lr="-2.5")
@@ -43,19 +65,31 @@ def test_maps_before_the_race_then_a_race_replayed_by_the_step_slider(lang, monk
     where = figures(at)[0]["data"][0]["customdata"][0][0].split("<br>")[0]  # layer 1, head 1
     assert where == ("層 1・ヘッド 1" if lang == "ja" else "Layer 1, head 1")  # as the grids say
     first = training_race.initial(cfg)
-    for norm, tiles in shown_maps(at).items():
+    for norm, tiles in shown_maps(at).items():  # that their rows sum to 1 is the lesson's
         np.testing.assert_array_equal(tiles, first.decode(0, norm))
-    assert abs(tiles.mean() - 1 / cfg.n) < 1e-2  # rows of weights: each averages 1/n
 
     at.button(key="race_start").click().run()
     assert_clean(at)
-    curves = figures(at)[0]
-    losses = [decode(tr["y"]) for tr in curves["data"] if tr["mode"] == "lines"]
     r = training_race.run(cfg)
-    np.testing.assert_allclose(losses[0], [rec.loss["post"] for rec in r.records], rtol=1e-4)
+    lines = curves(figures(at)[0], "lines")
+    assert sorted(lines) == sorted(
+        (n, v) for n in training_race.NORMS for v in ("loss", "accuracy")
+    )
+    history = race_results.history(r.records)  # step, norm, loss, accuracy
+    for (norm, value), tr in lines.items():
+        run_of = history[history["norm"] == norm]
+        assert decode(tr["x"]).tolist() == run_of["step"].tolist()
+        np.testing.assert_allclose(decode(tr["y"]), run_of[value], rtol=1e-4, err_msg=value)
+    summary = [m.value for m in at.markdown if m.value.startswith("- ")]
+    assert summary == [
+        "- "
+        + t("training_race.result", lang, name=t(f"names.norm_{norm}", lang), loss=loss, acc=acc)
+        for norm, (loss, acc) in race_results.summary(r.records).items()
+    ]
     kept = at.session_state[keys.RACE_POSITIONS]
-    assert kept.cfg == cfg and kept.tables["post"].shape == (cfg.n, cfg.D)
-    np.testing.assert_allclose(kept.tables["pre"], r.positions.tables["pre"], atol=1e-6)
+    assert kept.cfg == cfg
+    for norm in training_race.NORMS:
+        np.testing.assert_allclose(kept.tables[norm], r.positions.tables[norm], atol=1e-6)
 
     calls = []  # every forward pass of any model from here on
     original = stack.TransformerStack.forward
@@ -73,13 +107,28 @@ def test_maps_before_the_race_then_a_race_replayed_by_the_step_slider(lang, monk
         for norm, tiles in shown_maps(at).items():
             np.testing.assert_array_equal(tiles, frames.decode(f, norm))
             np.testing.assert_array_equal(frames.maps[norm][f], r.frames.maps[norm][f])
-        line = next(m.value for m in at.markdown if f"{frames.chance:.3f}" in m.value)
-        for norm in training_race.NORMS:  # the best head named under the maps is that frame's
-            layer, head, score = frames.best(f, norm)
-            assert f"{layer}" in line and f"{head}" in line and f"{score:.2f}" in line
-        marked = [tr for tr in figures(at)[0]["data"] if tr["mode"] == "markers"]
+        best = {  # the best head named under the maps is the run's at that frame
+            norm: t(
+                "training_race.best_head",
+                lang,
+                name=t(f"training_race.short_{norm}", lang),
+                **dict(zip(("layer", "head", "score"), r.frames.best(f, norm), strict=True)),
+            )
+            for norm in training_race.NORMS
+        }
+        step = int(frames.steps[f])
+        line = t("training_race.scores_now", lang, t=step, chance=r.frames.chance, **best)
+        assert line in [m.value for m in at.markdown]
+        marked = curves(figures(at)[0], "markers")
         if f:  # the curves' dots sit on the loss and accuracy after that step
-            assert decode(marked[0]["x"]).tolist() == [frames.steps[f]]
+            assert sorted(marked) == sorted(lines)
+            at_step = history[history["step"] == frames.steps[f]].set_index("norm")
+            for (norm, value), tr in marked.items():
+                assert decode(tr["x"]).tolist() == [frames.steps[f]]
+                np.testing.assert_allclose(decode(tr["y"]), [at_step.at[norm, value]], rtol=1e-4)
+        else:  # step 0: before any step, no loss yet
+            assert not marked
+        assert_scores_drawn(figures(at)[2], r.frames)
     assert not calls
     at.run()  # a rerun without a click keeps the curves and computes nothing
     assert_clean(at)

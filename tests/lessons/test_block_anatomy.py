@@ -7,6 +7,7 @@ import torch
 
 from attnviz.block import TransformerBlock
 from attnviz.errors import InputError
+from attnviz.i18n import t
 from attnviz.lessons.block_anatomy import Config, heads, run
 from attnviz.norms import NORMS
 from attnviz.text import embed, tokenize
@@ -125,6 +126,21 @@ def test_post_ln_output_has_length_sqrt_d_and_none_has_no_ln():
     assert n.shapes[n.steps.index("ReLU(X'W₁+b₁)")] == "4 × 256"
 
 
+@pytest.mark.parametrize("lang", ["ja", "en"])
+@pytest.mark.parametrize("norm", ["post", "pre", "none"])
+def test_on_the_pages_sentences_only_post_ln_brings_lengths_back_to_sqrt_d(lang, norm):
+    """What the note under the page's lengths chart quotes, at its defaults (D = 64, H = 4,
+    ff = 4): post-LN's LN₂ returns every token to length √D = 8 (γ = 1, β = 0); pre-LN and
+    no LN carry the sum on unnormalised, and the block lengthens it (measured 7.9 → 8.05–8.45
+    in English, 8.1 → 8.25–8.45 in Japanese, seeds 0–4)."""
+    for seed in (0, 1, 2):
+        r = run(Config(t("block_anatomy.default_text", lang), norm, seed=seed))
+        if norm == "post":
+            np.testing.assert_allclose(r.norms[-1], 8.0, rtol=1e-3)
+        else:
+            assert r.norms[-1].mean() > r.norms[0].mean(), seed
+
+
 def test_valid_heads_are_the_divisors_of_D_and_others_name_the_nearest():
     assert heads(24) == [1, 2, 3, 4, 6, 8, 12, 24]
     assert heads(512)[-1] == 32  # capped at MAX_H
@@ -148,3 +164,21 @@ def test_formulas_are_the_chapter_block_of_this_norm_with_relu(norm):
     assert ("\\mathcal{A}^M(\\mathrm{LN}(X))" in text) == (norm == "pre")
     assert ("\\mathrm{LN}(X + \\mathcal{A}^M(X))" in text) == (norm == "post")
     assert NORMS[norm].stream[-1][0] == "resid_post"
+
+
+@pytest.mark.parametrize(
+    ("norm", "step", "symbol"),
+    [
+        ("post", "Aᴹ(X)", "\\mathcal{A}^M(X)"),
+        ("pre", "Aᴹ(LN₁(X))", "\\mathcal{A}^M(\\mathrm{LN}(X))"),
+        ("none", "Aᴹ(X)", "\\mathcal{A}^M(X)"),
+    ],
+)
+def test_the_flows_steps_and_the_formula_name_the_same_things(norm, step, symbol):
+    """Item 1.9: the flow's boxes (the steps) say Aᴹ as the formula does, never MHA; the
+    FFN's input is Y, not H (H is the number of heads)."""
+    r = run(Config("a b c", norm, D=16, H=2))
+    text = " ".join(r.formulas)
+    assert step in r.steps and symbol in text
+    assert not [s for s in r.steps if "MHA" in s]
+    assert "\\mathrm{FFN}(Y)" in text and "FFN}(H)" not in text

@@ -6,6 +6,7 @@ import torch
 
 from attnviz import formulas
 from attnviz.attention import MultiHeadAttention
+from attnviz.i18n import t
 from attnviz.lessons import positional
 from attnviz.lessons.training_race.config import Config as RaceConfig
 from attnviz.lessons.training_race.results import LearnedPositions
@@ -22,6 +23,28 @@ def test_sinusoidal_similarity_is_toeplitz():
     np.testing.assert_allclose(positional.table("sinusoidal", 5, 8, 0), sinusoidal(5, 8), atol=1e-6)
 
 
+def test_only_the_sinusoidal_similarity_is_toeplitz_at_the_pages_defaults():
+    """Only the sinusoidal table's p_iᵀp_j depends on |i − j| alone (the page's note says so
+    under it and not under a learned one): at the page's defaults N = 50, D = 64, seed 0."""
+    for kind, toeplitz in (("sinusoidal", True), ("learned", False)):
+        first = np.diagonal(positional.run(positional.Config(kind=kind)).S, 1)  # S_{i,i+1}
+        assert np.allclose(first, first[0], atol=1e-3) == toeplitz, kind
+
+
+@pytest.mark.parametrize("kind", ["sinusoidal", "learned"])
+@pytest.mark.parametrize("cosine", [False, True])
+def test_similarity_is_symmetric_and_the_cosine_is_torchs(kind, cosine):
+    """Oracle: S_ij = p_iᵀp_j, or torch's cosine similarity of p_i and p_j."""
+    E = positional.table(kind, 12, 16, 1)
+    S = positional.similarity(E, cosine)
+    np.testing.assert_array_equal(S, S.T)
+    p = torch.from_numpy(E).double()  # (N, D)
+    want = (
+        torch.nn.functional.cosine_similarity(p[:, None], p[None], dim=-1) if cosine else p @ p.T
+    )  # (N, N)
+    np.testing.assert_allclose(S, want.numpy(), rtol=1e-6, atol=1e-6)
+
+
 def test_learned_table_depends_on_seed_and_cosine_is_unit():
     a, b = positional.table("learned", 10, 16, 0), positional.table("learned", 10, 16, 1)
     assert not np.allclose(a, b)
@@ -31,7 +54,8 @@ def test_learned_table_depends_on_seed_and_cosine_is_unit():
 def test_widths():
     w = positional.widths(64, 16)
     assert (w.add, w.concat) == (64, 80)
-    assert w.formulas == [formulas.add_concat("d_p")]
+    assert (positional.widths(2, 1).add, positional.widths(2, 1).concat) == (2, 3)
+    assert w.formulas == [formulas.add_concat("d_p")] and "D + d_p" in w.formulas[0]
 
 
 @pytest.mark.parametrize(("kind", "cosine"), [("sinusoidal", False), ("learned", True)])
@@ -42,7 +66,10 @@ def test_run_draws_the_table_of_its_kind_with_its_formulas(kind, cosine):
     assert (r.widths.add, r.widths.concat) == (8, 13)
     assert (formulas.SINUSOIDAL in r.formulas) == (kind == "sinusoidal")
     assert r.formulas[-1] == formulas.position_similarity(cosine)
-    assert ("\\lVert" in r.formulas[-1]) == cosine
+    shown = " ".join(r.formulas)
+    assert ("\\sin" in shown) == (kind == "sinusoidal")
+    assert ("\\lVert" in shown) == cosine
+    assert "\\mathbf{p}_i^\\top \\mathbf{p}_j" in r.formulas[-1]
 
 
 def test_race_tables_only_with_a_race_and_then_its_own():
@@ -75,6 +102,20 @@ def test_same_word_rows_equal_without_pe_and_differ_with_it(mode):
     assert list(r.table.columns) == ["none@1", "none@4", "sinusoidal@1", "sinusoidal@4"]
     np.testing.assert_array_equal(r.table["sinusoidal@4"], sin[1])
     assert r.formulas == [formulas.positions("sinusoidal", mode), formulas.position_score(mode)]
+    assert ("X + E" in r.formulas[0], "[X;\\ E]" in r.formulas[0]) == (
+        (True, False) if mode == "add" else (False, True)
+    )
+
+
+@pytest.mark.parametrize("mode", ["add", "concat"])
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_the_pages_sentences_repeat_a_word_whose_rows_only_positions_tell_apart(lang, mode):
+    """S7 on the page's own example sentences: without p_i the two occurrences' rows are
+    equal (the difference reads 0.000), with sinusoidal p_i they differ."""
+    r = positional.same_word(positional.SameWord(t("positional.default_text", lang), mode))
+    none, sin = r.rows["none"], r.rows["sinusoidal"]
+    np.testing.assert_allclose(none[0], none[1], atol=1e-6)
+    assert np.abs(sin[0] - sin[1]).max() > 1e-3
 
 
 def test_same_word_without_a_repeat_and_bad_mode():

@@ -42,3 +42,18 @@ def test_score_table_has_a_row_per_frame_norm_layer_and_head():
     row = table[(table["norm"] == "pre") & (table["layer"] == 2) & (table["head"] == 1)]
     np.testing.assert_array_equal(row["step"], frames.steps[: frames.count])
     np.testing.assert_allclose(row["score"], frames.scores["pre"][: frames.count, 1, 0])
+
+
+def test_every_recorded_map_is_rows_of_weights_each_averaging_1_over_n():
+    """Each decoded row of every head's map sums to 1 within n/510 (n entries, each within
+    1/510 of its weight), so a map averages 1/n: before a race (the page's maps) and at every
+    frame recorded during one."""
+    cfg = race_config.Config(task="reverse", L=2, steps=12)
+    frames = training.run(cfg).frames
+    for recorded in (training.initial(cfg), frames):
+        for f in range(recorded.count):
+            for norm in training.NORMS:
+                assert recorded.alive[norm][f]
+                rows = recorded.decode(f, norm).sum(-1)  # (L, H, n)
+                assert np.abs(rows - 1).max() <= cfg.n / 510 + 1e-6, (f, norm)
+                assert abs(recorded.decode(f, norm).mean() - 1 / cfg.n) <= 1 / 510 + 1e-6
