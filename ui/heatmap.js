@@ -349,7 +349,8 @@ export default function ({ data, parentElement, setTriggerValue }) {
     const [vr, vc] = [view.r1 - view.r0, view.c1 - view.c0];
     const cells = (box) => (box.classList.contains("sparse") ? 9 : 0.9);
     rowPx = Math.min(rowPx, base, (cells(rowLabels) * plot.clientHeight) / vr);
-    colPx = Math.min(colPx, base, (cells(colLabels) * plot.clientWidth) / vc);
+    const line = parseFloat(getComputedStyle(colLabels).getPropertyValue("--col-line"));
+    colPx = Math.min(colPx, base, (cells(colLabels) * plot.clientWidth) / vc / line);
     rowLabels.style.fontSize = `${rowPx}px`;
     colLabels.style.fontSize = `${colPx}px`;
   };
