@@ -13,12 +13,15 @@ import streamlit as st
 from .keys import ORDER
 
 HERE = Path(__file__).parent
+USES = {"bars": ("svg",)}  # the code a component uses besides ui/common.js, put before its own
 
 
 def component_js(stem: str) -> str:
-    """The code of component ``stem``: ``ui/<stem>.js`` preceded by ``ui/common.js``: it draws
-    only data newer than it shows (numbered by :func:`ordered`), and notes under a picture."""
-    return "".join((HERE / f"{f}.js").read_text(encoding="utf-8") for f in ("common", stem))
+    """The code of component ``stem``: ``ui/<stem>.js`` preceded by ``ui/common.js`` (it draws
+    only data newer than it shows, numbered by :func:`ordered`, and notes under a picture)
+    and by the files ``USES`` names for it."""
+    files = ("common", *USES.get(stem, ()), stem)
+    return "".join((HERE / f"{f}.js").read_text(encoding="utf-8") for f in files)
 
 
 def component(name: str, stem: str):

@@ -1,8 +1,9 @@
 """One weight followed through its formula, and a head's query–key picture, drawn alike on
 the multi-head page and the real-model page (each page computes them with its lesson).
 
-Each chart sits beside the formula line that holds its numbers; every chart has its PNG
-in the toolbar and a CSV button. Strings are ``steps.*``; indices shown count from 1.
+Each chart sits under the formula line that holds its numbers, with its own PNG button
+(the steps' bar charts, ui/bars.js) or its toolbar's (the query–key picture, Plotly) and a
+CSV button. Strings are ``steps.*``; indices shown count from 1.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from attnviz.scores import SCORES
 from attnviz.stepthrough import WeightSteps
 from attnviz.tables import qk_table, step_tables
 
+from .bars import bar_chart
 from .export import csv_button, plot
 from .language import tr
 from .widgets import choice_slider, select
@@ -80,12 +82,12 @@ def follow(
             "values",
         ),
     ]
-    for formulas, fig, name in panels:
+    for formulas, chart, name in panels:
         for formula in formulas:
             st.latex(_one_step_a_line(formula) if formula in lines[1:3] else formula)
         if name == "row" and not steps.m_row.all():
             st.caption(tr("steps.row_masked"))
-        plot(fig, f"{key}_{name}", f"{key}_{name}")
+        bar_chart(chart, f"{key}_{name}")
         csv_button(tables[name], f"{key}_{name}", f"{key}_{name}_csv", label=tr(f"steps.dl_{name}"))
 
 

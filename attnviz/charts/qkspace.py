@@ -11,7 +11,7 @@ import plotly.graph_objects as go
 
 from ..qkspace import QKSpace
 from ..text import token_labels
-from .steps import HIGHLIGHT, left_title
+from .steps import HIGHLIGHT
 
 SENTENCE_COLOURS = (
     "#1f77b4",
@@ -24,6 +24,11 @@ SENTENCE_COLOURS = (
     "#17becf",
     "#bcbd22",
 )
+
+
+def left_title(text: str) -> dict:
+    """A chart title on the left, small enough for a long sentence."""
+    return dict(text=text, x=0.01, xanchor="left", font_size=14)
 
 
 def qk_chart(

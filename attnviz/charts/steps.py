@@ -1,15 +1,24 @@
-"""One weight followed through its formula, as charts (the multi-head and real-model pages
+"""One weight followed through its formula, as bar charts (the multi-head and real-model pages
 draw them under a picked cell): ``terms_chart`` (the summands of s_ij: which dimensions
 carry the score), ``row_chart`` (the row before and after softmax), ``values_chart`` (v_j,
 a_ij v_j and the head's output row).
+
+Each builder returns the payload of the app's ui/bars.js, which draws it as inline SVG:
+three Plotly figures cost a click 250–500 ms (building and validating them on the server,
+Plotly.js drawing them in the browser), the component a few milliseconds.
+
+A payload is one x axis of ``n`` categories (a dimension d, or a key token) under one or
+more panels, each with its y title, its height in CSS px and its series: ``bars`` (one
+colour per bar), ``markers`` (open circles) or ``line`` (a line through filled dots); the
+values are float32 bytes, base64, as in ``cells.cell_map``. Titles may hold ``<sub>``.
 """
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Sequence
 
 import numpy as np
-import plotly.graph_objects as go
 
 from ..stepthrough import WeightSteps
 from ..text import token_labels
@@ -17,47 +26,70 @@ from .maps import TICK_LABELS_MAX_N
 
 HIGHLIGHT = "#e02020"  # the picked cell, key and query
 POSITIVE, NEGATIVE, MUTED = "#1f77b4", "#d62728", "#b0b0b0"
+MARKER = "#555555"  # the open markers of v_j
 
 
-def left_title(text: str) -> dict:
-    """A chart title on the left, small enough for a long sentence."""
-    return dict(text=text, x=0.01, xanchor="left", font_size=14)
+def floats(values: np.ndarray) -> str:
+    """``values`` as little-endian float32 bytes, base64: the component reads them back
+    exactly (a tooltip shows 4 decimals; a list of floats would be twice the size)."""
+    return base64.b64encode(np.asarray(values, dtype="<f4").tobytes()).decode("ascii")
 
 
-def _bars(values: np.ndarray) -> list[str]:
-    return np.where(values >= 0, POSITIVE, NEGATIVE).tolist()
+def signed(values: np.ndarray) -> list[str]:
+    """A bar's colour by its sign: blue adds to the sum, red takes from it."""
+    return np.where(np.asarray(values) >= 0, POSITIVE, NEGATIVE).tolist()
+
+
+def series(kind: str, values: np.ndarray, *, name: str = "", colours: list[str]) -> dict:
+    """One series of a panel: ``kind`` "bars" (``colours`` one per bar), "markers" or "line"
+    (``colours`` of one colour)."""
+    return {"kind": kind, "name": name, "values": floats(values), "colours": colours}
+
+
+def chart(
+    title: str,
+    x_title: str,
+    n: int,
+    panels: list[dict],
+    *,
+    names: list[str] | None = None,
+    legend: bool = False,
+    highlight: int | None = None,
+    masked: Sequence[int] = (),
+) -> dict:
+    """The payload: ``n`` categories, named (``names``: the tooltip's, and under the axis
+    while at most ``TICK_LABELS_MAX_N``, else numbered ticks) or numbered from 1;
+    ``highlight`` the category picked, ``masked`` those the mask forbids."""
+    return {
+        "title": title,
+        "xTitle": x_title,
+        "n": n,
+        "names": names,
+        "tickNames": names is not None and n <= TICK_LABELS_MAX_N,
+        "panels": panels,
+        "legend": legend,
+        "highlight": highlight,
+        "masked": [int(k) for k in masked],
+    }
+
+
+def panel(y_title: str, height: int, *items: dict) -> dict:
+    """A plot area ``height`` CSS px tall over the shared x axis, with its series."""
+    return {"yTitle": y_title, "height": height, "series": list(items)}
 
 
 def terms_chart(
     steps: WeightSteps, *, title: str = "", x_title: str = "d", y_title: str = ""
-) -> go.Figure:
-    """The summands of s_ij (q_i,d k_j,d, or the score's own terms) as bars, by dimension;
-    blue adds to the score, red takes from it."""
+) -> dict:
+    """The summands of s_ij (q_i,d k_j,d, or the score's own terms) as bars, by dimension
+    counted from 1; blue adds to the score, red takes from it.
+
+    Shape:
+        steps.terms (T,) → one panel of T bars.
+    """
     terms = np.asarray(steps.terms, dtype=np.float32)
-    fig = go.Figure(
-        go.Bar(
-            x=np.arange(1, len(terms) + 1, dtype=np.int32),
-            y=terms,
-            marker_color=_bars(terms),
-            hovertemplate=f"{x_title} = %{{x}}<br>%{{y:.4f}}<extra></extra>",
-        )
-    )
-    fig.update_layout(
-        title=left_title(title),
-        height=300,
-        margin=dict(l=10, r=10, t=40, b=10),
-        bargap=0.1,
-        showlegend=False,
-    )
-    fig.update_xaxes(title=x_title, automargin=True)
-    fig.update_yaxes(title=y_title, automargin=True, zeroline=True, zerolinecolor="#888")
-    return fig
-
-
-def _key_axis(tokens: Sequence[str], positions: np.ndarray) -> dict:
-    if len(tokens) > TICK_LABELS_MAX_N:
-        return {}
-    return dict(tickmode="array", tickvals=positions, ticktext=token_labels(tokens, positions))
+    bars = series("bars", terms, colours=signed(terms))
+    return chart(title, x_title, len(terms), [panel(y_title, 220, bars)])
 
 
 def row_chart(
@@ -68,40 +100,30 @@ def row_chart(
     score_title: str = "s",
     weight_title: str = "a",
     key_title: str = "",
-) -> go.Figure:
-    """Query i's row before softmax (s_i·, top) and after (a_i·, bottom), one bar per key;
-    key j in red, keys the mask forbids in grey."""
-    positions = np.arange(len(tokens), dtype=np.int32)
-    labels = np.asarray(token_labels(tokens, positions), dtype=object)
+) -> dict:
+    """Query i's row before softmax (s_i·, top panel) and after (a_i·, bottom), one bar per
+    key named by its token; key j in red, keys the mask forbids in grey.
+
+    Shape:
+        steps.s_row, steps.a_row (N,) → two panels of N bars.
+    """
+    n = len(tokens)
     colours = np.where(steps.m_row, POSITIVE, MUTED).astype(object)
     colours[steps.j] = HIGHLIGHT
-    fig = go.Figure()
-    for values, axis, name in ((steps.s_row, "y", score_title), (steps.a_row, "y2", weight_title)):
-        fig.add_trace(
-            go.Bar(
-                x=positions,
-                y=np.asarray(values, dtype=np.float32),
-                yaxis=axis,
-                xaxis="x" if axis == "y" else "x2",
-                marker_color=colours.tolist(),
-                text=labels,
-                hovertemplate=f"%{{text}}<br>{name} = %{{y:.4f}}<extra></extra>",
-                textposition="none",
-                showlegend=False,
-            )
-        )
-    ticks = _key_axis(tokens, positions)
-    fig.update_layout(
-        title=left_title(title),
-        height=420,
-        margin=dict(l=10, r=10, t=50, b=10),
-        bargap=0.15,
-        xaxis=dict(anchor="y", showticklabels=False, matches="x2"),
-        yaxis=dict(domain=[0.58, 1.0], title=score_title, zerolinecolor="#888", automargin=True),
-        xaxis2=dict(anchor="y2", title=key_title, automargin=True, **ticks),
-        yaxis2=dict(domain=[0.0, 0.42], title=weight_title, rangemode="tozero", automargin=True),
+    colours = colours.tolist()
+    panels = [
+        panel(name, 140, series("bars", values, name=name, colours=colours))
+        for values, name in ((steps.s_row, score_title), (steps.a_row, weight_title))
+    ]
+    return chart(
+        title,
+        key_title,
+        n,
+        panels,
+        names=token_labels(tokens, escape=False),  # drawn as text, never parsed as markup
+        highlight=int(steps.j),
+        masked=np.flatnonzero(~np.asarray(steps.m_row, dtype=bool)),
     )
-    return fig
 
 
 def values_chart(
@@ -112,42 +134,19 @@ def values_chart(
     mixed_name: str = "a_ij v_j",
     head_name: str = "head",
     x_title: str = "d",
-) -> go.Figure:
-    """The value vectors mixed, by dimension d of D': v_j (open markers), its share
-    a_ij v_j (bars) and the head's output row Σ_l a_il v_l (line)."""
-    d = np.arange(1, len(steps.v_j) + 1, dtype=np.int32)
-    fig = go.Figure(
-        [
-            go.Bar(
-                x=d,
-                y=np.asarray(steps.a_ij_v_j, dtype=np.float32),
-                name=mixed_name,
-                marker_color=HIGHLIGHT,
-            ),
-            go.Scatter(
-                x=d,
-                y=np.asarray(steps.v_j, dtype=np.float32),
-                name=v_name,
-                mode="markers",
-                marker=dict(symbol="circle-open", size=8, color="#555"),
-            ),
-            go.Scatter(
-                x=d,
-                y=np.asarray(steps.head_i, dtype=np.float32),
-                name=head_name,
-                mode="lines+markers",
-                line=dict(color=POSITIVE),
-                marker=dict(size=5),
-            ),
-        ]
+) -> dict:
+    """The value vectors mixed, by dimension d of D′ counted from 1: its share a_ij v_j
+    (bars), v_j (open markers) and the head's output row Σ_l a_il v_l (line), with a legend.
+
+    Shape:
+        steps.a_ij_v_j, steps.v_j, steps.head_i (D′,) → one panel of D′ bars and points.
+    """
+    d = len(steps.v_j)
+    shown = panel(
+        "",
+        220,
+        series("bars", steps.a_ij_v_j, name=mixed_name, colours=[HIGHLIGHT] * d),
+        series("markers", steps.v_j, name=v_name, colours=[MARKER]),
+        series("line", steps.head_i, name=head_name, colours=[POSITIVE]),
     )
-    fig.update_layout(
-        title=left_title(title),
-        height=340,
-        margin=dict(l=10, r=10, t=70, b=10),
-        legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0),
-        hovermode="x unified",
-    )
-    fig.update_xaxes(title=x_title, automargin=True)
-    fig.update_yaxes(zeroline=True, zerolinecolor="#888", automargin=True)
-    return fig
+    return chart(title, x_title, d, [shown], legend=True)

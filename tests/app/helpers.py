@@ -44,12 +44,54 @@ def figures(at: AppTest) -> list[dict]:
     return [json.loads(el.proto.spec) for el in at.get("plotly_chart")]
 
 
-def component(at: AppTest, name: str) -> dict:
+def component(at: AppTest, name: str, key: str | None = None) -> dict:
     """The payload of the page's one ``st.components.v2`` component ``name``, e.g.
-    ``attnviz.heatmap`` (the enlarged map) or ``attnviz.mosaic``."""
-    found = [el for el in at.get("bidi_component") if el.proto.component_name == name]
-    assert len(found) == 1, f"{len(found)} components {name}"
+    ``attnviz.heatmap`` (the enlarged map) or ``attnviz.mosaic``; with ``key``, the one of
+    that key (the page's three ``attnviz.bars``: ``steps_terms``, …)."""
+    found = [
+        el
+        for el in at.get("bidi_component")
+        if el.proto.component_name == name and key in (None, el.key)
+    ]
+    assert len(found) == 1, f"{len(found)} components {name} {key or ''}"
     return json.loads(found[0].proto.json)
+
+
+def series_values(series: dict) -> np.ndarray:
+    """One series of a bar chart's payload (``attnviz.charts.steps``): the float32 values
+    ui/bars.js draws."""
+    return np.frombuffer(base64.b64decode(series["values"]), dtype="<f4")
+
+
+# each number the charts under a picked cell draw: the WeightSteps field it shows, and its
+# chart (component key steps_<chart>), panel and series
+STEP_SERIES = {
+    "terms": ("terms", 0, 0),
+    "s_row": ("row", 0, 0),
+    "a_row": ("row", 1, 0),
+    "a_ij_v_j": ("values", 0, 0),
+    "v_j": ("values", 0, 1),
+    "head_i": ("values", 0, 2),
+}
+
+
+def step_charts(at: AppTest, key: str = "steps") -> dict[str, np.ndarray]:
+    """The numbers of the page's charts under a picked cell (``attnviz.bars``), by the
+    ``WeightSteps`` field each shows: terms, s_row, a_row, a_ij_v_j, v_j, head_i."""
+    shown = {}
+    for field, (chart, panel, series) in STEP_SERIES.items():
+        payload = component(at, "attnviz.bars", f"{key}_{chart}")
+        shown[field] = series_values(payload["panels"][panel]["series"][series])
+    return shown
+
+
+def assert_step_charts(at: AppTest, steps) -> None:
+    """The charts under the picked cell draw ``steps``' numbers (a ``WeightSteps``), in
+    float32, with key j picked out."""
+    for field, drawn in step_charts(at).items():
+        want = np.asarray(getattr(steps, field), dtype=np.float64)
+        np.testing.assert_allclose(drawn, want, rtol=1e-6, atol=1e-7, err_msg=field)
+    assert component(at, "attnviz.bars", "steps_row")["highlight"] == steps.j
 
 
 def cell_values(payload: dict) -> np.ndarray:

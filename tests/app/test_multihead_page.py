@@ -16,6 +16,7 @@ from attnviz.text import tokenize
 
 from .helpers import (
     assert_clean,
+    assert_step_charts,
     chain,
     component,
     decode,
@@ -25,6 +26,7 @@ from .helpers import (
     number_tables,
     png_of,
     run_page,
+    step_charts,
     sweep_controls,
 )
 
@@ -230,9 +232,11 @@ def test_steps_and_the_query_key_picture_wait_for_their_toggles():
     at = run_page("multihead", text="a b c d")
     assert_clean(at)
     assert not figures(at) and component(at, "attnviz.heatmap")  # the map alone
+    assert not [c for c in at.get("bidi_component") if c.proto.component_name == "attnviz.bars"]
     assert not any(line.startswith("s_{") for line in map(chain, latex(at)))
     at.toggle(key="follow").set_value(True).run()
     assert any(line.startswith("s_{1,1}") for line in map(chain, latex(at)))
+    assert len(step_charts(at)["a_row"]) == 4  # the steps' charts, one bar per key
 
 
 @pytest.mark.parametrize("toggle", ["follow", "qkview"])
@@ -271,6 +275,7 @@ def test_picked_weight_ends_on_the_maps_cell(score, show):
         "multihead", text=text, D=16, H=4, score=score, causal="true", show=show, follow="true"
     )
     assert_clean(at)
+    cfg = multihead.Config(text=text, D=16, H=4, score=score, causal=True)
     for head, i, j in ((3, 5, 2), (1, 2, 4), (4, 6, 6)):
         at.slider(key="head").set_value(head)
         at.slider(key="i").set_value(i)
@@ -288,9 +293,12 @@ def test_picked_weight_ends_on_the_maps_cell(score, show):
             assert cell == 0 and r"-\infty" in weight_line
         else:
             assert last_number(weight_line) == pytest.approx(cell, rel=6e-3, abs=1e-6)
-        row = next(f for f in figures(at) if f["data"][0]["type"] == "bar" and len(f["data"]) == 2)
-        shown = decode(row["data"][0 if show == "scores" else 1]["y"])
+        shown = step_charts(at)["s_row" if show == "scores" else "a_row"]
         assert float(shown[j - 1]) == pytest.approx(cell, abs=1e-6)  # the row chart agrees
+        # every chart draws the lesson's steps of that weight
+        assert_step_charts(
+            at, multihead_probe.follow(multihead_probe.Pick(cfg, head - 1, i - 1, j - 1)).steps
+        )
 
 
 QUERY, KEY = t("steps.qk_query", "en"), t("steps.qk_key", "en")  # the legend names

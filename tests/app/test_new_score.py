@@ -16,7 +16,16 @@ from attnviz.i18n import catalogue, t
 from attnviz.lessons import multihead, multihead_probe, scoring
 from attnviz.scores import SCORES, ScoreSpec, Terms, register
 
-from .helpers import assert_clean, chain, decode, figures, latex, run_page
+from .helpers import (
+    assert_clean,
+    assert_step_charts,
+    chain,
+    component,
+    decode,
+    figures,
+    latex,
+    run_page,
+)
 
 
 class DistanceScore(nn.Module):
@@ -111,5 +120,7 @@ def test_a_registered_score_has_its_maps_formula_and_steps_on_the_multihead_page
     steps = multihead_probe.follow(multihead_probe.Pick(cfg, h=1, i=2, j=1))
     assert steps.steps.s_ij == pytest.approx(s_32, rel=1e-6)
     assert steps.formulas[1] in shown  # the score line, with its numbers
+    assert_step_charts(at, steps.steps)  # its terms −(q_3 − k_2)_d², its row, its values
+    assert component(at, "attnviz.bars", "steps_terms")["title"] == STRINGS["toy.terms"][0]
     assert r"-\sum_{d=1}^{D'} (q_{3,d} - k_{2,d})^2" in steps.formulas[1]
     assert STRINGS["toy.qk"][0] in [c.value for c in at.caption]

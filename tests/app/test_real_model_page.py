@@ -20,6 +20,7 @@ from attnviz.lessons.real_model import probe as rp
 
 from .helpers import (
     assert_clean,
+    assert_step_charts,
     chain,
     component,
     decode,
@@ -224,6 +225,8 @@ def test_picked_weight_ends_on_the_maps_cell(encoded, hide):
         key = "real_model.cell_renormalised" if hide == "true" else "steps.cell_weights"
         said = t(key, "en", i=i, j=j, value=cell)
         assert said.split(":")[0] in [c.value.split(":")[0] for c in at.caption]
+        # the charts under the cell draw the probe's steps of that weight (layer 3, head 6)
+        assert_step_charts(at, rp.follow(rp.Pick(TEXT, 2, 5, i - 1, j - 1, hide == "true")).steps)
 
 
 QUERY, KEY = t("steps.qk_query", "en"), t("steps.qk_key", "en")  # the legend names

@@ -9,12 +9,17 @@ drawn must be the newest data, whatever order the calls come in.
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
+from PIL import Image
 
 from attnviz.charts import mosaic as tiles_of
+from attnviz.charts import steps
 from attnviz.charts.cells import cell_map
 from attnviz.charts.raster import png_bytes
+from attnviz.text import token_labels
 from ui import components, mosaic
 
 # the component's function called in a page of its own: a host under a shadow root, as
@@ -91,3 +96,116 @@ def test_the_grid_of_heads_keeps_the_newest_run(page):
     text = draw(page, "mosaic", (grid("new"), ["s", 2]), (grid("old"), ["s", 1]))[1]
     assert "new 1" in text and "old" not in text
     assert "old 1" in draw(page, "mosaic", (grid("new"), ["s", 2]), (grid("old"), ["s", 3]))[1]
+
+
+ROW = np.array([0.5, -0.25, 1.0, 0.125], dtype=np.float32)
+
+
+def bars(title: str = "Row i", large: bool = False) -> dict:
+    """A chart of ui/bars.js: the row of scores s (four keys, key 3 picked) over the
+    weights a = softmax(s)."""
+    weights = np.exp(ROW) / np.exp(ROW).sum()
+    colours = [steps.POSITIVE, steps.NEGATIVE, steps.HIGHLIGHT, steps.POSITIVE]
+    panels = [
+        steps.panel(name, 140, steps.series("bars", values, name=name, colours=colours))
+        for values, name in ((ROW, "s"), (weights, "a"))
+    ]
+    names = token_labels(list("abcd"), escape=False)
+    payload = steps.chart(title, "key", 4, panels, names=names, highlight=2)
+    return payload | {"large": large, "name": "steps_row", "saveLabel": "Download as PNG"}
+
+
+# each bar's height and top in CSS px, panel after panel
+BAR_BOXES = """root => [...root.querySelectorAll("rect.bar")]
+  .map(r => r.getBoundingClientRect()).map(b => [b.height, b.top])"""
+
+
+@pytest.mark.browser
+def test_bars_are_drawn_as_the_data_with_its_values_in_the_tooltip(page):
+    assert "Row i" in draw(page, "bars", (bars(), ["s", 1]))[1]
+    chart = page.locator("#host .bars")
+    boxes = np.array(chart.evaluate(BAR_BOXES))
+    assert len(boxes) == 2 * len(ROW)  # one bar per key in each panel
+    heights, tops = boxes[:4, 0], boxes[:4, 1]
+    assert list(np.argsort(heights)) == list(np.argsort(np.abs(ROW)))  # as tall as |s|
+    assert tops[1] > tops[0] and tops[1] > tops[2]  # s_2 < 0 hangs below the zero line
+    weights = np.exp(ROW) / np.exp(ROW).sum()
+    assert list(np.argsort(boxes[4:, 0])) == list(np.argsort(weights))
+    bar = chart.locator("rect.bar").nth(2).bounding_box()  # key 3's score
+    page.mouse.move(bar["x"] + bar["width"] / 2, bar["y"] + bar["height"] / 2)
+    assert chart.locator(".tip").inner_text().split("\n") == ["3:c", "s = 1.0000"]
+    bar = chart.locator("rect.bar").nth(5).bounding_box()  # key 2's weight
+    page.mouse.move(bar["x"] + bar["width"] / 2, bar["y"] + bar["height"] / 2)
+    assert chart.locator(".tip").inner_text().split("\n") == ["2:b", f"a = {weights[1]:.4f}"]
+    page.mouse.move(1, 1)
+    assert not chart.locator(".tip").is_visible()
+
+
+@pytest.mark.browser
+def test_bars_save_the_chart_as_a_png_twice_its_size(page):
+    draw(page, "bars", (bars(), ["s", 1]))
+    chart = page.locator("#host .bars")
+    box = chart.locator("svg").bounding_box()
+    with page.expect_download() as saved:
+        chart.locator(".save").click()
+    assert saved.value.suggested_filename == "steps_row.png"
+    image = Image.open(saved.value.path())
+    assert image.format == "PNG"
+    assert image.size == (round(2 * box["width"]), round(2 * box["height"]))
+    pixels = np.asarray(image.convert("RGB")).reshape(-1, 3)
+    assert (pixels == [255, 255, 255]).all(1).mean() > 0.5  # a white ground
+    assert (pixels == [224, 32, 32]).all(1).any()  # key 3's red bar (#e02020) drawn
+
+
+# the box of each line of the title, and of the chart, in CSS px
+TITLE_BOXES = """root => [root.querySelector("svg"), ...root.querySelectorAll("text.title")]
+  .map(n => n.getBoundingClientRect()).map(b => [b.left, b.top, b.right, b.bottom])"""
+JA_TITLE = (  # the row chart's title
+    "softmax 前の行 i（関連性 s<sub>i,l</sub>）と"
+    " softmax 後の行（重み a<sub>i,l</sub>）。key j は赤"
+)
+
+
+@pytest.mark.browser
+def test_a_japanese_title_wraps_inside_a_narrow_chart(page):
+    """At 300 px the title is set on lines, each inside the chart (nothing cut); widened,
+    the chart is drawn again to its column's width."""
+    draw(page, "bars", (bars(JA_TITLE), ["s", 1]))
+    page.evaluate("document.querySelector('#host').style.width = '300px'")
+    chart = page.locator("#host .bars")
+    page.wait_for_function(
+        "() => document.querySelector('#host').shadowRoot"
+        ".querySelector('svg').getAttribute('width') === '300'"
+    )
+    (left, top, right, bottom), *lines = chart.evaluate(TITLE_BOXES)
+    assert len(lines) >= 2
+    for x0, y0, x1, y1 in lines:
+        assert left <= x0 and x1 <= right and top <= y0 and y1 <= bottom
+    shown = chart.evaluate(
+        "root => [...root.querySelectorAll('text.title')].map(t => t.textContent)"
+    )
+    assert "".join(shown).replace(" ", "") == re.sub("<[^>]+>| ", "", JA_TITLE)  # all of it
+    page.evaluate("document.querySelector('#host').style.width = '600px'")
+    page.wait_for_function(
+        "() => document.querySelector('#host').shadowRoot"
+        ".querySelector('svg').getAttribute('width') === '600'"
+    )
+
+
+# the font size of every text of the chart but the subscripts, in CSS px
+TEXT_SIZES = """root => [...root.querySelectorAll("svg text")]
+  .map(t => parseFloat(getComputedStyle(t).fontSize))"""
+
+
+@pytest.mark.browser
+def test_presenting_sets_the_chart_s_text_at_20_px(page):
+    draw(page, "bars", (bars(), ["s", 1]))
+    assert min(page.locator("#host .bars").evaluate(TEXT_SIZES)) < 20
+    draw(page, "bars", (bars(large=True), ["s", 1]))
+    assert set(page.locator("#host .bars").evaluate(TEXT_SIZES)) == {20}
+
+
+@pytest.mark.browser
+def test_a_bar_chart_keeps_the_newest_run(page):
+    text = draw(page, "bars", (bars("new title"), ["s", 2]), (bars("old title"), ["s", 1]))[1]
+    assert "new title" in text and "old" not in text
