@@ -148,15 +148,18 @@ class MultiHeadAttention(nn.Module):
         """b_h^V for each head: (H, D'), or None without biases."""
         return None if self.b_QKV is None else self.b_QKV[2]
 
-    def _project(self, x: torch.Tensor, which: slice) -> list[torch.Tensor]:
-        """x W_h + b_h for the matrices ``which`` of (Q, K, V), in one matmul with every head."""
+    def _project(self, x: torch.Tensor, which: slice | None = None) -> tuple[torch.Tensor, ...]:
+        """x W_h + b_h for the matrices ``which`` of (Q, K, V) (None: all three), in one matmul
+        with every head. All three take W_QKV whole, without indexing it: at small N the
+        indexing cost as much as the rest of the projection."""
         B, N, _ = x.shape
-        W = self.W_QKV[:, which]  # (D, k, H, D'), a view
+        W, b = self.W_QKV, self.b_QKV  # (D, 3, H, D'), (3, H, D')
+        if which is not None:
+            W, b = W[:, which], (None if b is None else b[which])  # views
         k = W.shape[1]
-        b = None if self.b_QKV is None else self.b_QKV[which].reshape(-1)
-        y = F.linear(x, W.reshape(self.D, -1).T, b)  # (B, N, k·H·D')
+        y = F.linear(x, W.reshape(self.D, -1).T, None if b is None else b.reshape(-1))
         y = y.view(B, N, k, self.H, self.d_head).permute(2, 0, 3, 1, 4)  # (k, B, H, N, D')
-        return list(y)
+        return y.unbind(0)
 
     def forward(
         self,
@@ -209,7 +212,7 @@ class MultiHeadAttention(nn.Module):
     ) -> tuple[torch.Tensor, AttentionTrace]:
         """The arithmetic of ``forward`` on batched, already validated tensors (no caps)."""
         if query is key is value:  # self-attention: Q, K, V = X W^Q, X W^K, X W^V (S10)
-            q, k, v = self._project(query, slice(0, 3))  # each (B, H, N, D')
+            q, k, v = self._project(query)  # each (B, H, N, D')
         else:
             (q,) = self._project(query, slice(0, 1))  # (B, H, N_q, D')
             (k,) = self._project(key, slice(1, 2))  # (B, H, N_k, D')
