@@ -165,7 +165,7 @@ export default function ({ data, parentElement }) {
   }
   root.classList.toggle("large", Boolean(data.large));
   const panels = data.panels.map((p) => {
-    const series = p.series.map((s) => ({ ...s, y: decode(s.values) }));
+    const series = p.series.map((s) => ({ ...s, y: floats(s.values) }));
     const height = data.large ? 1.25 * p.height : p.height; // room for ticks at 20 px
     return { ...p, height, series, range: range(series) };
   });

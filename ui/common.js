@@ -28,3 +28,12 @@ function drawNotes(host, notes, large) {
   box.replaceChildren(...(notes || []).map(paragraph));
 }
 
+
+// The exact values behind a picture's tooltip (attnviz.charts.raster.floats): float32 bytes,
+// little-endian as every browser's machine, base64.
+function floats(base64) {
+  const text = atob(base64);
+  const bytes = new Uint8Array(text.length);
+  for (let k = 0; k < text.length; k += 1) bytes[k] = text.charCodeAt(k);
+  return new Float32Array(bytes.buffer);
+}

@@ -104,14 +104,6 @@ async function savePng(root, name) {
   link.click();
 }
 
-// The tooltip's values: float32 bytes, little-endian as every browser's machine.
-function values(base64) {
-  const text = atob(base64);
-  const bytes = new Uint8Array(text.length);
-  for (let k = 0; k < text.length; k += 1) bytes[k] = text.charCodeAt(k);
-  return new Float32Array(bytes.buffer);
-}
-
 // The labels of cells a … b − 1 of an axis: every token's name while at most `dense` are in
 // view, else every tenth position numbered (positions from 0, labels from 1).
 function axis(className, names, positions, a, b, dense) {
@@ -187,7 +179,7 @@ export default function ({ data, parentElement, setTriggerValue }) {
   // the tooltip of cell (r, c), at (x, y) px inside the map
   const show = ([r, c], x, y) => {
     const text = `${rowNames[r]} → ${colNames[c]}`;
-    z ??= values(data.z);
+    z ??= floats(data.z);
     const value = z[r * cols + c].toFixed(4);
     tip.replaceChildren(el("div", "", text), el("div", "value", value));
     tip.style.display = "block";

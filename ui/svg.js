@@ -21,14 +21,6 @@ function node(tag, attrs, parent) {
   return made;
 }
 
-// float32 bytes, little-endian as every browser's machine
-function decode(base64) {
-  const text = atob(base64);
-  const bytes = new Uint8Array(text.length);
-  for (let k = 0; k < text.length; k += 1) bytes[k] = text.charCodeAt(k);
-  return new Float32Array(bytes.buffer);
-}
-
 // About `count` ticks between lo and hi, at 1, 2, 2.5 or 5 × a power of ten (integers only
 // for a counting axis); `decimals` shows each exactly.
 function niceTicks(lo, hi, count, integer = false) {

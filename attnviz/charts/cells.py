@@ -10,7 +10,6 @@ labelled heat map with click targets took about 150 ms (bench/bench_ui.py).
 
 from __future__ import annotations
 
-import base64
 import functools
 from collections.abc import Sequence
 
@@ -19,7 +18,7 @@ import numpy as np
 from ..limits import MAX_N
 from ..text import token_labels
 from .maps import TICK_LABELS_MAX_N
-from .raster import colour, colour_table, png_bytes, png_uri
+from .raster import colour, colour_table, floats, png_bytes, png_uri
 
 BAR_TICKS = 5  # evenly spaced ticks on the colour bar, ends included
 
@@ -101,7 +100,7 @@ def cell_map(
         "src": png_uri(png_bytes(colour(z, lo, hi))),
         "rows": n_y,
         "cols": n_x,
-        "z": base64.b64encode(z.astype("<f4").tobytes()).decode("ascii"),
+        "z": floats(z),  # row by row
         "rowNames": yl,
         "colNames": xl,
         "denseMax": TICK_LABELS_MAX_N,

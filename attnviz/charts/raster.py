@@ -1,4 +1,5 @@
-"""Pictures of matrices: the colour table, max-pooling to the size on screen, PNG encoding.
+"""Pictures of matrices: the colour table, max-pooling to the size on screen, PNG encoding,
+and the exact values behind a picture's tooltip (``floats``).
 
 A large map (or many of them) is sent as one pre-coloured PNG rather than a Plotly heat
 map: its payload and drawing time do not grow with the number of cells.
@@ -53,3 +54,9 @@ def png_bytes(rgb: np.ndarray, compress_level: int = 1) -> bytes:
 def png_uri(png: bytes) -> str:
     """PNG bytes as a data URI, for an image trace's or an <img>'s source."""
     return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
+
+
+def floats(values: np.ndarray) -> str:
+    """``values`` as little-endian float32 bytes, base64: ui/common.js reads them back
+    exactly (a tooltip shows 4 decimals; a list of floats would be twice the size)."""
+    return base64.b64encode(np.asarray(values, dtype="<f4").tobytes()).decode("ascii")

@@ -15,7 +15,6 @@ values are float32 bytes, base64, as in ``cells.cell_map``. Titles may hold ``<s
 
 from __future__ import annotations
 
-import base64
 from collections.abc import Sequence
 
 import numpy as np
@@ -23,16 +22,11 @@ import numpy as np
 from ..stepthrough import WeightSteps
 from ..text import token_labels
 from .maps import TICK_LABELS_MAX_N
+from .raster import floats
 
 HIGHLIGHT = "#e02020"  # the picked cell, key and query
 POSITIVE, NEGATIVE, MUTED = "#1f77b4", "#d62728", "#b0b0b0"
 MARKER = "#555555"  # the open markers of v_j
-
-
-def floats(values: np.ndarray) -> str:
-    """``values`` as little-endian float32 bytes, base64: the component reads them back
-    exactly (a tooltip shows 4 decimals; a list of floats would be twice the size)."""
-    return base64.b64encode(np.asarray(values, dtype="<f4").tobytes()).decode("ascii")
 
 
 def signed(values: np.ndarray) -> list[str]:
