@@ -1,6 +1,6 @@
 """The charts under a picked cell, drawn by ui/bars.js: bars, markers and lines as inline
 SVG from a payload of ``attnviz.charts.steps``, with a tooltip and a button that saves the
-chart as a PNG. Three Plotly charts cost a click 250–500 ms; these, a few milliseconds."""
+chart as a PNG. A click draws three at once: plain SVG keeps that to the click's own rerun."""
 
 from __future__ import annotations
 

@@ -4,8 +4,8 @@ carry the score), ``row_chart`` (the row before and after softmax), ``values_cha
 a_ij v_j and the head's output row).
 
 Each builder returns the payload of the app's ui/bars.js, which draws it as inline SVG:
-three Plotly figures cost a click 250–500 ms (building and validating them on the server,
-Plotly.js drawing them in the browser), the component a few milliseconds.
+a click draws three of them at once, and a plain payload needs no figure validated on the
+server nor a chart library laid out in the browser.
 
 A payload is one x axis of ``n`` categories (a dimension d, or a key token) under one or
 more panels, each with its y title, its height in CSS px and its series: ``bars`` (one
