@@ -225,14 +225,20 @@ export default function ({ data, parentElement }) {
     root.replaceChildren(svg, tip, save);
     if (focused) svg.focus();
   };
-  // drawn to the width of its column, again whenever that changes
-  const fit = () => {
-    const width = Math.floor(root.clientWidth);
+  // Drawn to the width of its column, again whenever that changes. The width is the one the
+  // observer last saw after a layout: read here, it would lay the whole page out in the
+  // middle of a click's rerun, once for each chart. A new chart is drawn by the observer's
+  // first call, before the page is painted.
+  root.fit = (width) => {
     if (width > 0 && width !== drawn?.width) render(width);
   };
   root.replaceChildren(tip, save);
-  fit();
-  root.sizer?.disconnect();
-  root.sizer = new ResizeObserver(fit);
-  root.sizer.observe(root);
+  if (root.width) root.fit(root.width);
+  if (!root.sizer) {
+    root.sizer = new ResizeObserver(([entry]) => {
+      root.width = Math.floor(entry.contentRect.width);
+      root.fit(root.width);
+    });
+    root.sizer.observe(root);
+  }
 }

@@ -119,13 +119,31 @@ function axis(className, names, positions, a, b, dense) {
   return box;
 }
 
+// Whether `a` and `b` differ at most in the cell picked (and their order): values compared
+// as they are, arrays and objects as their JSON (the names and ticks: small).
+function samePicture(a, b) {
+  const rest = ({ selected, order, ...other }) => other;
+  const [x, y] = [rest(a), rest(b)];
+  const same = (u, v) => u === v || JSON.stringify(u) === JSON.stringify(v);
+  const keys = Object.keys(x);
+  return keys.length === Object.keys(y).length && keys.every((k) => same(x[k], y[k]));
+}
+
 export default function ({ data, parentElement, setTriggerValue }) {
   if (superseded(parentElement, data.order)) return; // ui/common.js
-  const { rows, cols, rowNames, colNames, selected, bar } = data;
+  let root = parentElement.querySelector(".heatmap");
+  // A pick changes only the outlined cell: the map stays as it is (with its zoom and the
+  // keyboard's focus) and the outline moves. Drawn anew, the map would be laid out again
+  // and its focus given back, each a layout of the whole page on every click.
+  if (root?.shown && samePicture(root.shown, data)) {
+    root.repick(data.selected);
+    return;
+  }
+  const { rows, cols, rowNames, colNames, bar } = data;
+  let { selected } = data;
   let z = null; // decoded on the first tooltip: 15–40 ms at N = 512, not paid by a redraw
   const pct = (k, n) => `${(100 * k) / n}%`;
 
-  let root = parentElement.querySelector(".heatmap");
   // a pick reruns the page and redraws the map: a keyboard user keeps the focus on it
   const focused = root && root.querySelector(".plot") === root.getRootNode().activeElement;
   if (!root) {
@@ -346,6 +364,7 @@ export default function ({ data, parentElement, setTriggerValue }) {
     rowLabels.style.fontSize = `${rowPx}px`;
     colLabels.style.fontSize = `${colPx}px`;
   };
+  const outline = () => (selected ? cover(mark, selected) : (mark.style.display = "none"));
   // the view drawn: the picture moved and scaled under the map's frame, labels, outlines
   function draw() {
     const [vr, vc] = [view.r1 - view.r0, view.c1 - view.c0];
@@ -355,8 +374,7 @@ export default function ({ data, parentElement, setTriggerValue }) {
       left: pct(-view.c0, vc),
       top: pct(-view.r0, vr),
     });
-    if (selected) cover(mark, selected);
-    else mark.style.display = "none";
+    outline();
     if (keyed) cover(cursor, at);
     const fresh = [
       axis("row-labels", rowNames, data.rowPositions, view.r0, view.r1, data.denseMax),
@@ -374,6 +392,12 @@ export default function ({ data, parentElement, setTriggerValue }) {
   let drawn = false;
   draw();
   if (focused) plot.focus();
+  root.shown = data;
+  root.repick = (cell) => {
+    selected = cell;
+    if (cell) at = [...cell];
+    outline();
+  };
   root.fitter?.disconnect();
   root.fitter = new ResizeObserver(fit);
   root.fitter.observe(plot);

@@ -35,6 +35,8 @@ CALL = """async ([code, calls]) => {
     document.body.append(host);
   }
   for (const data of calls) draw({data, parentElement: host.shadowRoot, setTriggerValue() {}});
+  // a chart is drawn to the width its observer sees after a layout: one frame on
+  await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
   return [document.documentElement.lang, host.shadowRoot.textContent];
 }"""
 
@@ -89,6 +91,36 @@ def test_the_enlarged_map_keeps_the_newest_run(page):
     text = draw(page, "heatmap", (new, ["s", 2]), (old, ["s", 1]))[1]
     assert "new" in text and "here" in text and "old" not in text
     assert "old" in draw(page, "heatmap", (new, ["s", 2]), (old, ["s", 3]))[1]
+
+
+# the outline's place and whether the picture is still the node that was drawn first
+OUTLINE = """() => { const root = document.querySelector("#host").shadowRoot;
+  const img = root.querySelector(".heatmap img"), mark = root.querySelector(".picked");
+  const first = !root.firstImg; root.firstImg ??= img;
+  return { same: root.firstImg === img, first, top: mark.style.top, left: mark.style.left,
+           shown: mark.style.display }; }"""
+
+
+@pytest.mark.browser
+def test_a_pick_moves_the_outline_and_keeps_the_map(page):
+    """A rerun that changes only the cell picked moves the outline over the same picture; a
+    map that changes in anything else is drawn anew."""
+    tokens = ["a", "b", "c", "d"]
+    z = np.random.default_rng(0).random((4, 4))
+    look = dict(title="Head 1", zmin=0.0, zmax=1.0, height=300)
+
+    def call(picked, order, values=z):
+        data = cell_map(values, tokens, tokens, picked=picked, **look) | {"order": ["s", order]}
+        page.evaluate(CALL, [components.component_js("heatmap"), [data]])
+        return page.evaluate(OUTLINE)
+
+    page.set_content("<html><body></body></html>")
+    drawn = call((1, 2), 1)
+    assert drawn == {"same": True, "first": True, "top": "25%", "left": "50%", "shown": "block"}
+    moved = call((3, 0), 2)
+    assert moved == {"same": True, "first": False, "top": "75%", "left": "0%", "shown": "block"}
+    assert call(None, 3)["shown"] == "none"
+    assert not call((3, 0), 4, values=z.T)["same"]  # other cells: a new picture
 
 
 @pytest.mark.browser
