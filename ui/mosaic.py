@@ -28,6 +28,7 @@ from .keys import FOLLOW, PICK_I, PICK_J
 from .language import tr
 from .layout import presenting
 from .share import url_params
+from .widgets import kept_int
 
 COMPONENT = component("attnviz.mosaic", "mosaic")
 HEATMAP = component("attnviz.heatmap", "heatmap")
@@ -82,6 +83,14 @@ def pick_cell(cell: tuple[int, int]) -> None:
     the enlarged map's pick on the multi-head and real-model pages."""
     st.session_state[PICK_I], st.session_state[PICK_J] = cell[0] + 1, cell[1] + 1
     st.session_state[FOLLOW] = True
+
+
+def picked(n: int) -> tuple[int, int]:
+    """The cell last picked on an enlarged map of ``n`` tokens, (query, key) from 0; (0, 0)
+    before any. It is no widget's: the map itself picks (a click, or the arrows and Enter),
+    and a pair of sliders beside it cost every click as much again to draw. Kept in
+    ``?i=&j=`` (from 1) as a control is."""
+    return kept_int(PICK_I, 1, n, 1) - 1, kept_int(PICK_J, 1, n, 1) - 1
 
 
 def _picked(key: str, on_pick: Callable[[tuple[int, int]], None]) -> Callable[[], None]:

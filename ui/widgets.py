@@ -107,6 +107,16 @@ def slider(
     return where.slider(label, lo, hi, default, key=key, **options)
 
 
+def kept_int(key: str, lo: int, hi: int, default: int) -> int:
+    """An integer in [lo, hi] that something other than a widget sets (a click on a map),
+    kept in ``?key=`` as a control's value is: clamped from the URL, and forgotten (back to
+    ``default``) when it no longer lies in the range."""
+    if _from_url(key, default, _clamp(int, lo, hi), lambda v: _number_in(v, int, lo, hi)):
+        return st.session_state[key]
+    st.session_state[key] = default
+    return default
+
+
 def spec_labels(specs: Mapping[str, object], attr: str = "label") -> Callable[[str], str]:
     """Each choice of ``specs`` (a score, LN placement, PE kind or mode by name) under the
     name its spec gives in ``attr``, translated in this run's language."""

@@ -22,7 +22,7 @@ from pages.attention import multihead_grid
 from ui import mosaic, steps
 from ui.compute import compute
 from ui.export import csv_button
-from ui.keys import FOLLOW, HEAD, PICK_I, PICK_J
+from ui.keys import FOLLOW, HEAD
 from ui.language import tr
 from ui.layout import presenting
 from ui.widgets import select, slider, toggle
@@ -82,16 +82,12 @@ def head(cfg: multihead.Config, r: multihead.Result, show: str, view: View, h: i
         "csv_all",
         label=tr("multihead.dl_all", what=what),
     )
-    # the weight followed (row i, column j) is picked only while it is used: the steps or
+    # the weight followed (row i, column j) is outlined only while it is used: the steps or
     # the query–key space; a click on a cell picks it and turns the steps on
     follow = toggle(FOLLOW, tr("steps.show_steps"))
     qkview = toggle("qkview", tr("steps.show_qk", h=h + 1))
-    picked = None
-    if follow or qkview:
-        left, right = st.columns(2)
-        i = slider(PICK_I, tr("multihead.pick_i"), 1, N, 1, where=left) - 1
-        j = slider(PICK_J, tr("multihead.pick_j"), 1, N, 1, where=right) - 1
-        picked = (i, j)
+    picked = mosaic.picked(N) if follow or qkview else None
+    i, j = picked or (0, 0)
     with map_slot:
         look = dict(
             title=title,

@@ -122,6 +122,13 @@ def decode(array: object) -> np.ndarray:
     return np.asarray(array)
 
 
+def pick(at: AppTest, i: int, j: int) -> AppTest:
+    """What a click on the enlarged map's cell (query i, key j; from 1) leaves for the next
+    run (ui.mosaic.pick_cell, which the map's callback calls)."""
+    at.session_state["i"], at.session_state["j"] = i, j
+    return at
+
+
 def assert_clean(at: AppTest) -> None:
     assert not at.exception, [e.value for e in at.exception]
 

@@ -24,6 +24,7 @@ from .helpers import (
     latex,
     map_z,
     number_tables,
+    pick,
     png_of,
     run_page,
     step_charts,
@@ -89,7 +90,7 @@ def test_hostile_url_values_do_not_break_the_page():
     assert_clean(at)
     assert at.slider(key="H").value == 1  # clamped to the lower cap
     assert at.selectbox(key="score").value == "scaled_dot"
-    assert at.slider(key="i").value == len(tokenize("<script>alert(1)</script>"))
+    assert at.session_state["i"] == len(tokenize("<script>alert(1)</script>"))  # clamped
     assert len(at.warning) >= 3
 
 
@@ -241,16 +242,17 @@ def test_steps_and_the_query_key_picture_wait_for_their_toggles():
 
 @pytest.mark.parametrize("toggle", ["follow", "qkview"])
 def test_row_i_and_column_j_are_picked_only_while_a_view_uses_them(toggle):
-    """No weight followed: no sliders for i and j, and no cell outlined on the map; the
-    steps or the query–key space each bring them, with the picked cell outlined."""
+    """No weight followed: no cell outlined on the map; the steps or the query–key space
+    each outline the cell picked. The map alone picks: no sliders for i and j."""
     at = run_page("multihead", text="a b c d")
-    assert not [s for s in at.slider if s.key in ("i", "j")]
     assert component(at, "attnviz.heatmap")["selected"] is None
     at.toggle(key=toggle).set_value(True).run()
-    at.slider(key="i").set_value(3)
-    at.slider(key="j").set_value(2).run()
+    assert component(at, "attnviz.heatmap")["selected"] == [0, 0]  # before any click
+    pick(at, 3, 2).run()
     assert_clean(at)
     assert component(at, "attnviz.heatmap")["selected"] == [2, 1]
+    assert not [s for s in at.slider if s.key in ("i", "j")]
+    assert (at.query_params["i"], at.query_params["j"]) == ("3", "2")  # a link keeps it
 
 
 def test_the_head_slider_picks_the_tile_and_the_map():
@@ -278,9 +280,7 @@ def test_picked_weight_ends_on_the_maps_cell(score, show):
     cfg = multihead.Config(text=text, D=16, H=4, score=score, causal=True)
     for head, i, j in ((3, 5, 2), (1, 2, 4), (4, 6, 6)):
         at.slider(key="head").set_value(head)
-        at.slider(key="i").set_value(i)
-        at.slider(key="j").set_value(j)
-        at.run()
+        pick(at, i, j).run()
         assert_clean(at)
         assert component(at, "attnviz.heatmap")["selected"] == [i - 1, j - 1]  # outlined
         cell = float(map_z(at)[i - 1, j - 1])
