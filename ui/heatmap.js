@@ -144,7 +144,7 @@ export default function ({ data, parentElement, setTriggerValue }) {
   let z = null; // decoded on the first tooltip: 15–40 ms at N = 512, not paid by a redraw
   const pct = (k, n) => `${(100 * k) / n}%`;
 
-  // a pick reruns the page and redraws the map: a keyboard user keeps the focus on it
+  // a redraw (another head, the other view, a language) keeps a keyboard user's focus on it
   const focused = root && root.querySelector(".plot") === root.getRootNode().activeElement;
   if (!root) {
     root = el("div", "heatmap");

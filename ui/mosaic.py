@@ -87,9 +87,10 @@ def pick_cell(cell: tuple[int, int]) -> None:
 
 def picked(n: int) -> tuple[int, int]:
     """The cell last picked on an enlarged map of ``n`` tokens, (query, key) from 0; (0, 0)
-    before any. It is no widget's: the map itself picks (a click, or the arrows and Enter),
-    and a pair of sliders beside it cost every click as much again to draw. Kept in
-    ``?i=&j=`` (from 1) as a control is."""
+    before any. It is no widget's: the map itself picks (a click, or the arrows and Enter);
+    a pair of sliders beside it were drawn again on every click, each measuring the page
+    (about a sixth of the browser's work for the click). Kept in ``?i=&j=`` (from 1) as a
+    control is."""
     return kept_int(PICK_I, 1, n, 1) - 1, kept_int(PICK_J, 1, n, 1) - 1
 
 
