@@ -3,8 +3,9 @@
 // or a line; the title wraps to the width, one tooltip follows the mouse (or the arrow keys),
 // and a button saves the chart as drawn, as a PNG twice its size.
 // No chart library: a click draws three of these at once, so each is plain SVG drawn in one pass.
-// data: the payload, and large (presentation mode's 20 px text), name (the PNG's file),
-// saveLabel, order (ui/common.js). Drawing helpers: ui/svg.js.
+// Drawn by ui/steps.js (put before it by ui.components.component_js) with drawBars; data: the
+// payload, and large (presentation mode's 20 px text), name (the PNG's file), saveLabel.
+// Drawing helpers: ui/svg.js.
 
 const short = (name) => (name.length > 20 ? `${name.slice(0, 19)}…` : name); // under the axis
 const plain = (text) => runs(text).map((r) => r.text).join(" ");
@@ -156,13 +157,8 @@ function html(text) {
   return box;
 }
 
-export default function ({ data, parentElement }) {
-  if (superseded(parentElement, data.order)) return; // ui/common.js
-  let root = parentElement.querySelector(".bars");
-  if (!root) {
-    root = Object.assign(document.createElement("div"), { className: "bars" });
-    parentElement.append(root);
-  }
+// Draw chart `data` into `root` (a div of class "bars"), with `buttons` beside its PNG button.
+function drawBars(root, data, buttons = []) {
   root.classList.toggle("large", Boolean(data.large));
   const panels = data.panels.map((p) => {
     const series = p.series.map((s) => ({ ...s, y: floats(s.values) }));
@@ -173,6 +169,8 @@ export default function ({ data, parentElement }) {
   const save = Object.assign(document.createElement("button"), { className: "save" });
   save.textContent = data.saveLabel;
   save.onclick = () => savePng(root.querySelector("svg"), data.name);
+  const row = Object.assign(document.createElement("div"), { className: "buttons" });
+  row.append(save, ...buttons);
   let drawn = null; // chart()'s, for the tooltip
 
   // the tooltip of category k in panel p, beside (x, y) px in the chart; returns its text
@@ -222,7 +220,7 @@ export default function ({ data, parentElement }) {
       const y = (places[panelAt].top + places[panelAt].bottom) / 2;
       svg.setAttribute("aria-label", show(at, panelAt, left + (at + 0.5) * band, y));
     };
-    root.replaceChildren(svg, tip, save);
+    root.replaceChildren(svg, tip, row);
     if (focused) svg.focus();
   };
   // Drawn to the width of its column, again whenever that changes. The width is the one the
@@ -232,7 +230,7 @@ export default function ({ data, parentElement }) {
   root.fit = (width) => {
     if (width > 0 && width !== drawn?.width) render(width);
   };
-  root.replaceChildren(tip, save);
+  root.replaceChildren(tip, row);
   if (root.width) root.fit(root.width);
   if (!root.sizer) {
     root.sizer = new ResizeObserver(([entry]) => {

@@ -13,22 +13,31 @@ import streamlit as st
 from .keys import ORDER
 
 HERE = Path(__file__).parent
-USES = {"bars": ("svg",)}  # the code a component uses besides ui/common.js, put before its own
+# what a component uses besides ui/common's, put before its own: the code and the style of
+# each, where it has one (KaTeX's style for the formulas of ui/steps.js: ui/vendor)
+USES = {"steps": ("svg", "bars", "vendor/katex-0.18.10")}
 
 
 def component_js(stem: str) -> str:
     """The code of component ``stem``: ``ui/<stem>.js`` preceded by ``ui/common.js`` (it draws
     only data newer than it shows, numbered by :func:`ordered`, and notes under a picture)
     and by the files ``USES`` names for it."""
-    files = ("common", *USES.get(stem, ()), stem)
-    return "".join((HERE / f"{f}.js").read_text(encoding="utf-8") for f in files)
+    files = [HERE / f"{f}.js" for f in ("common", *USES.get(stem, ()), stem)]
+    return "".join(f.read_text(encoding="utf-8") for f in files if f.exists())
 
 
-def component(name: str, stem: str):
+def component(name: str, stem: str, *, isolated: bool = True):
     """An ``st.components.v2`` component of ``component_js(stem)`` and ``ui/<stem>.css``
-    preceded by ``ui/common.css``."""
-    css = "".join((HERE / f"{f}.css").read_text(encoding="utf-8") for f in ("common", stem))
-    return st.components.v2.component(name, css=css, js=component_js(stem))
+    preceded by ``ui/common.css`` and the style of what ``USES`` names for it.
+
+    ``isolated``: drawn in a shadow root of its own. Otherwise in the page's DOM, where the
+    page's styles reach it (its KaTeX fonts and the sizes of its formulas, for ui/steps.js),
+    and its rules, nested under the class ``attnviz-<stem>`` of its root, reach nothing else."""
+    files = [HERE / f"{f}.css" for f in ("common", *USES.get(stem, ()), stem)]
+    css = "".join(f.read_text(encoding="utf-8") for f in files if f.exists())
+    if not isolated:
+        css = f".attnviz-{stem} {{\n{css}}}\n"
+    return st.components.v2.component(name, css=css, js=component_js(stem), isolate_styles=isolated)
 
 
 def ordered(key: str, data: dict) -> dict:

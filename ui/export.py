@@ -151,8 +151,7 @@ def csv_button(
     """
 
     def data() -> bytes:
-        df = table() if callable(table) else table
-        return plain(df.to_csv()).encode("utf-8-sig")  # headers as plain text
+        return csv_text(table() if callable(table) else table).encode("utf-8-sig")
 
     where.download_button(
         download_label("csv", label or name),
@@ -162,6 +161,11 @@ def csv_button(
         key=key,
         on_click="ignore",
     )
+
+
+def csv_text(table: pd.DataFrame) -> str:
+    """``table`` as the text of a CSV file, its headers as plain text."""
+    return plain(table.to_csv())
 
 
 LINE_GAP = r" \\[16pt] "  # between the formulas of one formula_lines block

@@ -1,14 +1,15 @@
 """One weight followed through its formula, and a head's query–key picture, drawn alike on
 the multi-head page and the real-model page (each page computes them with its lesson).
 
-Each chart sits under the formula line that holds its numbers, with its own PNG button
-(the steps' bar charts, ui/bars.js) or its toolbar's (the query–key picture, Plotly) and a
-CSV button. Strings are ``steps.*``; indices shown count from 1.
+The weight's steps are one component (ui/steps.js): each chart (ui/bars.js) under the formula
+lines that hold its numbers, with a PNG and a CSV button. The query–key picture is Plotly,
+with its toolbar's PNG and a CSV button. Strings are ``steps.*``; indices shown count from 1.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 import streamlit as st
 
@@ -19,12 +20,18 @@ from attnviz.scores import SCORES
 from attnviz.stepthrough import WeightSteps
 from attnviz.tables import qk_table, step_tables
 
-from .bars import bar_chart
-from .export import csv_button, plot
+from .components import component, ordered
+from .export import csv_button, csv_text, download_label, plot
 from .language import tr
+from .layout import presenting
 from .widgets import choice_slider, select
 
 TOP_K = [str(k) for k in (1, 2, 3, 5, 8, 12, 16)]
+STEPS = component("attnviz.steps", "steps", isolated=False)
+# Streamlit's own KaTeX, the module its st.latex loads (Streamlit is pinned): ui/steps.js
+# typesets with it, so the steps' formulas look as the page's others
+STREAMLIT_JS = Path(st.__file__).parent / "static" / "static" / "js"
+KATEX = next((p.name for p in sorted(STREAMLIT_JS.glob("katex.*.js"))), "")
 
 
 def follow(
@@ -35,60 +42,71 @@ def follow(
     key: str,
     where: str,
     extra: str | None = None,
+    notes: Sequence[str] = (),
 ) -> None:
     """The five lines of ``worked.weight_steps`` (``lines``), each over the chart of its
     numbers, under a title naming the head (``where``): the projections, the score over its
     terms, the softmax over the row, the head and output rows over the values mixed;
-    ``extra`` (the map's own cell, when it differs from a_ij) under the softmax."""
+    ``extra`` (the map's own cell, when it differs from a_ij) under the softmax; ``notes``
+    (text with $inline math$) under it all. One component, ``key``: its charts' PNG and CSV
+    files are named ``key``_terms, _row and _values."""
     tables = step_tables(steps, list(tokens))
     st.subheader(tr("steps.title", i=steps.i + 1, j=steps.j + 1, where=where))
-    st.caption(tr("steps.intro"))
-    st.markdown(tr("steps.projections"))
-    st.latex(lines[0])
     spec = SCORES[steps.score]
+    charts_of = {
+        "terms": charts.terms_chart(
+            steps,
+            title=tr(spec.terms_title),
+            x_title=tr(spec.terms_axis),
+            y_title=tr("steps.terms_y"),
+        ),
+        "row": charts.row_chart(
+            steps,
+            tokens,
+            title=tr("steps.row_title"),
+            score_title=tr("steps.row_score"),
+            weight_title=tr("steps.row_weight"),
+            key_title=tr("steps.row_key"),
+        ),
+        "values": charts.values_chart(
+            steps,
+            title=tr("steps.values_title"),
+            v_name=tr("steps.values_v"),
+            mixed_name=tr("steps.values_mixed"),
+            head_name=tr("steps.values_head"),
+            x_title=tr("steps.terms_x"),
+        ),
+    }
+    formulas = {  # the score and softmax lines, one step a line
+        "terms": [_one_step_a_line(lines[1])],
+        "row": [_one_step_a_line(lines[2])] + ([extra] if extra else []),
+        "values": lines[3:5],
+    }
+    masked = not steps.m_row.all()
     panels = [
-        (
-            [lines[1]],
-            charts.terms_chart(
-                steps,
-                title=tr(spec.terms_title),
-                x_title=tr(spec.terms_axis),
-                y_title=tr("steps.terms_y"),
-            ),
-            "terms",
-        ),
-        (
-            [lines[2]] + ([extra] if extra else []),
-            charts.row_chart(
-                steps,
-                tokens,
-                title=tr("steps.row_title"),
-                score_title=tr("steps.row_score"),
-                weight_title=tr("steps.row_weight"),
-                key_title=tr("steps.row_key"),
-            ),
-            "row",
-        ),
-        (
-            lines[3:5],
-            charts.values_chart(
-                steps,
-                title=tr("steps.values_title"),
-                v_name=tr("steps.values_v"),
-                mixed_name=tr("steps.values_mixed"),
-                head_name=tr("steps.values_head"),
-                x_title=tr("steps.terms_x"),
-            ),
-            "values",
-        ),
+        {
+            "name": name,
+            "formulas": formulas[name],
+            "note": tr("steps.row_masked") if name == "row" and masked else None,
+            "chart": chart | {"name": f"{key}_{name}", "saveLabel": tr("app.save_map_png")},
+            "csv": {
+                "label": download_label("csv", tr(f"steps.dl_{name}")),
+                "file": f"{key}_{name}.csv",
+                "text": csv_text(tables[name]),
+            },
+        }
+        for name, chart in charts_of.items()
     ]
-    for formulas, chart, name in panels:
-        for formula in formulas:
-            st.latex(_one_step_a_line(formula) if formula in lines[1:3] else formula)
-        if name == "row" and not steps.m_row.all():
-            st.caption(tr("steps.row_masked"))
-        bar_chart(chart, f"{key}_{name}")
-        csv_button(tables[name], f"{key}_{name}", f"{key}_{name}_csv", label=tr(f"steps.dl_{name}"))
+    data = {
+        "intro": tr("steps.intro"),
+        "projections": tr("steps.projections"),
+        "lead": lines[0],
+        "panels": panels,
+        "notes": list(notes),
+        "large": presenting(),
+        "katex": KATEX,
+    }
+    STEPS(key=key, data=ordered(key, data))
 
 
 def _one_step_a_line(chain: str) -> str:

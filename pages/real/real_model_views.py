@@ -116,12 +116,20 @@ def explore(cfg: real_model.Config, r: real_model.Result, title: str) -> None:
         pick = real_probe.Pick(cfg.text, layer, head, i, j, cfg.hide_special)
         s = compute(real_probe.follow, pick)
         where = tr("names.layer_head", l=layer + 1, h=head + 1)
-        steps.follow(s.steps, s.formulas, r.tokens, key="steps", where=where, extra=s.renormalised)
         if cfg.hide_special and s.renormalised is None:
-            st.caption(tr("real_model.steps_hidden"))
+            note = tr("real_model.steps_hidden")
         else:  # the map's cell: the softmax line's last number, or the rescaling line's
             cell = "real_model.cell_renormalised" if s.renormalised else "steps.cell_weights"
-            st.caption(tr(cell, i=i + 1, j=j + 1, value=s.cell))
+            note = tr(cell, i=i + 1, j=j + 1, value=s.cell)
+        steps.follow(
+            s.steps,
+            s.formulas,
+            r.tokens,
+            key="steps",
+            where=where,
+            extra=s.renormalised,
+            notes=[note],
+        )
     # heads combined, the picture is still one head's: the label names it
     if toggle("qkview", tr("steps.show_qk", h=head + 1), disabled=rollout) and not rollout:
         qkspace.space(cfg, i)

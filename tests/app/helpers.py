@@ -46,8 +46,8 @@ def figures(at: AppTest) -> list[dict]:
 
 def component(at: AppTest, name: str, key: str | None = None) -> dict:
     """The payload of the page's one ``st.components.v2`` component ``name``, e.g.
-    ``attnviz.heatmap`` (the enlarged map) or ``attnviz.mosaic``; with ``key``, the one of
-    that key (the page's three ``attnviz.bars``: ``steps_terms``, …)."""
+    ``attnviz.heatmap`` (the enlarged map), ``attnviz.mosaic`` or ``attnviz.steps`` (a
+    weight followed); with ``key``, the one of that key."""
     found = [
         el
         for el in at.get("bidi_component")
@@ -64,7 +64,7 @@ def series_values(series: dict) -> np.ndarray:
 
 
 # each number the charts under a picked cell draw: the WeightSteps field it shows, and its
-# chart (component key steps_<chart>), panel and series
+# chart, panel and series
 STEP_SERIES = {
     "terms": ("terms", 0, 0),
     "s_row": ("row", 0, 0),
@@ -75,14 +75,20 @@ STEP_SERIES = {
 }
 
 
+def step_panels(at: AppTest, key: str = "steps") -> dict[str, dict]:
+    """The panels of the weight followed (component ``attnviz.steps`` ``key``) by name:
+    terms, row, values; each its formulas, chart, note and CSV."""
+    return {p["name"]: p for p in component(at, "attnviz.steps", key)["panels"]}
+
+
 def step_charts(at: AppTest, key: str = "steps") -> dict[str, np.ndarray]:
-    """The numbers of the page's charts under a picked cell (``attnviz.bars``), by the
-    ``WeightSteps`` field each shows: terms, s_row, a_row, a_ij_v_j, v_j, head_i."""
-    shown = {}
-    for field, (chart, panel, series) in STEP_SERIES.items():
-        payload = component(at, "attnviz.bars", f"{key}_{chart}")
-        shown[field] = series_values(payload["panels"][panel]["series"][series])
-    return shown
+    """The numbers of the charts of the weight followed, by the ``WeightSteps`` field each
+    shows: terms, s_row, a_row, a_ij_v_j, v_j, head_i."""
+    panels = step_panels(at, key)
+    return {
+        field: series_values(panels[chart]["chart"]["panels"][panel]["series"][series])
+        for field, (chart, panel, series) in STEP_SERIES.items()
+    }
 
 
 def assert_step_charts(at: AppTest, steps) -> None:
@@ -91,7 +97,17 @@ def assert_step_charts(at: AppTest, steps) -> None:
     for field, drawn in step_charts(at).items():
         want = np.asarray(getattr(steps, field), dtype=np.float64)
         np.testing.assert_allclose(drawn, want, rtol=1e-6, atol=1e-7, err_msg=field)
-    assert component(at, "attnviz.bars", "steps_row")["highlight"] == steps.j
+    assert step_panels(at)["row"]["chart"]["highlight"] == steps.j
+
+
+def captions(at: AppTest) -> list[str]:
+    """Every caption on the page (``st.caption``) and every note of a weight followed."""
+    steps = [el for el in at.get("bidi_component") if el.proto.component_name == "attnviz.steps"]
+    notes = []
+    for el in steps:
+        data = json.loads(el.proto.json)
+        notes += [p["note"] for p in data["panels"] if p["note"]] + data["notes"]
+    return [c.value for c in at.caption] + notes
 
 
 def cell_values(payload: dict) -> np.ndarray:
@@ -169,16 +185,27 @@ def sweep_controls(at: AppTest, skip: tuple[str, ...] = ("lang",)) -> int:
     return runs
 
 
+def _elements(node):
+    """The elements under ``node`` (an AppTest block), in the page's order."""
+    for child in getattr(node, "children", {}).values():
+        yield child
+        yield from _elements(child)
+
+
 def latex(at: AppTest) -> list[str]:
-    """Every formula typeset on the page (``st.latex``), as the LaTeX it was given; a block
-    of ``ui.formula_lines`` as its formulas."""
+    """Every formula typeset on the page, in order, as the LaTeX it was given: an
+    ``st.latex`` (a block of ``ui.formula_lines`` as its formulas) or a weight followed's."""
     begin, end, shown = r"\begin{gathered}", r"\end{gathered}", []
-    for el in at.latex:
-        tex = el.value.removeprefix("$$\n").removesuffix("\n$$")
-        if LINE_GAP in tex and tex.startswith(begin) and tex.endswith(end):
-            shown += tex[len(begin) : -len(end)].split(LINE_GAP)
-        else:
-            shown.append(tex)
+    for el in _elements(at.main):
+        if el.type == "latex":
+            tex = el.value.removeprefix("$$\n").removesuffix("\n$$")
+            if LINE_GAP in tex and tex.startswith(begin) and tex.endswith(end):
+                shown += tex[len(begin) : -len(end)].split(LINE_GAP)
+            else:
+                shown.append(tex)
+        elif el.type == "bidi_component" and el.proto.component_name == "attnviz.steps":
+            data = json.loads(el.proto.json)
+            shown += [data["lead"], *(f for p in data["panels"] for f in p["formulas"])]
     return shown
 
 

@@ -17,6 +17,7 @@ from attnviz.text import tokenize
 from .helpers import (
     assert_clean,
     assert_step_charts,
+    captions,
     chain,
     component,
     decode,
@@ -182,7 +183,7 @@ def test_formulas_shown_are_those_of_the_config_run(lang, params, present, absen
     typeset = [f"$\\displaystyle {f}$" for f in r.pipeline.formula]
     assert list(table[header[1]]) == typeset
     assert list(table[header[2]]) == list(r.pipeline["shape"])
-    pre_ln = t("multihead.pre_ln_steps", lang) in [c.value for c in at.caption]  # x_i is LN's
+    pre_ln = t("multihead.pre_ln_steps", lang) in captions(at)  # x_i is LN's
     assert pre_ln == (params.get("norm") == "pre")
 
 
@@ -233,7 +234,7 @@ def test_steps_and_the_query_key_picture_wait_for_their_toggles():
     at = run_page("multihead", text="a b c d")
     assert_clean(at)
     assert not figures(at) and component(at, "attnviz.heatmap")  # the map alone
-    assert not [c for c in at.get("bidi_component") if c.proto.component_name == "attnviz.bars"]
+    assert not [c for c in at.get("bidi_component") if c.proto.component_name == "attnviz.steps"]
     assert not any(line.startswith("s_{") for line in map(chain, latex(at)))
     at.toggle(key="follow").set_value(True).run()
     assert any(line.startswith("s_{1,1}") for line in map(chain, latex(at)))

@@ -20,11 +20,11 @@ from .helpers import (
     assert_clean,
     assert_step_charts,
     chain,
-    component,
     decode,
     figures,
     latex,
     run_page,
+    step_panels,
 )
 
 
@@ -121,6 +121,6 @@ def test_a_registered_score_has_its_maps_formula_and_steps_on_the_multihead_page
     assert steps.steps.s_ij == pytest.approx(s_32, rel=1e-6)
     assert steps.formulas[1] in shown  # the score line, with its numbers
     assert_step_charts(at, steps.steps)  # its terms −(q_3 − k_2)_d², its row, its values
-    assert component(at, "attnviz.bars", "steps_terms")["title"] == STRINGS["toy.terms"][0]
+    assert step_panels(at)["terms"]["chart"]["title"] == STRINGS["toy.terms"][0]
     assert r"-\sum_{d=1}^{D'} (q_{3,d} - k_{2,d})^2" in steps.formulas[1]
     assert STRINGS["toy.qk"][0] in [c.value for c in at.caption]

@@ -21,6 +21,7 @@ from attnviz.lessons.real_model import probe as rp
 from .helpers import (
     assert_clean,
     assert_step_charts,
+    captions,
     chain,
     component,
     decode,
@@ -96,7 +97,7 @@ def test_head_view_combines_heads_and_hides_special_tokens(lang, encoded):
     assert heat["notes"] == [t("real_model.map_help_combined", lang)]  # drawn by the map
     assert hover in heat["notes"][0]
     assert heat["colNames"][0] == f"2:{encoded.tokens[1]}"  # from 1
-    assert any(("rescaled" if lang == "en" else "割り直") in c.value for c in at.caption)
+    assert any(("rescaled" if lang == "en" else "割り直") in c for c in captions(at))
     lines = figures(at)[0]
     n_lines = sum(
         int(np.isnan(decode(t["x"]).astype(float)).sum())
@@ -224,7 +225,7 @@ def test_picked_weight_ends_on_the_maps_cell(encoded, hide):
         # the caption names the line whose last number is the cell
         key = "real_model.cell_renormalised" if hide == "true" else "steps.cell_weights"
         said = t(key, "en", i=i, j=j, value=cell)
-        assert said.split(":")[0] in [c.value.split(":")[0] for c in at.caption]
+        assert said.split(":")[0] in [c.split(":")[0] for c in captions(at)]
         # the charts under the cell draw the probe's steps of that weight (layer 3, head 6)
         assert_step_charts(at, rp.follow(rp.Pick(TEXT, 2, 5, i - 1, j - 1, hide == "true")).steps)
 

@@ -10,6 +10,7 @@ drawn must be the newest data, whatever order the calls come in.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -133,7 +134,7 @@ def test_the_grid_of_heads_keeps_the_newest_run(page):
 ROW = np.array([0.5, -0.25, 1.0, 0.125], dtype=np.float32)
 
 
-def bars(title: str = "Row i", large: bool = False) -> dict:
+def bars(title: str = "Row i") -> dict:
     """A chart of ui/bars.js: the row of scores s (four keys, key 3 picked) over the
     weights a = softmax(s)."""
     weights = np.exp(ROW) / np.exp(ROW).sum()
@@ -144,7 +145,31 @@ def bars(title: str = "Row i", large: bool = False) -> dict:
     ]
     names = token_labels(list("abcd"), escape=False)
     payload = steps.chart(title, "key", 4, panels, names=names, highlight=2)
-    return payload | {"large": large, "name": "steps_row", "saveLabel": "Download as PNG"}
+    return payload | {"name": "steps_row", "saveLabel": "Download as PNG"}
+
+
+CSV = "key,s,a\n1:a,0.5,0.28\n"
+
+
+def followed(title: str = "Row i", large: bool = False, notes: tuple = ()) -> dict:
+    """The data of ui/steps.js for a weight followed, its one panel the chart of ``bars``.
+    No KaTeX here (no Streamlit page to load it from): the formulas are shown as LaTeX."""
+    panel = {
+        "name": "row",
+        "formulas": [r"a_{3} = 0.5"],
+        "note": "Grey keys are forbidden by the mask.",
+        "chart": bars(title),
+        "csv": {"label": "Download row i as CSV", "file": "steps_row.csv", "text": CSV},
+    }
+    return {
+        "intro": "Every number below is recomputed.",
+        "projections": "The query, key and value:",
+        "lead": r"\mathbf{q}_3 = \mathbf{x}_3 W^Q",
+        "panels": [panel],
+        "notes": list(notes),
+        "large": large,
+        "katex": "",
+    }
 
 
 # each bar's height and top in CSS px, panel after panel
@@ -154,7 +179,7 @@ BAR_BOXES = """root => [...root.querySelectorAll("rect.bar")]
 
 @pytest.mark.browser
 def test_bars_are_drawn_as_the_data_with_its_values_in_the_tooltip(page):
-    assert "Row i" in draw(page, "bars", (bars(), ["s", 1]))[1]
+    assert "Row i" in draw(page, "steps", (followed(), ["s", 1]))[1]
     chart = page.locator("#host .bars")
     boxes = np.array(chart.evaluate(BAR_BOXES))
     assert len(boxes) == 2 * len(ROW)  # one bar per key in each panel
@@ -175,7 +200,7 @@ def test_bars_are_drawn_as_the_data_with_its_values_in_the_tooltip(page):
 
 @pytest.mark.browser
 def test_bars_save_the_chart_as_a_png_twice_its_size(page):
-    draw(page, "bars", (bars(), ["s", 1]))
+    draw(page, "steps", (followed(), ["s", 1]))
     chart = page.locator("#host .bars")
     box = chart.locator("svg").bounding_box()
     with page.expect_download() as saved:
@@ -202,7 +227,7 @@ JA_TITLE = (  # the row chart's title
 def test_a_japanese_title_wraps_inside_a_narrow_chart(page):
     """At 300 px the title is set on lines, each inside the chart (nothing cut); widened,
     the chart is drawn again to its column's width."""
-    draw(page, "bars", (bars(JA_TITLE), ["s", 1]))
+    draw(page, "steps", (followed(JA_TITLE), ["s", 1]))
     page.evaluate("document.querySelector('#host').style.width = '300px'")
     chart = page.locator("#host .bars")
     page.wait_for_function(
@@ -231,13 +256,29 @@ TEXT_SIZES = """root => [...root.querySelectorAll("svg text")]
 
 @pytest.mark.browser
 def test_presenting_sets_the_chart_s_text_at_20_px(page):
-    draw(page, "bars", (bars(), ["s", 1]))
+    draw(page, "steps", (followed(), ["s", 1]))
     assert min(page.locator("#host .bars").evaluate(TEXT_SIZES)) < 20
-    draw(page, "bars", (bars(large=True), ["s", 1]))
+    draw(page, "steps", (followed(large=True), ["s", 1]))
     assert set(page.locator("#host .bars").evaluate(TEXT_SIZES)) == {20}
 
 
 @pytest.mark.browser
-def test_a_bar_chart_keeps_the_newest_run(page):
-    text = draw(page, "bars", (bars("new title"), ["s", 2]), (bars("old title"), ["s", 1]))[1]
+def test_the_steps_keep_the_newest_run(page):
+    new, old = followed("new title"), followed("old title")
+    text = draw(page, "steps", (new, ["s", 2]), (old, ["s", 1]))[1]
     assert "new title" in text and "old" not in text
+
+
+@pytest.mark.browser
+def test_the_steps_set_their_text_formulas_notes_and_csv_in_order(page):
+    """Without KaTeX the formulas are their LaTeX, in order among the text and the chart;
+    a note's $math$ is its TeX; the CSV button saves the panel's table as UTF-8 with a BOM."""
+    data = followed(notes=("The cell is $a_{ij}$: the last number.",))
+    text = draw(page, "steps", (data, ["s", 1]))[1]
+    order = ["Every number", "The query", r"\mathbf{q}_3", "a_{3} = 0.5", "Grey keys", "Row i"]
+    assert [text.index(part) for part in order] == sorted(text.index(part) for part in order)
+    assert text.endswith("The cell is a_{ij}: the last number.")
+    with page.expect_download() as saved:
+        page.locator("#host .csv").click()
+    assert saved.value.suggested_filename == "steps_row.csv"
+    assert Path(saved.value.path()).read_bytes() == b"\xef\xbb\xbf" + CSV.encode()

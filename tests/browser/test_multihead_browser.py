@@ -15,9 +15,12 @@ from playwright.sync_api import expect
 
 from attnviz.charts.raster import colour
 from attnviz.i18n import t
-from attnviz.lessons import multihead
+from attnviz.lessons import multihead, multihead_probe
+from attnviz.tables import step_tables
 from attnviz.text import token_labels
+from ui.export import csv_text
 
+from ..app.helpers import chain
 from .conftest import assert_clean, open_app, slider, wait_idle
 
 pytestmark = pytest.mark.browser
@@ -97,6 +100,40 @@ def test_the_maps_tooltip_and_a_click_on_a_cell(page, server):
     page.wait_for_function(STEP_SHOWN, arg=r"\begin{aligned}s_{6,3} &=", timeout=30_000)
     wait_idle(page)
     expect(plot).to_be_focused()  # the map was redrawn; the focus stayed on it
+    assert_clean(page)
+
+
+# each display formula of the weight followed: its LaTeX, and whether its first subscript is
+# set smaller than its symbol and lower (KaTeX's layout, which needs its own version's CSS)
+STEP_FORMULAS = """() => [...document.querySelectorAll('.attnviz-steps .katex-display')].map(f => {
+  const script = f.querySelector('.katex-html .msupsub');
+  const [sub, base] = [script.querySelector('.mtight'), script.previousElementSibling];
+  const [s, b] = [sub, base].map(n => n.getBoundingClientRect());
+  const size = n => parseFloat(getComputedStyle(n).fontSize);
+  const set = size(sub) < 0.8 * size(base) && s.top + s.bottom > b.top + b.bottom;
+  return [f.querySelector('annotation').textContent, set]; })"""
+
+
+def test_the_steps_are_typeset_and_save_their_numbers(page, server):
+    """The weight followed, one component: its five lines typeset by KaTeX in the lesson's
+    order, subscripts set low; the CSV under the terms is the lesson's table of them."""
+    text = "the cat sat on the mat because the mat was warm"
+    words = text.replace(" ", "+")
+    open_app(page, f"{server}/multihead?lang=en&follow=true&i=3&j=5&text={words}")
+    page.wait_for_function(STEP_SHOWN, arg=r"\begin{aligned}s_{3,5} &=", timeout=90_000)
+    wait_idle(page)
+    cfg = multihead.Config(text=text)
+    followed = multihead_probe.follow(multihead_probe.Pick(cfg, h=0, i=2, j=4))
+    shown = page.evaluate(STEP_FORMULAS)
+    assert [chain(tex) for tex, _ in shown] == followed.formulas  # one step a line, as set
+    assert all(set_low for _, set_low in shown)
+    what = t("steps.dl_terms", "en")
+    with page.expect_download() as saved:
+        page.get_by_role("button", name=t("app.download_csv", "en", name=what)).click()
+    assert saved.value.suggested_filename == "steps_terms.csv"
+    tokens = multihead.run(cfg).tokens
+    want = csv_text(step_tables(followed.steps, tokens)["terms"])
+    assert Path(saved.value.path()).read_text(encoding="utf-8-sig") == want
     assert_clean(page)
 
 

@@ -1,6 +1,9 @@
-"""The components' numbering of their data (ui/common.js draws only newer data)."""
+"""The components' numbering of their data (ui/common.js draws only newer data), and the KaTeX
+the weight followed is typeset with."""
 
-from ui import components
+import re
+
+from ui import components, steps
 
 
 def test_a_component_s_data_is_numbered_anew_only_when_it_changes(monkeypatch):
@@ -17,3 +20,16 @@ def test_a_component_s_data_is_numbered_anew_only_when_it_changes(monkeypatch):
     assert len({s["order"][0] for s in seen}) == 1
     monkeypatch.setattr(components.st, "session_state", {})  # another session: another id
     assert components.ordered("share", a)["order"][0] != seen[0]["order"][0]
+
+
+def test_the_steps_typeset_with_the_katex_whose_style_they_carry():
+    """ui/steps.js typesets with the KaTeX module Streamlit ships (found by name: one file),
+    styled by the copy of that version's CSS in ui/vendor: KaTeX's classes change between
+    versions (0.16 → 0.18 renamed .base), and a formula styled by another version's rules
+    is set wrong. After an upgrade of Streamlit, put its KaTeX's CSS there."""
+    module = steps.STREAMLIT_JS / steps.KATEX
+    assert steps.KATEX and sorted(steps.STREAMLIT_JS.glob("katex.*.js")) == [module]
+    version = re.search(r"version:`([\d.]+)`", module.read_text(encoding="utf-8"))[1]
+    assert f"vendor/katex-{version}" in components.USES["steps"]
+    css = (components.HERE / "vendor" / f"katex-{version}.css").read_text(encoding="utf-8")
+    assert f'.katex-version:after{{content:"{version}"}}' in css
