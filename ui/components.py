@@ -14,7 +14,7 @@ from .keys import ORDER
 
 HERE = Path(__file__).parent
 # what a component uses besides ui/common's, put before its own: the code and the style of
-# each, where it has one (KaTeX's style for the formulas of ui/steps.js: ui/vendor)
+# each, where it has one (ui/vendor: KaTeX's style, for the formulas of ui/steps.js)
 USES = {"steps": ("svg", "bars", "vendor/katex-0.18.10")}
 
 

@@ -2,18 +2,20 @@
 // for each chart the formula lines that hold its numbers, the chart (ui/bars.js), its PNG and
 // CSV buttons and its note, and the notes under it all. One element for the whole: a click
 // on the map reruns the head's fragment, and Streamlit draws every element of the page again
-// for each message of a run (about ten a click), so fifteen elements here cost a click more
-// than the map and its steps together.
-// The formulas are typeset by Streamlit's own KaTeX, the module its st.latex loads: the same
-// type and sizes as the page's other formulas, and no second copy of KaTeX to keep. The
-// component lives in the page's DOM (not a shadow root) for the same reason: KaTeX's styles
-// are the page's. data.katex: the module's file name, beside Streamlit's index script.
+// for each message of that run; as fifteen elements these steps made a click's run send 29
+// messages, as one 16.
+// The formulas are typeset by the KaTeX 0.18 module Streamlit ships (data.katex: its file,
+// beside Streamlit's index script), not a copy of our own sent with every run. Its CSS is
+// ui/vendor's (st.latex's KaTeX 0.16 styles 0.18's classes wrong), nested under
+// .attnviz-steps; the component lives in the page's DOM, so the page's KaTeX fonts and its
+// sizes for display formulas (ui/app.css, ui/presenting.css) reach it.
 // data: intro, projections, lead (a formula), panels [{name, formulas, chart, note, csv:
 // {label, file, text}}], notes (text with $inline math$), large, order (ui/common.js).
 
 let katexLoaded = null;
 function katexOf(file) {
   katexLoaded ??= (async () => {
+    if (!file) throw new Error("Streamlit ships no KaTeX module"); // ui/steps.py found none
     const index = document.querySelector('script[src*="/static/js/index."]');
     return (await import(new URL(file, index.src).href)).default;
   })();

@@ -28,8 +28,8 @@ from .widgets import choice_slider, select
 
 TOP_K = [str(k) for k in (1, 2, 3, 5, 8, 12, 16)]
 STEPS = component("attnviz.steps", "steps", isolated=False)
-# Streamlit's own KaTeX, the module its st.latex loads (Streamlit is pinned): ui/steps.js
-# typesets with it, so the steps' formulas look as the page's others
+# the KaTeX module Streamlit ships (its file name has a hash; Streamlit is pinned): ui/steps.js
+# typesets with it, styled by ui/vendor's CSS of the same version ("" if none: LaTeX as text)
 STREAMLIT_JS = Path(st.__file__).parent / "static" / "static" / "js"
 KATEX = next((p.name for p in sorted(STREAMLIT_JS.glob("katex.*.js"))), "")
 
