@@ -208,7 +208,10 @@ def test_a_narrow_window_stacks_the_two_columns_and_its_formulas_fit(server, pag
     (left, top, _), (right, right_top, _) = page.evaluate(SPLIT)
     assert right > left and right_top == pytest.approx(top, abs=2)  # side by side
     page.set_viewport_size({"width": 1024, "height": 768})
-    page.wait_for_timeout(1000)
+    # the page lays itself out anew (the sidebar moves, then the columns stack): a fixed
+    # second was once too short on a loaded machine
+    stacked = f"() => {{ const [a, b] = ({SPLIT})(); return Math.abs(a[0] - b[0]) <= 2; }}"
+    page.wait_for_function(stacked, timeout=15_000)
     (left, _, bottom), (right, right_top, _) = page.evaluate(SPLIT)
     assert right == pytest.approx(left, abs=2) and right_top >= bottom - 2  # one above the other
     assert page.evaluate(WIDE_FORMULAS) == []
