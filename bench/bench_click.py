@@ -15,15 +15,14 @@ from __future__ import annotations
 
 import statistics
 import sys
-import time
 from pathlib import Path
 from urllib.parse import urlencode
 
 from playwright.sync_api import sync_playwright
 
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, IDLE, ROOT, start_server
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, ROOT, start_server
 
-from .bench_ui import STEPS_DRAWN
+from .bench_ui import click_cell, open_map
 
 ROUNDS, CLICKS, N = 4, 10, 32
 METRICS = {
@@ -44,22 +43,11 @@ def clicks(page, cdp, url: str, round_: int) -> list[list[float]]:
         shown = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
         return [shown[name] * 1e3 for name in METRICS.values()]
 
-    page.goto(f"{url}/multihead?{urlencode(QUERY)}")
-    page.wait_for_selector(IDLE, timeout=120_000)
-    area = page.locator(".heatmap .plot")
-    area.wait_for(timeout=120_000)
-    area.scroll_into_view_if_needed()
-    page.wait_for_timeout(1000)
+    area = open_map(page, f"{url}/multihead?{urlencode(QUERY)}")
     rows = []
     for c in range(CLICKS):
-        i, j = 2 + (5 * c + round_) % (N - 2), 1 + (3 * c + 7) % (N - 1)
-        box = area.bounding_box()
-        x, y = box["x"] + (j - 0.5) / N * box["width"], box["y"] + (i - 0.5) / N * box["height"]
-        before, t0 = metrics(), time.perf_counter()
-        page.mouse.click(x, y)
-        score = rf"\begin{{aligned}}s_{{{i},{j}}}"  # the score line, one step a line
-        page.wait_for_function(STEPS_DRAWN, arg=[IDLE, score], polling="raf", timeout=60_000)
-        wall = (time.perf_counter() - t0) * 1e3
+        before = metrics()
+        wall = click_cell(page, area, N, c, start=round_)
         page.wait_for_timeout(150)
         if c >= 2:
             rows.append([wall] + [b - a for a, b in zip(before, metrics(), strict=True)])

@@ -88,26 +88,39 @@ STEPS_DRAWN = """([sel, t]) => document.querySelector(sel) &&
   Array.from(document.querySelectorAll('annotation')).some(a => a.textContent.startsWith(t))"""
 
 
-def p50_of_clicks(page, url: str, n: int) -> tuple[float, float]:
-    """Median ms from a click on cell (i, j) of the enlarged head map (``n`` tokens) until
-    the page is idle with the formula of s_ij drawn, and the renderer's median ms a click."""
-    renderer = Renderer(page)
+def open_map(page, url: str):
+    """Open ``url`` (a multi-head page) and wait for its enlarged map, in view: its cells."""
     page.goto(url)
     page.wait_for_selector(IDLE, timeout=120_000)
     area = page.locator(".heatmap .plot")
     area.wait_for(timeout=120_000)
     area.scroll_into_view_if_needed()
     page.wait_for_timeout(1000)
+    return area
+
+
+def click_cell(page, area, n: int, c: int, start: int = 0) -> float:
+    """Click the ``c``-th cell of a walk over the ``n`` × ``n`` map ``area`` (from ``start``;
+    a new cell every time) and wait until its score line is drawn and the page idle: ms."""
+    i, j = 2 + (5 * c + start) % (n - 2), 1 + (3 * c + 7) % (n - 1)
+    box = area.bounding_box()
+    x, y = box["x"] + (j - 0.5) / n * box["width"], box["y"] + (i - 0.5) / n * box["height"]
+    t0 = time.perf_counter()
+    page.mouse.click(x, y)
+    score = rf"\begin{{aligned}}s_{{{i},{j}}}"  # the score line, one step a line
+    page.wait_for_function(STEPS_DRAWN, arg=[IDLE, score], polling="raf", timeout=60_000)
+    return (time.perf_counter() - t0) * 1e3
+
+
+def p50_of_clicks(page, url: str, n: int) -> tuple[float, float]:
+    """Median ms from a click on cell (i, j) of the enlarged head map (``n`` tokens) until
+    the page is idle with the formula of s_ij drawn, and the renderer's median ms a click."""
+    renderer = Renderer(page)
+    area = open_map(page, url)
     times, busy = [], []
     for c in range(CHANGES):
-        i, j = 2 + (5 * c) % (n - 2), 1 + (3 * c + 7) % (n - 1)  # a new cell every time
-        box = area.bounding_box()
-        x, y = box["x"] + (j - 0.5) / n * box["width"], box["y"] + (i - 0.5) / n * box["height"]
-        b0, t0 = renderer.busy_ms(), time.perf_counter()
-        page.mouse.click(x, y)
-        score = rf"\begin{{aligned}}s_{{{i},{j}}}"  # the score line, one step a line
-        page.wait_for_function(STEPS_DRAWN, arg=[IDLE, score], polling="raf", timeout=60_000)
-        times.append((time.perf_counter() - t0) * 1e3)
+        b0 = renderer.busy_ms()
+        times.append(click_cell(page, area, n, c))
         page.wait_for_timeout(300)
         busy.append(renderer.busy_ms() - b0)
     return statistics.median(times), statistics.median(busy)

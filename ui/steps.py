@@ -39,10 +39,10 @@ def follow(
     lines: list[str],
     tokens: Sequence[str],
     *,
-    key: str,
     where: str,
     extra: str | None = None,
     notes: Sequence[str] = (),
+    key: str = "steps",
 ) -> None:
     """The five lines of ``worked.weight_steps`` (``lines``), each over the chart of its
     numbers, under a title naming the head (``where``): the projections, the score over its

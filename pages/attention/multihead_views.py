@@ -115,7 +115,7 @@ def head(cfg: multihead.Config, r: multihead.Result, show: str, view: View, h: i
         notes = [tr(f"steps.cell_{show}", i=i + 1, j=j + 1, value=float(shown[h, i, j]))]
         if NORMS[cfg.norm].ln_before_sublayer:  # the steps' x_i is what attention reads
             notes.insert(0, tr("multihead.pre_ln_steps"))
-        steps.follow(s.steps, s.formulas, r.tokens, key="steps", where=title, notes=notes)
+        steps.follow(s.steps, s.formulas, r.tokens, where=title, notes=notes)
     if qkview:
         st.subheader(tr("steps.qk_title", h=h + 1))
         k, centre = steps.qk_controls("space")

@@ -121,15 +121,7 @@ def explore(cfg: real_model.Config, r: real_model.Result, title: str) -> None:
         else:  # the map's cell: the softmax line's last number, or the rescaling line's
             cell = "real_model.cell_renormalised" if s.renormalised else "steps.cell_weights"
             note = tr(cell, i=i + 1, j=j + 1, value=s.cell)
-        steps.follow(
-            s.steps,
-            s.formulas,
-            r.tokens,
-            key="steps",
-            where=where,
-            extra=s.renormalised,
-            notes=[note],
-        )
+        steps.follow(s.steps, s.formulas, r.tokens, where=where, extra=s.renormalised, notes=[note])
     # heads combined, the picture is still one head's: the label names it
     if toggle("qkview", tr("steps.show_qk", h=head + 1), disabled=rollout) and not rollout:
         qkspace.space(cfg, i)
