@@ -36,14 +36,15 @@ r = ui.compute(block_anatomy.run, cfg)
 with right:
     st.subheader(ui.tr("block_anatomy.flow"))
     size = dict(row_px=62, font_px=20) if ui.presenting() else {}
-    ui.plot(charts.flow(r.steps, r.shapes, r.residuals, **size), "flow", f"block_{norm}_flow")
+    flow = lambda: charts.flow(r.steps, r.shapes, r.residuals, **size)  # noqa: E731
+    ui.plot(flow, "flow", f"block_{norm}_flow", same=cfg)
     st.caption(ui.tr("block_anatomy.flow_note"))
     st.markdown(f"**{ui.tr('block_anatomy.formula')}**")
     for formula in r.formulas:
         st.latex(formula)
     st.subheader(ui.tr("block_anatomy.norms"))
     ui.plot(
-        charts.stream_norms(
+        lambda: charts.stream_norms(
             r.norms,
             r.steps,
             r.tokens,
@@ -55,6 +56,7 @@ with right:
         ),
         "norms",
         f"block_{norm}_norms",
+        same=cfg,
     )
     first, last = r.norms[0].mean(), r.norms[-1].mean()  # the block's input, its output
     st.caption(ui.tr(f"block_anatomy.norms_{norm}", sqrtD=cfg.D**0.5, first=first, last=last))
@@ -72,7 +74,7 @@ with right:
         i = ui.slider("token", ui.tr("block_anatomy.ln_token"), 1, n, 1)
         before = ui.tr("block_anatomy.before", token=token_labels(r.tokens)[i - 1])
         ui.plot(
-            charts.ln_token(
+            lambda: charts.ln_token(
                 r.ln_in[i - 1],
                 r.ln_hat[i - 1],
                 (before, ui.tr("block_anatomy.after")),
@@ -80,6 +82,7 @@ with right:
             ),
             "ln_token",
             f"ln_token{i}",
+            same=(cfg, i),
         )
         st.caption(ui.tr("block_anatomy.ln_note"))
         stats = r.stats.rename(columns=lambda c: ui.tr(f"block_anatomy.col_{c}"))
