@@ -34,7 +34,13 @@ def drawn(build: Callable[[], T], *same: Hashable) -> T:
 
     ``same`` names everything ``build`` reads besides those two: the lesson's config and
     whatever the page chose beside it (a D picked from the results, a token)."""
-    return drawn_as((build.__code__, same), build)
+    return drawn_as((*place(build), same), build)
+
+
+def place(build: Callable) -> tuple:
+    """Where ``build`` is written: its code (equal for a function compiled again from the
+    same text, as a page's is on every rerun) and its file (which code equality ignores)."""
+    return build.__code__, build.__code__.co_filename
 
 
 def drawn_as(what: Hashable, build: Callable[[], T]) -> T:

@@ -15,7 +15,7 @@ from plotly.basedatatypes import BaseFigure
 from attnviz.i18n import plain
 from attnviz.text import TAG, columns, has_japanese, is_wide
 
-from .drawn import drawn_as
+from .drawn import drawn_as, place
 from .language import lang, tr
 from .layout import presenting
 
@@ -38,14 +38,14 @@ def plot(
     lay on the tick labels.
 
     With ``same``, ``fig`` is a function that builds the figure, and its document is built
-    once per process for the function's code, ``same`` (everything it reads: the config,
-    the choices beside it), the language and presentation mode (ui.drawn): a rerun of a
+    once per process for the function's code, ``key``, ``same`` (everything else it reads:
+    the config, the choices beside it), the language and presentation mode (ui.drawn): a rerun of a
     figure already drawn builds no Plotly object, which costs more than the rest of a
     rerun (the block anatomy page: 80 % of its script's CPU)."""
     if same is None:
         figure = _dressed(fig)
     else:
-        figure = _Document(drawn_as((fig.__code__, same), lambda: _document(fig())))
+        figure = _Document(drawn_as((*place(fig), key, same), lambda: _document(fig())))
     config = {
         "displaylogo": False,
         "toImageButtonOptions": {"format": "png", "filename": name, "scale": 2},

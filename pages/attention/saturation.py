@@ -50,24 +50,24 @@ with right:
         ):
             label = ui.tr(f"saturation.m_{col}", t=saturation.SATURATED)
             cell.metric(label, fmt(at_D.stats.loc[scaled, col]))
-    hist = charts.logit_histograms(
+    hist = lambda: charts.logit_histograms(  # noqa: E731
         at_D.logits,
         D,
         names,
         title=ui.tr("saturation.hist_title", D=D),
         x_title=ui.tr("saturation.logit"),
     )
-    ui.plot(hist, "hist", f"logits_D{D}")
-    row = charts.weight_rows(
+    ui.plot(hist, "hist", f"logits_D{D}", same=(cfg, D))
+    row = lambda: charts.weight_rows(  # noqa: E731
         *at_D.example,
         names,
         title=ui.tr("saturation.row_title", N=N, D=D),
         x_title=ui.tr("saturation.key"),
     )
-    ui.plot(row, "row", f"example_row_D{D}")
+    ui.plot(row, "row", f"example_row_D{D}", same=(cfg, D))
 
 ui.plot(
-    charts.variance_curve(
+    lambda: charts.variance_curve(
         r.curves,
         r.slope,
         D,
@@ -78,6 +78,7 @@ ui.plot(
     ),
     "variance",
     "variance",
+    same=(cfg, D),
 )
 titles = {
     c: ui.tr(f"saturation.t_{c}", t=saturation.SATURATED)
@@ -85,7 +86,8 @@ titles = {
 }
 # presenting: four labels a panel stay upright; taller, for the 20 px labels and titles
 few = dict(tick_base=16, height=760) if ui.presenting() else {}
-ui.plot(charts.softmax_curves(r.curves, D, N, names, titles, **few), "curves", "softmax_curves")
+curves = lambda: charts.softmax_curves(r.curves, D, N, names, titles, **few)  # noqa: E731
+ui.plot(curves, "curves", "softmax_curves", same=(cfg, D))
 st.markdown(ui.tr("saturation.reading"))
 columns = {c: ui.tr(f"saturation.col_{c}") for c in r.curves.columns if c != "D"}
 ui.csv_button(
