@@ -36,7 +36,7 @@ def sig3(x: float) -> str:
 
 
 names = (ui.tr("saturation.unscaled"), ui.tr("saturation.scaled"))
-at_D = r.at(D)  # the logits, one row's weights and the statistics at the chosen D
+at_D = ui.drawn(lambda: r.at(D), cfg, D)  # the logits, a row's weights, the statistics at D
 with right:
     st.subheader(ui.tr("saturation.at_D", D=D, rows=r.rows, N=N))
     for scaled, name in ((False, names[0]), (True, names[1])):
