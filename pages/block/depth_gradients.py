@@ -50,7 +50,7 @@ names = {n: ui.tr(f"names.norm_{n}") for n in depth_gradients.NORMS}
 with right:
     r = ui.compute_with_progress(depth_gradients.run, cfg, computing)
     ui.plot(
-        charts.band(
+        lambda: charts.band(
             r.spread[param],
             "layer",
             names=names,
@@ -67,6 +67,7 @@ with right:
         ),
         "by_layer",
         f"grad_by_layer_L{cfg.L}_D{cfg.D}",
+        same=(cfg, param),
     )
     if cfg.L > 1:
         st.markdown(
@@ -81,7 +82,7 @@ with right:
     )
     t = ui.compute_with_progress(depth_gradients.trend, cfg.trend, computing)
     ui.plot(
-        charts.band(
+        lambda: charts.band(
             t.spread,
             "L",
             names=names,
@@ -93,6 +94,7 @@ with right:
         ),
         "trend",
         f"grad_trend_D{cfg.D}",
+        same=cfg.trend,
     )
     lo, hi = depth_gradients.RATIO_DEPTHS
     st.markdown(ui.tr("depth_gradients.ratio", lo=lo, hi=hi, **t.ratios))

@@ -49,7 +49,7 @@ with left:
 positions = pd.RangeIndex(1, len(r.E) + 1, name=ui.tr("positional.position"))  # i = 1 … N
 with right:
     ui.plot(
-        charts.matrix(
+        lambda: charts.matrix(
             r.E,
             title=ui.tr("positional.matrix"),
             x_title=ui.tr("positional.dimension"),
@@ -57,13 +57,14 @@ with right:
         ),
         "pe_matrix",
         f"pe_{kind}",
+        same=cfg,
     )
     dims = pd.RangeIndex(1, r.E.shape[1] + 1, name=ui.tr("positional.dimension"))
     ui.csv_button(
         pd.DataFrame(r.E, index=positions, columns=dims), ui.tr("positional.csv_E"), "csv_pe"
     )
     ui.plot(
-        charts.matrix(
+        lambda: charts.matrix(
             r.S,
             title=ui.tr("positional.similarity_cosine" if cosine else "positional.similarity"),
             x_title=ui.tr("positional.position_j"),
@@ -71,6 +72,7 @@ with right:
         ),
         "pe_sim",
         f"pe_{kind}_similarity",
+        same=cfg,
     )
     st.caption(ui.tr(positional.note(kind)))
     st.caption(ui.tr("positional.note_reads"))
@@ -108,7 +110,7 @@ for col, pe in zip(cols, ("none", "sinusoidal"), strict=True):
     rows = {ui.tr("positional.at", k=k): two.rows[pe][n] for n, k in enumerate((i, j))}
     with col:
         ui.plot(
-            charts.rows(
+            lambda rows=rows, label=label: charts.rows(
                 rows,
                 two.tokens,
                 y_title=ui.tr("positional.weight"),
@@ -117,6 +119,7 @@ for col, pe in zip(cols, ("none", "sinusoidal"), strict=True):
             ),
             f"rows_{pe}",
             f"rows_{pe}",
+            same=(same, pe),
         )
 st.markdown(ui.tr("positional.row_diff", none=two.diff["none"], sin=two.diff["sinusoidal"]))
 keys = pd.Index(token_labels(two.tokens, escape=False), name=ui.tr("positional.key"))
