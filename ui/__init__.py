@@ -18,6 +18,7 @@ from .export import (
     download_label,
     formula_lines,
     formula_table,
+    frame,
     number_table,
     plot,
 )
@@ -54,6 +55,7 @@ __all__ = [
     "explain",
     "formula_lines",
     "formula_table",
+    "frame",
     "in_turn",
     "lang",
     "number",

@@ -9,6 +9,7 @@ from collections.abc import Callable, Hashable
 import pandas as pd
 import plotly.graph_objects as go
 import plotly.io
+import pyarrow as pa
 import streamlit as st
 from plotly.basedatatypes import BaseFigure
 
@@ -173,6 +174,17 @@ def _stand_off(axis, present: bool) -> None:
         axis.automargin = True
     if axis.automargin and axis.title.text and axis.title.standoff is None:
         axis.title.standoff = 8
+
+
+def frame(build: Callable[[], pd.DataFrame], same: Hashable, where=st, **options) -> None:
+    """``st.dataframe`` of the table ``build()`` makes (its index left out), converted to
+    Arrow once per process for ``build``'s code, ``same``, the language and presentation
+    mode (ui.drawn). Streamlit converts a pandas table to Arrow on every call (a tenth of
+    the block anatomy page's rerun) and serialises an Arrow table as it is."""
+    table = drawn_as(
+        (*place(build), same), lambda: pa.Table.from_pandas(build(), preserve_index=False)
+    )
+    where.dataframe(table, hide_index=True, **options)
 
 
 def csv_button(

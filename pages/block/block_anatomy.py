@@ -61,7 +61,9 @@ with right:
     first, last = r.norms[0].mean(), r.norms[-1].mean()  # the block's input, its output
     st.caption(ui.tr(f"block_anatomy.norms_{norm}", sqrtD=cfg.D**0.5, first=first, last=last))
     ui.csv_button(
-        pd.DataFrame(r.norms.T, index=token_labels(r.tokens, escape=False), columns=r.steps),
+        lambda: pd.DataFrame(
+            r.norms.T, index=token_labels(r.tokens, escape=False), columns=r.steps
+        ),
         ui.tr("block_anatomy.csv_norms", norm=ui.tr(f"block_anatomy.short_{norm}")),
         "csv_norms",
         label=ui.tr("block_anatomy.dl_norms", norm=ui.tr(f"block_anatomy.short_{norm}")),
@@ -85,8 +87,10 @@ with right:
             same=(cfg, i),
         )
         st.caption(ui.tr("block_anatomy.ln_note"))
-        stats = r.stats.rename(columns=lambda c: ui.tr(f"block_anatomy.col_{c}"))
+        names = {c: ui.tr(f"block_anatomy.col_{c}") for c in r.stats.columns}
+        stats = lambda: r.stats.rename(columns=names)  # noqa: E731
         # 4 significant digits: a mean of 1e-8 after LN reads as what it is, not -0.00000001
         number = st.column_config.NumberColumn(format="%.4g")
-        st.dataframe(stats, hide_index=True, column_config=dict.fromkeys(stats.columns[1:], number))
-        ui.csv_button(stats.set_index(stats.columns[0]), ui.tr("block_anatomy.csv_ln"), "csv_ln")
+        ui.frame(stats, cfg, column_config=dict.fromkeys(list(names.values())[1:], number))
+        token = names[r.stats.columns[0]]
+        ui.csv_button(lambda: stats().set_index(token), ui.tr("block_anatomy.csv_ln"), "csv_ln")
