@@ -38,13 +38,14 @@ def plot(
     presenting, every titled axis grows its margin: at 20 px the titles of fixed margins
     lay on the tick labels.
 
-    With ``same``, ``fig`` is a function that builds the figure, and its document is built
+    With ``same``, ``fig`` is a function that builds the figure (without, it may be one
+    too, called every time), and its document is built
     once per process for the function's code, ``key``, ``same`` (everything else it reads:
     the config, the choices beside it), the language and presentation mode (ui.drawn): a rerun of a
     figure already drawn builds no Plotly object, which costs more than the rest of a
     rerun (the block anatomy page: 80 % of its script's CPU)."""
     if same is None:
-        figure = _dressed(fig)
+        figure = _dressed(fig() if callable(fig) else fig)
     else:
         figure = _Document(drawn_as((*place(fig), key, same), lambda: _document(fig())))
     config = {
