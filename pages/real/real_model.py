@@ -70,4 +70,4 @@ with right:
         st.markdown(ui.tr("real_model.rollout_help"))
     views.explore(cfg, r, views.map_title(view, combine, layer, head))
     views.all_maps_csv(r)
-real_model_sinks.section(r, hide)
+real_model_sinks.section(r, hide, same=cfg)

@@ -19,9 +19,10 @@ from ui.layout import presenting
 SINK_TITLE_WIDTH = 12  # wider panel titles of the sinks are on two lines when presenting
 
 
-def section(r: real_model.Result, hide: bool) -> None:
+def section(r: real_model.Result, hide: bool, same: object = None) -> None:
     """Where each head's weight goes ([CLS], [SEP], punctuation, the rest) and what it moves,
-    without the special tokens when they are hidden."""
+    without the special tokens when they are hidden; the grid drawn once per process for
+    ``same``, the config of ``r`` (ui.plot)."""
     st.subheader(tr("real_model.sinks_title"))
     shown = [c for c in sinks.CATEGORIES if not (hide and c in real_sinks.HIDDEN)]
     st.markdown(tr("real_model.sinks_intro_hidden" if hide else "real_model.sinks_intro"))
@@ -34,7 +35,7 @@ def section(r: real_model.Result, hide: bool) -> None:
     titles = [tr(f"real_model.sink_{c}") for c in shown]
     if presenting():  # at 1024 px, 「句読点 𝒫」 and 「その他のトークン ℛ」 ran into each other
         titles = [halved(t) if columns(t) > SINK_TITLE_WIDTH else t for t in titles]
-    grid = sink_grid(
+    grid = lambda: sink_grid(  # noqa: E731
         r.sinks.shares[[sinks.CATEGORIES.index(c) for c in shown]],
         titles,
         layer_label=tr("real_model.layer_label", l="{l}"),
@@ -44,7 +45,7 @@ def section(r: real_model.Result, hide: bool) -> None:
         title_px=16 if presenting() else 13,
         head_step=4 if presenting() else 2,
     )
-    plot(grid, "sinks", "sinks")
+    plot(grid, "sinks", "sinks", same=same)
     csv_button(
         real_sinks.sink_table(r.sinks, shown), "sinks", "csv_sinks", label=tr("real_model.dl_sinks")
     )
