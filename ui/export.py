@@ -182,10 +182,13 @@ def frame(build: Callable[[], pd.DataFrame], same: Hashable, where=st, **options
     Arrow once per process for ``build``'s code, ``same``, the language and presentation
     mode (ui.drawn). Streamlit converts a pandas table to Arrow on every call (a tenth of
     the block anatomy page's rerun) and serialises an Arrow table as it is."""
-    table = drawn_as(
-        (*place(build), same), lambda: pa.Table.from_pandas(build(), preserve_index=False)
-    )
+    table = drawn_as((*place(build), same), lambda: _arrow(build()))
     where.dataframe(table, hide_index=True, **options)
+
+
+def _arrow(table: pd.DataFrame) -> pa.Table:
+    """``table`` as Arrow, without its index (the pages' tables hide it)."""
+    return pa.Table.from_pandas(table, preserve_index=False)
 
 
 def csv_button(
@@ -230,16 +233,27 @@ def formula_lines(formulas: list[str], where=st) -> None:
     where.latex(r"\begin{gathered}" + LINE_GAP.join(formulas) + r"\end{gathered}")
 
 
-def formula_table(table: pd.DataFrame, where=st) -> None:
+def formula_table(table: pd.DataFrame, where=st, same: Hashable = None) -> None:
     """A table whose ``step`` and ``formula`` columns are LaTeX, typeset; headers from
     ``app.col_<name>``. ``st.table`` typesets each cell on its own, so a rerun that changes
-    only the shapes does not typeset the formulas again, as one Markdown table would."""
-    shown = table.copy()
-    for c, style in (("step", ""), ("formula", r"\displaystyle ")):  # full-size fractions
-        if c in shown:
-            shown[c] = "$" + style + shown[c] + "$"
-    shown.columns = [tr(f"app.col_{c}") for c in table.columns]
-    where.table(shown, hide_index=True)
+    only the shapes does not typeset the formulas again, as one Markdown table would.
+    ``same``: what names ``table`` among every formula table (a config, and which of the
+    page's tables where it draws several); with it, the table is converted for Streamlit
+    (Arrow) once per process for it, the language and presentation mode."""
+
+    def shown() -> pd.DataFrame:
+        shown = table.copy()
+        for c, style in (("step", ""), ("formula", r"\displaystyle ")):  # full-size fractions
+            if c in shown:
+                shown[c] = "$" + style + shown[c] + "$"
+        shown.columns = [tr(f"app.col_{c}") for c in table.columns]
+        return shown
+
+    if same is None:
+        where.table(shown(), hide_index=True)
+    else:
+        arrow = drawn_as(("formula_table", same), lambda: _arrow(shown()))
+        where.table(arrow, hide_index=True)
 
 
 NUMBER_TABLE = "attnviz-numbers"  # the class of number_table's tables (ui/app.css styles it)

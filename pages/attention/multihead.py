@@ -57,7 +57,7 @@ with left:
     # the shapes on demand: a popover draws its table only while it is open (an expander
     # draws what it hides), so its typeset cells are not drawn again on every change of H
     with st.popover(ui.tr("multihead.pipeline"), icon=":material/table_rows:"):
-        ui.formula_table(r.pipeline)
+        ui.formula_table(r.pipeline, same=cfg)
     lo, hi, qk = r.entropy.min(), r.entropy.max(), cfg.qk_scale
     root, factor = r.d_head**0.5, r.score_factor
     st.markdown(ui.tr(f"multihead.{r.reading}", lo=lo, hi=hi, qk=qk, root=root, factor=factor))
