@@ -297,10 +297,13 @@ def _up(status_url: str) -> int:
 
 
 def procs_table(counts: list[int], pages: list[str], k: int) -> None:
+    """The class through HAProxy in front of each count of processes, all started at once
+    and taking turns page by page (the machine's noise shared, as the checkouts')."""
     print(f"== the class through HAProxy, 1 vs more processes: K = {k} ({load()})", flush=True)
-    for n in counts:
-        with balanced(n, app_pages()) as url:
-            for page in pages:
+    with ExitStack() as stack:
+        urls = {n: stack.enter_context(balanced(n, app_pages())) for n in counts}
+        for page in pages:
+            for n, url in urls.items():
                 r = asyncio.run(class_moves(url, page, k))
                 print(
                     f"  {n} process(es) {page:16s} p50 {r['p50']:5.2f}  p95 {r['p95']:5.2f}"
