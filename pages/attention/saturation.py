@@ -50,21 +50,29 @@ with right:
         ):
             label = ui.tr(f"saturation.m_{col}", t=saturation.SATURATED)
             cell.metric(label, fmt(at_D.stats.loc[scaled, col]))
-    hist = lambda: charts.logit_histograms(  # noqa: E731
-        at_D.logits,
-        D,
-        names,
-        title=ui.tr("saturation.hist_title", D=D),
-        x_title=ui.tr("saturation.logit"),
+    ui.plot(
+        lambda: charts.logit_histograms(
+            at_D.logits,
+            D,
+            names,
+            title=ui.tr("saturation.hist_title", D=D),
+            x_title=ui.tr("saturation.logit"),
+        ),
+        "hist",
+        f"logits_D{D}",
+        same=(cfg, D),
     )
-    ui.plot(hist, "hist", f"logits_D{D}", same=(cfg, D))
-    row = lambda: charts.weight_rows(  # noqa: E731
-        *at_D.example,
-        names,
-        title=ui.tr("saturation.row_title", N=N, D=D),
-        x_title=ui.tr("saturation.key"),
+    ui.plot(
+        lambda: charts.weight_rows(
+            *at_D.example,
+            names,
+            title=ui.tr("saturation.row_title", N=N, D=D),
+            x_title=ui.tr("saturation.key"),
+        ),
+        "row",
+        f"example_row_D{D}",
+        same=(cfg, D),
     )
-    ui.plot(row, "row", f"example_row_D{D}", same=(cfg, D))
 
 ui.plot(
     lambda: charts.variance_curve(
@@ -86,8 +94,12 @@ titles = {
 }
 # presenting: four labels a panel stay upright; taller, for the 20 px labels and titles
 few = dict(tick_base=16, height=760) if ui.presenting() else {}
-curves = lambda: charts.softmax_curves(r.curves, D, N, names, titles, **few)  # noqa: E731
-ui.plot(curves, "curves", "softmax_curves", same=(cfg, D))
+ui.plot(
+    lambda: charts.softmax_curves(r.curves, D, N, names, titles, **few),
+    "curves",
+    "softmax_curves",
+    same=(cfg, D),
+)
 st.markdown(ui.tr("saturation.reading"))
 columns = {c: ui.tr(f"saturation.col_{c}") for c in r.curves.columns if c != "D"}
 ui.csv_button(

@@ -36,8 +36,12 @@ r = ui.compute(block_anatomy.run, cfg)
 with right:
     st.subheader(ui.tr("block_anatomy.flow"))
     size = dict(row_px=62, font_px=20) if ui.presenting() else {}
-    flow = lambda: charts.flow(r.steps, r.shapes, r.residuals, **size)  # noqa: E731
-    ui.plot(flow, "flow", f"block_{norm}_flow", same=cfg)
+    ui.plot(
+        lambda: charts.flow(r.steps, r.shapes, r.residuals, **size),
+        "flow",
+        f"block_{norm}_flow",
+        same=cfg,
+    )
     st.caption(ui.tr("block_anatomy.flow_note"))
     st.markdown(f"**{ui.tr('block_anatomy.formula')}**")
     for formula in r.formulas:
@@ -88,7 +92,10 @@ with right:
         )
         st.caption(ui.tr("block_anatomy.ln_note"))
         names = {c: ui.tr(f"block_anatomy.col_{c}") for c in r.stats.columns}
-        stats = lambda: r.stats.rename(columns=names)  # noqa: E731
+
+        def stats():
+            return r.stats.rename(columns=names)
+
         # 4 significant digits: a mean of 1e-8 after LN reads as what it is, not -0.00000001
         number = st.column_config.NumberColumn(format="%.4g")
         ui.frame(stats, cfg, column_config=dict.fromkeys(list(names.values())[1:], number))

@@ -35,17 +35,21 @@ def section(r: real_model.Result, hide: bool, same: object = None) -> None:
     titles = [tr(f"real_model.sink_{c}") for c in shown]
     if presenting():  # at 1024 px, 「句読点 𝒫」 and 「その他のトークン ℛ」 ran into each other
         titles = [halved(t) if columns(t) > SINK_TITLE_WIDTH else t for t in titles]
-    grid = lambda: sink_grid(  # noqa: E731
-        r.sinks.shares[[sinks.CATEGORIES.index(c) for c in shown]],
-        titles,
-        layer_label=tr("real_model.layer_label", l="{l}"),
-        head_label=tr("real_model.head_label", h="{h}"),
-        cell_name=tr("names.layer_head", l="{l}", h="{h}"),  # as the grid names it
-        value_name=tr("real_model.sink_value"),
-        title_px=16 if presenting() else 13,
-        head_step=4 if presenting() else 2,
+    plot(
+        lambda: sink_grid(
+            r.sinks.shares[[sinks.CATEGORIES.index(c) for c in shown]],
+            titles,
+            layer_label=tr("real_model.layer_label", l="{l}"),
+            head_label=tr("real_model.head_label", h="{h}"),
+            cell_name=tr("names.layer_head", l="{l}", h="{h}"),  # as the grid names it
+            value_name=tr("real_model.sink_value"),
+            title_px=16 if presenting() else 13,
+            head_step=4 if presenting() else 2,
+        ),
+        "sinks",
+        "sinks",
+        same=same,
     )
-    plot(grid, "sinks", "sinks", same=same)
     csv_button(
         real_sinks.sink_table(r.sinks, shown), "sinks", "csv_sinks", label=tr("real_model.dl_sinks")
     )
