@@ -259,16 +259,27 @@ def formula_table(table: pd.DataFrame, where=st, same: Hashable = None) -> None:
 NUMBER_TABLE = "attnviz-numbers"  # the class of number_table's tables (ui/app.css styles it)
 
 
-def number_table(table: pd.DataFrame, decimals: int, where=st) -> None:
+def number_table(
+    table: pd.DataFrame | Callable[[], pd.DataFrame],
+    decimals: int,
+    where=st,
+    *,
+    same: Hashable = None,
+) -> None:
     """A small table of numbers as one HTML element, its index the first column (headed by
     the index's name). ``st.table`` draws every cell as Markdown and draws them all again
     on each of a rerun's React commits (about 13 per change of H on the multi-head page);
-    an HTML element is drawn again only when it changes."""
-    shown = table.reset_index()
-    html = shown.to_html(
-        index=False,
-        border=0,
-        classes=NUMBER_TABLE,
-        float_format=f"{{:.{decimals}f}}".format,
-    )
-    where.html(html)
+    an HTML element is drawn again only when it changes. With ``same``, ``table`` is a
+    function that makes the table, and its HTML is made once per process for the
+    function's code, ``same``, the language and presentation mode (ui.drawn)."""
+
+    def html() -> str:
+        shown = (table() if callable(table) else table).reset_index()
+        return shown.to_html(
+            index=False,
+            border=0,
+            classes=NUMBER_TABLE,
+            float_format=f"{{:.{decimals}f}}".format,
+        )
+
+    where.html(html() if same is None else drawn_as((*place(table), decimals, same), html))

@@ -62,11 +62,14 @@ with left:
     root, factor = r.d_head**0.5, r.score_factor
     st.markdown(ui.tr(f"multihead.{r.reading}", lo=lo, hi=hi, qk=qk, root=root, factor=factor))
     entropy = "multihead.col_entropy_causal" if cfg.causal else "multihead.col_entropy"
-    sharpness = pd.DataFrame(
-        {ui.tr(entropy): r.entropy, ui.tr("multihead.col_max"): r.max_weight},
-        index=pd.RangeIndex(1, cfg.H + 1, name=ui.tr("multihead.col_head")),  # h, from 1
-    )
-    ui.number_table(sharpness, decimals=4)  # its index the head h
+
+    def sharpness() -> pd.DataFrame:
+        return pd.DataFrame(
+            {ui.tr(entropy): r.entropy, ui.tr("multihead.col_max"): r.max_weight},
+            index=pd.RangeIndex(1, cfg.H + 1, name=ui.tr("multihead.col_head")),  # h, from 1
+        )
+
+    ui.number_table(sharpness, decimals=4, same=cfg)  # its index the head h
 
 with right:
     views.explore(cfg, r)
