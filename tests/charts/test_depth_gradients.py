@@ -58,3 +58,23 @@ def test_reference_line_and_log_axes():
         [0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50]
     )
     assert [t["name"] for t in fig["data"] if t.get("mode") == "lines+markers"] == ["post", "pre"]
+
+
+def test_log_y_alone_and_powers_of_ten_over_many_decades():
+    """The stream's lengths: a linear block axis (it starts at 0, the input) and a log length
+    axis; over more than four decades (no LN) the ticks are the powers of ten alone."""
+    stats = pd.DataFrame(
+        {
+            "norm": ["post"] * 3 + ["none"] * 3,
+            "block": [0, 1, 2] * 2,
+            "mean": [8.0, 8.0, 8.0, 8.0, 300.0, 2e5],
+            "std": [0.5, 0.0, 0.0, 0.5, 20.0, 1e4],
+        }
+    )
+    fig = shipped(charts.band(stats, "block", names={}, log_y=True))
+    assert "type" not in fig["layout"]["xaxis"] and fig["layout"]["yaxis"]["type"] == "log"
+    assert list(decode(fig["layout"]["yaxis"]["tickvals"])) == pytest.approx(
+        [1, 10, 100, 1e3, 1e4, 1e5, 1e6]
+    )
+    lines = [t for t in fig["data"] if t.get("mode") == "lines+markers"]
+    assert [t["line"]["color"] for t in lines] == [charts.NORM_COLOURS[n] for n in ("post", "none")]
