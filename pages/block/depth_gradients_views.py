@@ -73,6 +73,8 @@ def panels(cfg: Config, r: Result, t: TrendResult, param: str, names: dict[str, 
                         height=340,
                     )
                     name = f"grad_trend_{norm}_D{cfg.D}"
+                if key != "d":  # one line: its name is the panel's title; (d) names its 1/√L
+                    fig.update_layout(showlegend=False)
                 ui.plot(fig, f"panel_{key}", name)
     spread = "depth_gradients.spread" if cfg.seeds_used > 1 else "depth_gradients.spread_one"
     st.caption(tr(spread, seeds=cfg.seeds_used))
