@@ -82,11 +82,18 @@ def band(
 
 def one_two_five(fig: go.Figure) -> list[float]:
     """1, 2 and 5 times each power of ten from below the figure's least y to above its
-    greatest (the axis's autorange shows those in its range, all at one type size); over
-    more than four decades (the stream with no LN) the powers of ten alone, as 1-2-5 ticks
-    would crowd each other."""
+    greatest (the axis's autorange shows those in its range, all at one type size); 1 … 9
+    times where fewer than two of those fall inside the data (post-LN's last layer spans
+    less than ×2, between 5 and 10); over more than four decades (the stream with no LN)
+    the powers of ten alone, as 1-2-5 ticks would crowd each other."""
     ys = np.concatenate([np.asarray(t.y, float) for t in fig.data])
     ys = ys[ys > 0]
     lo, hi = int(np.floor(np.log10(ys.min()))), int(np.ceil(np.log10(ys.max())))
-    steps = (1,) if hi - lo > 4 else (1, 2, 5)
-    return [k * 10.0**e for e in range(lo, hi + 1) for k in steps]
+
+    def ticks(steps: tuple[int, ...]) -> list[float]:
+        return [k * 10.0**e for e in range(lo, hi + 1) for k in steps]
+
+    if hi - lo > 4:
+        return ticks((1,))
+    inside = [v for v in ticks((1, 2, 5)) if ys.min() <= v <= ys.max()]
+    return ticks((1, 2, 5)) if len(inside) >= 2 else ticks(tuple(range(1, 10)))

@@ -78,3 +78,13 @@ def test_log_y_alone_and_powers_of_ten_over_many_decades():
     )
     lines = [t for t in fig["data"] if t.get("mode") == "lines+markers"]
     assert [t["line"]["color"] for t in lines] == [charts.NORM_COLOURS[n] for n in ("post", "none")]
+
+
+def test_a_narrow_log_range_gets_ticks_inside_it():
+    """Post-LN's last layer spans 5.5 … 9.3 at the page's defaults: 1-2-5 ticks put none
+    inside but 5 and 10 at its edges, so the axis showed no number; 1 … 9 per decade do."""
+    stats = pd.DataFrame({"norm": ["post"] * 3, "L": [1, 2, 4], "mean": [5.5, 7.0, 9.3]})
+    stats["std"] = 0.0
+    fig = shipped(charts.band(stats, "L", names={}, log=True))
+    ticks = list(decode(fig["layout"]["yaxis"]["tickvals"]))
+    assert [v for v in ticks if 5.5 <= v <= 9.3] == pytest.approx([6, 7, 8, 9])
