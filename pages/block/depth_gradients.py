@@ -1,12 +1,13 @@
 """Gradient norms by depth at initialisation, post-LN vs pre-LN: Xiong et al. (2020), Fig. 3,
 panel by panel beside the paper's directions, and the stream's length through the stack
-(both drawn by ``depth_gradients_views``)."""
+(drawn by ``depth_gradients_views`` and ``depth_gradients_stream``)."""
 
 import streamlit as st
 
 import ui
 from attnviz.lessons import depth_gradients
 from attnviz.limits import MAX_LAYERS
+from pages.block import depth_gradients_stream
 from pages.block import depth_gradients_views as views
 
 WIDTHS = ["64", "128", "256", "512"]
@@ -48,7 +49,7 @@ with right:
     t = ui.compute_with_progress(depth_gradients.trend, cfg.trend, computing)
     views.panels(cfg, r, t, param, names)
     views.verdict(cfg, depth_gradients.panels(r, t), t)
-    views.stream(cfg, t, names)
+    depth_gradients_stream.stream(cfg, t, names)
 with left:
     for formula in t.formulas:
         st.latex(formula)
