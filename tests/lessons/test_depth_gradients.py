@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from attnviz import formulas
+from attnviz.i18n import t as tr
 from attnviz.lessons import depth_gradients as depth
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -153,7 +154,7 @@ def test_the_four_panels_at_the_page_defaults_against_xiong_et_al():
         ("sqrt_d", "b"): 0.99,
         ("sqrt_d", "d"): 0.99,
     }
-    growth = {}
+    growth, panels_at = {}, {}
     for x_scale, directions in measured.items():
         cfg = depth.Config(x_scale=x_scale)
         t = depth.trend(cfg.trend)
@@ -163,7 +164,7 @@ def test_the_four_panels_at_the_page_defaults_against_xiong_et_al():
             p = panels[key]
             assert p.measured == direction and p.agrees == (direction == paper[key]), key
             assert p.ratio == pytest.approx(quoted[x_scale, key], abs=0.005), (x_scale, key)
-        growth[x_scale] = t.growth
+        growth[x_scale], panels_at[x_scale] = t.growth, panels
     assert growth["unit"]["pre"] == pytest.approx(4.91, abs=0.005)
     assert growth["unit"]["none"] == pytest.approx(4.3e4, rel=0.02)
     doc, readme = depth.__doc__, (ROOT / "README.md").read_text(encoding="utf-8")
@@ -171,3 +172,9 @@ def test_the_four_panels_at_the_page_defaults_against_xiong_et_al():
     assert "(c) post-LN's last layer ×1.27" in doc and "(d) pre-LN's last layer ×0.40" in doc
     assert "larger ×0.99, flat" in doc and "×4.91 the input's with pre-LN" in doc
     assert "×0.40 from L = 3 to 24 at D = 128" in readme
+    # the home page's sentence, at the setting it names (unit inputs, the default): pre-LN's
+    # last layer shrinks about like 1/√L (within 20 % of √(3/24)), post-LN's does not shrink
+    home = tr("home.depth", "en")
+    assert "unit-size inputs (the default)" in home and depth.Config().x_scale == "unit"
+    unit = panels_at["unit"]
+    assert abs(unit["d"].ratio / np.sqrt(3 / 24) - 1) < 0.2 and unit["c"].ratio >= 1
