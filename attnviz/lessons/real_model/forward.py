@@ -17,7 +17,7 @@ import numpy as np
 import torch
 
 from ...errors import InputError
-from ...pretrained import Encoding, PretrainedEncoder, load_pretrained
+from ...pretrained import Encoding, PretrainedEncoder, encoding, load_pretrained
 from ...text import check_text as text_rules
 
 MODEL = "all-MiniLM-L6-v2"
@@ -67,16 +67,10 @@ def encode(text: str) -> tuple[Encoding, np.ndarray, np.ndarray]:
     net = model()
     tokens, ids, cut = net.tokenize(text, truncate=True)
     hidden, traces = net(torch.tensor(ids))
-    enc = Encoding(
-        tokens=tokens,
-        ids=np.asarray(ids, dtype=np.int64),
-        hidden=hidden.float().cpu().numpy(),
-        attentions=torch.stack([t.attn.weights[0] for t in traces]).float().cpu().numpy(),
-        truncated=cut,
-    )
+    enc = encoding(tokens, ids, hidden, traces, cut)
     rolled = rollout(enc.attentions)
     inputs = torch.stack([t.attn_in[0] for t in traces]).float().cpu().numpy()  # post-LN: X_l
-    for array in (enc.attentions, enc.hidden, enc.ids, rolled, inputs):
+    for array in (enc.attentions, enc.norms, enc.hidden, enc.ids, rolled, inputs):
         array.flags.writeable = False
     return enc, rolled, inputs
 
