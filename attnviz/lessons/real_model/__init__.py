@@ -22,7 +22,7 @@ from ...charts.real_model import Mosaic, mosaic
 from ...limits import check_choice, check_int
 from ...sinks import hide_and_renormalise
 from ...text import has_japanese, token_labels
-from .forward import TEXTS_CACHED, check_text, encode, size
+from .forward import TEXTS_CACHED, check_text, encode, rownorm, size
 from .measures import HIDDEN, MEASURES
 from .sinks import Sinks, sink_view
 
@@ -67,6 +67,7 @@ class Result:
     shown_tokens: list[str]  # the tokens at ``keep``
     labels: list[str]  # "i:token" of the tokens shown (from 1), for CSV headers
     shown: np.ndarray  # (N_keep, N_keep) the map drawn, rows = queries, float32
+    lines: np.ndarray  # (N_keep, N_keep) each row's share of ``shown``: the lines view's
     zmax: float  # top of the colour scale: 1 for weights (their largest left when [CLS]/[SEP]
     # hide), the largest value for contributions and rollout
     maps: np.ndarray | None  # (L, H, N, N) of the measure, for the all-heads CSV; None over
@@ -146,6 +147,7 @@ def run(cfg: Config) -> Result:
         shown_tokens=shown_tokens,
         labels=token_labels(shown_tokens, keep, escape=False),
         shown=shown,
+        lines=shown if rescaled else rownorm(shown),
         zmax=1.0 if rescaled and not cfg.hide_special else float(shown.max()),
         maps=maps if len(enc.tokens) <= CSV_ALL_MAX_N else None,
         mosaic=m,

@@ -34,6 +34,7 @@ class Measure:
     cell: tuple[str, ...]  # LaTeX of one cell
     rollout: tuple[str, ...]  # LaTeX of the rollout over it
     hide: str  # LaTeX of a map with [CLS] and [SEP] left out
+    column: str  # the value's column in the tables of every map (CSV)
 
     def maps(self, enc: Encoding) -> np.ndarray:
         """(L, H, N, N) every layer's and head's map."""
@@ -61,6 +62,7 @@ MEASURES = {
         (formulas.REAL_HEAD,),
         (formulas.ROLLOUT,),
         formulas.HIDE_RENORMALISE,
+        "weight",
     ),
     "contributions": Measure(
         "contributions",
@@ -69,5 +71,6 @@ MEASURES = {
         (formulas.REAL_HEAD, contributions.sent()),
         (contributions.sent(), contributions.ROLLOUT_SENT),
         contributions.HIDE_KEPT,
+        "contribution",
     ),
 }

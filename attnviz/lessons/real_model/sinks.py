@@ -15,7 +15,7 @@ from ... import formulas, sinks
 from .forward import TEXTS_CACHED, encode
 from .measures import HIDDEN, MEASURES
 
-__all__ = ["HIDDEN", "Sinks", "sink_table", "sink_view"]
+__all__ = ["HIDDEN", "Sinks", "layer_table", "sink_table", "sink_view"]
 
 
 @dataclass(frozen=True)
@@ -27,6 +27,7 @@ class Sinks:
     moved: np.ndarray  # (4, L, H) the share of contribution ‖a_ij f_h(x_j)‖, nothing hidden
     sink: str  # the category among [CLS], [SEP], punctuation with the most weight (raw maps)
     formulas: list[str]
+    measure: str = "weights"  # what ``shares`` is of: a key of MEASURES
 
     @property
     def weight(self) -> float:
@@ -42,6 +43,18 @@ class Sinks:
         """(2, 4, L): per layer, the share of weight (0) and of contribution (1) on each
         category, averaged over the heads and the rows (the model's own maps)."""
         return np.stack([self.raw.mean(-1), self.moved.mean(-1)])
+
+    def largest_gap(self) -> tuple[str, int, float, float]:
+        """(category, layer from 0, share of weight, share of contribution) where the share
+        of weight on [CLS], [SEP] or punctuation most exceeds its share of contribution."""
+        layers = self.layers()[:, :3]  # (2, 3, L)
+        c, layer = np.unravel_index(int(np.argmax(layers[0] - layers[1])), layers.shape[1:])
+        return (
+            sinks.CATEGORIES[c],
+            int(layer),
+            float(layers[0, c, layer]),
+            float(layers[1, c, layer]),
+        )
 
     @property
     def idle(self) -> bool:
@@ -66,7 +79,21 @@ def sink_view(text: str, hide_special: bool = False, measure: str = "weights") -
     lines = [formulas.SINK_SHARE, formulas.SINK_MOVED]
     if hide_special:
         lines.insert(0, how.hide)
-    return Sinks(shares, raw, moved, sink, lines)
+    return Sinks(shares, raw, moved, sink, lines, measure)
+
+
+def layer_table(view: Sinks, categories: list[str]) -> pd.DataFrame:
+    """Per layer (from 1), the share of weight and of contribution on each category, as
+    columns (category, "weight" | "contribution")."""
+    layers = view.layers()  # (2, 4, L)
+    columns = pd.MultiIndex.from_tuples(
+        [(c, m) for c in categories for m in ("weight", "contribution")]
+    )
+    data = np.stack(
+        [layers[m, sinks.CATEGORIES.index(c)] for c in categories for m in range(2)], 1
+    )  # (L, 2·C)
+    index = pd.RangeIndex(1, data.shape[0] + 1, name="layer")
+    return pd.DataFrame(data, index=index, columns=columns)
 
 
 def sink_table(view: Sinks, categories: list[str]) -> pd.DataFrame:
