@@ -26,7 +26,9 @@ def heads_combined(how: str) -> str:
 HIDE_KEPT = (  # contributions are not rescaled: what a kept source sends stays what it sends
     r"n_{ij},\quad i, j \in \mathrm{kept}\quad(\text{rows not rescaled})"
 )
-ROLLOUT_SENT = (  # Abnar & Zuidema's rollout with each row's share of what is sent
-    r"R_l = \mathrm{rownorm}\Big(\mathrm{rownorm}\big(\textstyle\sum_h"
-    r" \lVert a^{(l,h)}_{ij} f_h(\mathbf{x}_j) \rVert\big) + I\Big)\,R_{l-1}"
+ROLLOUT_SENT = (  # Abnar & Zuidema's rollout with each row's share of what is sent; two
+    # lines, so that the page's narrow column holds them
+    r"\begin{aligned}C_l &= \mathrm{rownorm}\big(\textstyle\sum_h"
+    r" \lVert a^{(l,h)}_{ij} f_h(\mathbf{x}_j) \rVert\big) \\"
+    r" R_l &= \mathrm{rownorm}(C_l + I)\,R_{l-1}\end{aligned}"
 )

@@ -57,7 +57,8 @@ with left:
             labels="real_model.combine_",
             radio=True,
         )
-    hide = ui.toggle("hide_special", ui.tr("real_model.hide_special"))
+    kept = "" if MEASURES[measure].rows_sum_to_one else "_contributions"  # what hiding does
+    hide = ui.toggle("hide_special", ui.tr(f"real_model.hide_special{kept}"))
     fields = dict(text=text, view=view, layer=layer, head=head, combine=combine)
     cfg = ui.config(real_model.Config, **fields, hide_special=hide, measure=measure)
     r = ui.compute(real_model.run, cfg)

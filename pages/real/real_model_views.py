@@ -85,7 +85,13 @@ def explore(cfg: real_model.Config, r: real_model.Result, title: str) -> None:
     j = slider(PICK_J, tr("real_model.pick_j"), 1, N, 1, where=right, disabled=rollout) - 1
     with map_slot:
         if cfg.hide_special:
-            st.caption(tr("real_model.hide_note"))
+            st.caption(
+                tr(
+                    "real_model.hide_note"
+                    if r.rows_are_shares
+                    else "real_model.hide_note_contributions"
+                )
+            )
         look = dict(
             title=title,
             zmin=0.0,
@@ -116,7 +122,7 @@ def explore(cfg: real_model.Config, r: real_model.Result, title: str) -> None:
         )
     if cfg.view == "head":
         st.subheader(tr("real_model.lines"))
-        shares = not MEASURES[cfg.measure].rows_sum_to_one  # lines: each row's share of it
+        shares = not r.rows_are_shares  # the lines: each row's share of what is sent
         note = "real_model.lines_note_contributions" if shares else "real_model.lines_note"
         st.caption(tr(note, w=LINE_MIN_WEIGHT))
         plot(lines_view(r.lines, r.shown_tokens), "lines", f"lines_L{layer + 1}")

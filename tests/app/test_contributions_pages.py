@@ -51,6 +51,12 @@ def test_real_model_head_of_contributions(lang, encoded):
     assert contributions.sent() in [chain(line) for line in latex(at)]
     assert t("real_model.contributions_help", lang) in captions(at)
     assert at.radio(key="measure").value == "contributions"
+    at.toggle(key="hide_special").set_value(True).run()  # left out, not rescaled
+    assert_clean(at)
+    keep = [i for i, tok in enumerate(encoded.tokens) if tok not in ("[CLS]", "[SEP]")]
+    np.testing.assert_allclose(map_z(at), encoded.norms[1, 3][np.ix_(keep, keep)], atol=1e-6)
+    assert t("real_model.hide_note_contributions", lang) in captions(at)
+    assert at.toggle(key="hide_special").label == t("real_model.hide_special_contributions", lang)
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])

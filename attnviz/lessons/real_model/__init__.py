@@ -68,6 +68,7 @@ class Result:
     labels: list[str]  # "i:token" of the tokens shown (from 1), for CSV headers
     shown: np.ndarray  # (N_keep, N_keep) the map drawn, rows = queries, float32
     lines: np.ndarray  # (N_keep, N_keep) each row's share of ``shown``: the lines view's
+    rows_are_shares: bool  # the map's rows sum to 1 (weights, rollout): hiding rescales them
     zmax: float  # top of the colour scale: 1 for weights (their largest left when [CLS]/[SEP]
     # hide), the largest value for contributions and rollout
     maps: np.ndarray | None  # (L, H, N, N) of the measure, for the all-heads CSV; None over
@@ -148,6 +149,7 @@ def run(cfg: Config) -> Result:
         labels=token_labels(shown_tokens, keep, escape=False),
         shown=shown,
         lines=shown if rescaled else rownorm(shown),
+        rows_are_shares=rescaled,
         zmax=1.0 if rescaled and not cfg.hide_special else float(shown.max()),
         maps=maps if len(enc.tokens) <= CSV_ALL_MAX_N else None,
         mosaic=m,
