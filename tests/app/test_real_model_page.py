@@ -41,8 +41,9 @@ def encoded():
 
 
 def sink_grid(at) -> list[np.ndarray]:
-    fig = figures(at)[-1]
+    *_, fig, layers = figures(at)  # the grids, then the per-layer shares' bars
     assert all(t["type"] == "heatmap" for t in fig["data"])
+    assert all(t["type"] == "bar" for t in layers["data"])
     return [decode(t["z"]) for t in fig["data"]]
 
 
