@@ -125,9 +125,7 @@ ASKS = {
             scoring.s8_figure,
             lambda: formulas.single_query("scaled_dot"),
         ),
-        _scoring(
-            "S9", "scaled_dot", scoring.s9, scoring.s9_figure, _many(1), "scoring.many_title"
-        ),
+        _scoring("S9", "scaled_dot", scoring.s9, scoring.s9_figure, _many(1), "scoring.many_title"),
         Ask(
             "S10",
             "multihead",
