@@ -15,12 +15,15 @@ from ...i18n import t
 from ...text import token_labels, tokenize
 from .. import block_anatomy, depth_gradients, multihead, positional
 from .exercise import Choice, Exercise, exercise, in_order, pick_distractors, tr
+from .scoring_asks import EXAMPLES, example
 
 TIE = 1e-4
 
 
 def mh_config(lang: str, seed: int) -> multihead.Config:
-    return multihead.Config(text=t("multihead.default_text", lang), D=64, H=8, seed=seed)
+    """The multi-head page's sentence for example 0, the scoring examples' after it."""
+    text = example(lang, seed)[0] if seed % EXAMPLES else t("multihead.default_text", lang)
+    return multihead.Config(text=text, D=64, H=8, seed=seed)
 
 
 def mh_link(cfg: multihead.Config, lang: str, seed: int) -> dict[str, str]:
