@@ -12,7 +12,9 @@ PICK_I, PICK_J = "i", "j"  # the picked weight's query and key position, from 1 
 FOLLOW = "follow"  # the picked weight's steps are shown (a click on the map turns it on)
 LAYER, HEAD = "layer", "head"  # the real model's layer and head, from 1 (a click on a tile)
 RACE_FRAME = "race_frame"  # the training race's step slider
-TOUR_STOP, TOUR_SEED = "stop", "seed"  # the tour's stop and its example (the buttons move them)
+# the tour's stop and its example's seed (its buttons move them): not "seed", the key of
+# other pages' widgets, whose state a page opened from the tour would meet
+TOUR_STOP, TOUR_SEED = "stop", "example"
 
 # the URL and the controls of a run (ui.page_run, ui.widgets, ui.share)
 BOUND = "_url_keys"  # {widget key: default} of this run, for the URL
