@@ -95,12 +95,13 @@ def verdict(ex: tour.Exercise, answer: dict | None) -> None:
     """Right or wrong (or, revealed, the answer alone), and why."""
     right = ex.label(ex.right)
     if answer is None:
-        st.info(f"{ui.tr('tour.answer_is', answer=right)} {ex.why}")
+        st.info(tour.sentences(ui.lang(), ui.tr("tour.answer_is", answer=right), ex.why))
     elif answer["right"]:
-        st.success(f"{ui.tr('tour.right', answer=right)} {ex.why}")
+        st.success(tour.sentences(ui.lang(), ui.tr("tour.right", answer=right), ex.why))
     else:
         yours = ex.label(answer["choice"])
-        st.error(f"{ui.tr('tour.wrong', yours=yours, answer=right)} {ex.why}")
+        wrong = ui.tr("tour.wrong", yours=yours, answer=right)
+        st.error(tour.sentences(ui.lang(), wrong, ex.why))
 
 
 def _back_to(claim: str, seed: int) -> None:

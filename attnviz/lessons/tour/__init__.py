@@ -5,7 +5,18 @@ result, its figure drawn from the same configuration as the page its link opens.
 ``block_asks`` the exercises by lesson; ``exercise`` the checked exercise itself.
 """
 
-from .exercise import Choice, Exercise
+from .exercise import Choice, Exercise, sentences
 from .stops import ASKS, CLAIMS, PAGE_FILES, Ask, Stop, stop, stops
 
-__all__ = ["ASKS", "CLAIMS", "PAGE_FILES", "Ask", "Choice", "Exercise", "Stop", "stop", "stops"]
+__all__ = [
+    "ASKS",
+    "CLAIMS",
+    "PAGE_FILES",
+    "Ask",
+    "Choice",
+    "Exercise",
+    "Stop",
+    "sentences",
+    "stop",
+    "stops",
+]

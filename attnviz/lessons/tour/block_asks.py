@@ -14,7 +14,7 @@ from ...charts import positional as pos_charts
 from ...i18n import t
 from ...text import token_labels, tokenize
 from .. import block_anatomy, depth_gradients, multihead, positional
-from .exercise import Choice, Exercise, exercise, in_order, pick_distractors, tr
+from .exercise import Choice, Exercise, exercise, in_order, pick_distractors, sentences, tr
 from .scoring_asks import EXAMPLES, example
 
 TIE = 1e-4
@@ -204,7 +204,8 @@ def s16(cfg, r, lang, seed) -> Exercise:
     keys = [right, *pick_distractors(js, values, right, 3, seed, TIE)]
     nearest = min(keys, key=lambda j: abs(int(j) - 1 - i))
     why = tr("s16_why", lang, i=i + 1, j=right, s=values[right], self=float(r.S[i, i]))
-    why += " " + tr("s16_near" if right == nearest else "s16_far", lang, j=right, near=nearest)
+    near = tr("s16_near" if right == nearest else "s16_far", lang, j=right, near=nearest)
+    why = sentences(lang, why, near)
     return exercise(
         "S16",
         tr("s16_ask", lang, i=i + 1),

@@ -85,3 +85,9 @@ def in_order(keys: Sequence[str], order: Sequence[str]) -> list[str]:
 def tr(key: str, lang: str, **fields: object) -> str:
     """A tour string: ``tour.<key>`` in ``lang``."""
     return t(f"tour.{key}", lang, **fields)
+
+
+def sentences(lang: str, *parts: str) -> str:
+    """Sentences one after another as the language writes them: Japanese puts no space
+    after 。, English one after the full stop."""
+    return ("" if lang == "ja" else " ").join(parts)

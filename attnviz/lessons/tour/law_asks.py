@@ -12,7 +12,7 @@ from ...charts import saturation as sat_charts
 from ...i18n import t
 from ...limits import MAX_SEED
 from .. import equivariance, saturation
-from .exercise import Choice, Exercise, exercise, tr
+from .exercise import Choice, Exercise, exercise, sentences, tr
 
 # S3: the factor by which Var(qᵀk) grows from D to 2D, against three it is not
 FACTORS = {"1": 1.0, "sqrt2": math.sqrt(2.0), "2": 2.0, "4": 4.0}
@@ -103,7 +103,7 @@ def equivariant(claim: str):
         fields = dict(error=r.error, tol=power(equivariance.TOLERANCE), large=LARGE)
         why = tr(f"eq_why_{right}", lang, **fields)
         if r.verdict == "identity":  # the shuffle drew the order it started from
-            why += " " + tr("eq_identity", lang)
+            why = sentences(lang, why, tr("eq_identity", lang))
         return exercise(
             claim,
             tr(f"{claim.lower()}_ask", lang, order=order),

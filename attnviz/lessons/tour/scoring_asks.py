@@ -17,7 +17,7 @@ from ...limits import MAX_SEED
 from ...scores import SCORES, spec_of
 from ...text import token_labels
 from .. import scoring
-from .exercise import Choice, Exercise, exercise, in_order, pick_distractors, tr
+from .exercise import Choice, Exercise, exercise, in_order, pick_distractors, sentences, tr
 
 EXAMPLES = 4  # example 0 is the scoring page's own sentence; tour.example<k>_* the others
 TIE = 1e-4  # weights closer than this count as equal: neither may be the one wrong answer
@@ -199,7 +199,7 @@ def s9(cfg, r, lang, seed) -> Exercise:
     source = r.tokens[int(r.many[m].argmax())]
     why = tr("s9_why", lang, word=right, a=values[right], source=source)
     if source == right:  # the query is a word of the sentence: it matches itself
-        why += " " + tr("s9_self", lang, word=right, root=cfg.D**0.5)
+        why = sentences(lang, why, tr("s9_self", lang, word=right, root=cfg.D**0.5))
     return exercise(
         "S9",
         tr("s9_ask", lang, M=len(r.queries)),
