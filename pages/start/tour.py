@@ -37,7 +37,8 @@ def another() -> None:
 
 
 st.title(ui.tr("tour.title"))
-st.markdown(ui.tr("tour.intro"))
+if not ui.presenting():  # on a projector the stop's question would start below the fold
+    st.markdown(ui.tr("tour.intro"))
 side, main = st.columns([1, 4], gap="medium")
 with side:
     claim = ui.select(

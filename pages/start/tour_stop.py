@@ -13,6 +13,7 @@ import streamlit as st
 import ui
 from attnviz.lessons import tour
 from ui.keys import PRESENT, TOUR_ANSWERS, TOUR_RETURN, TOUR_REVEALED, TOUR_SEED, TOUR_STOP
+from ui.layout import css
 from ui.share import url_params
 
 
@@ -42,10 +43,13 @@ def links(stop: tour.Stop) -> None:
     mode = {PRESENT: "true"} if ui.presenting() else {}
     state = ui.tr(f"tour.{stop.claim.lower()}_state")
     label = ui.tr("tour.open", page=ui.tr(f"{stop.page}.nav"), state=state)
-    st.page_link(stop.script, label=label, icon="➡️", query_params=stop.query() | mode)
-    for page, params in stop.more:
-        label = ui.tr("tour.open_more", page=ui.tr(f"{page}.nav"))
-        st.page_link(tour.PAGE_FILES[page], label=label, icon="➡️", query_params=dict(params) | mode)
+    st.html(css("tour_presenting" if ui.presenting() else "tour"))  # as large as the prose
+    with st.container(key="tour_links"):
+        st.page_link(stop.script, label=label, icon="➡️", query_params=stop.query() | mode)
+        for page, params in stop.more:
+            label = ui.tr("tour.open_more", page=ui.tr(f"{page}.nav"))
+            query = dict(params) | mode
+            st.page_link(tour.PAGE_FILES[page], label=label, icon="➡️", query_params=query)
     heading = ui.tr(stop.section).split("{")[0] if stop.section else None
     # the way back: this stop's URL, and where the page's link lands
     st.session_state[TOUR_RETURN] = dict(

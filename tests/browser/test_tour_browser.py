@@ -16,6 +16,8 @@ from .conftest import assert_clean, open_app, wait_idle
 FORM = "[data-testid=stMain] [data-testid=stForm]"
 ALERT = "[data-testid=stMain] [data-testid=stAlert]"
 PLOT = "[data-testid=stMain] .js-plotly-plot"
+SIZES = """() => Object.fromEntries([["prose", ".stMarkdown p"], ["link", "[data-testid=stPageLink] p"]]
+  .map(([k, sel]) => [k, getComputedStyle(document.querySelector(`[data-testid=stMain] ${sel}`)).fontSize]))"""
 
 
 def answer_with_keys(page, moves: int) -> None:
@@ -49,6 +51,8 @@ def test_a_page_opened_from_a_stop_lands_at_its_section_and_back_returns_to_the_
     section; the browser's Back returns to the tour at S9, still presenting."""
     page.set_viewport_size({"width": 1280, "height": 720})
     open_app(page, f"{server}/tour?lang=ja&present=true&stop=S9&example=1")
+    sizes = page.evaluate(SIZES)
+    assert sizes["link"] == sizes["prose"], sizes  # the link as large as the text around it
     page.locator("[data-testid=stPageLink]").filter(has_text="関連性の関数").click()
     page.wait_for_url(re.compile(r"/scoring\?.*present=true"), timeout=30_000)
     wait_idle(page, timeout=90_000)
