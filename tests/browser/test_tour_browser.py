@@ -16,8 +16,9 @@ from .conftest import assert_clean, open_app, wait_idle
 FORM = "[data-testid=stMain] [data-testid=stForm]"
 ALERT = "[data-testid=stMain] [data-testid=stAlert]"
 PLOT = "[data-testid=stMain] .js-plotly-plot"
-SIZES = """() => Object.fromEntries([["prose", ".stMarkdown p"], ["link", "[data-testid=stPageLink] p"]]
-  .map(([k, sel]) => [k, getComputedStyle(document.querySelector(`[data-testid=stMain] ${sel}`)).fontSize]))"""
+SIZES = """() => Object.fromEntries(
+  [["prose", ".stMarkdown p"], ["link", "[data-testid=stPageLink] p"]].map(([k, sel]) =>
+    [k, getComputedStyle(document.querySelector(`[data-testid=stMain] ${sel}`)).fontSize]))"""
 
 
 def answer_with_keys(page, moves: int) -> None:
