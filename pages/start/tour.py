@@ -39,7 +39,9 @@ def another() -> None:
 st.title(ui.tr("tour.title"))
 if not ui.presenting():  # on a projector the stop's question would start below the fold
     st.markdown(ui.tr("tour.intro"))
-side, main = st.columns([1, 4], gap="medium")
+# presenting, the list goes to the sidebar: the stop gets the whole width, its formulas
+# their projector size (ui/presenting.css sizes them by the column's width)
+side, main = (st.sidebar, st.container()) if ui.presenting() else st.columns([1, 4], gap="medium")
 with side:
     claim = ui.select(
         TOUR_STOP, ui.tr("tour.stops"), CLAIMS, CLAIMS[0], labels=mark, radio=True, horizontal=False
