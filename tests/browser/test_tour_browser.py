@@ -52,6 +52,7 @@ def test_a_page_opened_from_a_stop_lands_at_its_section_and_back_returns_to_the_
     section; the browser's Back returns to the tour at S9, still presenting."""
     page.set_viewport_size({"width": 1280, "height": 720})
     open_app(page, f"{server}/tour?lang=ja&present=true&stop=S9&example=1")
+    page.locator("[data-testid=stMain] [data-testid=stPageLink]").first.wait_for()
     sizes = page.evaluate(SIZES)
     assert sizes["link"] == sizes["prose"], sizes  # the link as large as the text around it
     page.locator("[data-testid=stPageLink]").filter(has_text="関連性の関数").click()
@@ -72,7 +73,9 @@ def test_a_page_opened_from_a_stop_lands_at_its_section_and_back_returns_to_the_
     wait_idle(page)
     assert "stop=S9" in page.url and "present=true" in page.url and "example=1" in page.url
     page.get_by_text("S9", exact=True).first.wait_for(timeout=30_000)
-    checked = page.locator("[data-testid=stMain] [role=radiogroup] input:checked").first
+    # presenting, the list of stops is in the sidebar
+    stops = page.locator("[data-testid=stSidebar] [role=radiogroup]").filter(has_text="S16")
+    checked = stops.locator("input:checked")
     assert checked.evaluate("e => e.closest('label').innerText").strip() == "S9"
     toggle = page.locator("[data-testid=stSidebar] [data-testid=stCheckbox] input").first
     assert toggle.is_checked()  # presentation mode, as it was left
