@@ -64,7 +64,13 @@ def show(claim: str, seed: int) -> None:
     st.markdown(f"**{claim}** · {ui.tr(f'tour.{key}_claim')}")
     st.latex(stop.formula)
     cfg, r = _compute(ask, seed)
-    ex = ask.ask(cfg, r, ui.lang(), seed)
+    try:
+        ex = ask.ask(cfg, r, ui.lang(), seed)
+    except ValueError:  # this example ties two answers: none could be marked right alone
+        st.info(ui.tr("tour.tied"))
+        ui.plot(ask.figure(cfg, r, ui.lang(), seed), f"tour_{key}", f"tour_{key}_seed{seed}")
+        links(stop)
+        return
     st.markdown(f"**{ui.tr('tour.question')}** {ex.question}")
     answer = st.session_state.get(TOUR_ANSWERS, {}).get(claim)
     answer = answer if answer and answer["seed"] == seed else None

@@ -3,6 +3,7 @@ walked for three seeds, answered right once and wrong once, against answers comp
 (tests/lessons/tour_oracle); presenting holds the answer back; the summary links back; the
 links open their page in the state they name, and that page links back to the stop."""
 
+import dataclasses
 import json
 from urllib.parse import parse_qsl
 
@@ -196,3 +197,17 @@ def test_every_link_opens_the_state_it_names(lang):
                 opened[key] = latex(at)
             shown += opened.get(key, [])
         assert stop.formula in shown, stop.claim
+
+
+def test_an_example_that_ties_two_answers_asks_nothing_and_shows_its_figure(monkeypatch):
+    """An example whose answer would not be one choice alone (the exercise refuses it) says
+    so in the reader's language, draws the figure and offers no form: never a traceback."""
+
+    def tied(cfg, r, lang, seed):
+        raise ValueError("S4: ['x'] are as good as 'y'")
+
+    monkeypatch.setitem(tour.ASKS, "S4", dataclasses.replace(tour.ASKS["S4"], ask=tied))
+    at = run_page("tour", lang="ja", stop="S4")
+    assert_clean(at)
+    assert [i.value for i in at.info] == [t("tour.tied", "ja")]
+    assert len(at.get("plotly_chart")) == 1 and not at.get("form")
