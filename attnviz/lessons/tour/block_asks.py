@@ -52,7 +52,8 @@ def s10(cfg, r, lang, seed) -> Exercise:
 
 def heads_figure(cfg, r, lang, seed) -> go.Figure:
     titles = [t("tour.head", lang, h=h + 1) for h in range(cfg.H)]
-    return head_grid(r.weights, r.tokens, titles=titles)
+    # the colours span 0 … the largest weight of any head: its brightest cell is the answer
+    return head_grid(r.weights, r.tokens, titles=titles, zmax=float(r.weights.max()))
 
 
 def s12(cfg, r, lang, seed) -> Exercise:
