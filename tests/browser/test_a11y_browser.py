@@ -71,19 +71,24 @@ CAPTION_CONTRAST = """() => {
 # against the chart's ground, white (3:1 for large text: 24 px, or 18.66 px bold); each as
 # [text, fill, ratio].
 CHART_TEXT = """() => {
-  const lum = (c) => { const [r, g, b] = c.match(/[\\d.]+/g).map(Number).map((v) => v / 255)
+  // the fill with its opacity composed over white, as the browser paints it; its luminance
+  const lum = ([r, g, b], alpha) => { const [R, G, B] = [r, g, b]
+    .map((v) => (alpha * v + (1 - alpha) * 255) / 255)
     .map((v) => (v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+    return 0.2126 * R + 0.7152 * G + 0.0722 * B; };
   const roots = [document, ...[...document.querySelectorAll("*")].filter((e) => e.shadowRoot)
     .map((e) => e.shadowRoot)];
   const texts = roots.flatMap((r) => [...r.querySelectorAll(".js-plotly-plot text, .bars text")]);
-  return texts.filter((n) => n.textContent.trim() && n.getBoundingClientRect().width > 0)
-    .map((n) => { const s = getComputedStyle(n); const fill = s.fill;
-      const alpha = Number(s.fillOpacity) * Number(s.opacity);
-      const fg = lum(fill) * alpha + (1 - alpha); // composed over white
-      const large = parseFloat(s.fontSize) >= 24 || (parseFloat(s.fontSize) >= 18.66
-        && Number(s.fontWeight) >= 700);
-      return [n.textContent.slice(0, 40), fill, 1.05 / (fg + 0.05), large ? 3 : 4.5]; })
+  const seen = (n) => n.textContent.trim() && n.getBoundingClientRect().width > 0
+    && getComputedStyle(n).fill.startsWith("rgb"); // not "none"
+  return texts.filter(seen)
+    .map((n) => { const s = getComputedStyle(n);
+      const rgba = s.fill.match(/[\\d.]+/g).map(Number);
+      const alpha = (rgba[3] ?? 1) * Number(s.fillOpacity) * Number(s.opacity);
+      const size = parseFloat(s.fontSize);
+      const large = size >= 24 || (size >= 18.66 && Number(s.fontWeight) >= 700);
+      const ratio = 1.05 / (lum(rgba, alpha) + 0.05);
+      return [n.textContent.slice(0, 40), s.fill, ratio, large ? 3 : 4.5]; })
     .filter(([, , ratio, least]) => ratio < least);
 }"""
 
@@ -193,6 +198,18 @@ def contrast_on_white(rgb: str) -> float:
     return 1.05 / (float(c @ [0.2126, 0.7152, 0.0722]) + 0.05)
 
 
+def tip_contrast(tip) -> float:
+    """A tooltip's text against its ground (its translucent colour over white: the least
+    contrast it can have over the map's cells)."""
+    colour, ground = tip.evaluate(
+        "e => [getComputedStyle(e).color, getComputedStyle(e).backgroundColor]"
+    )
+    *rgb, alpha = [float(v) for v in re.findall(r"[\d.]+", ground)]
+    over_white = "rgb({}, {}, {})".format(*(round(alpha * v + (1 - alpha) * 255) for v in rgb))
+    lighter, darker = sorted([contrast_on_white(colour), contrast_on_white(over_white)])
+    return darker / lighter  # both against white: their ratio is theirs to each other
+
+
 def centre(locator) -> tuple[float, float]:
     """Where the middle of ``locator`` is on screen."""
     box = locator.bounding_box()
@@ -271,6 +288,8 @@ def test_every_clickable_part_of_the_components_works_from_the_keyboard(page, se
     plot = page.locator(".heatmap .plot")
     plot.focus()
     page.keyboard.press("ArrowDown")
+    tip = page.locator(".heatmap .tip")  # the cell's tooltip, 4.5:1 or more on the map
+    assert tip.is_visible() and tip_contrast(tip) >= 4.5
     page.keyboard.press("Enter")
     page.wait_for_url("**i=4&j=5**", timeout=30_000)
     wait_idle(page)
