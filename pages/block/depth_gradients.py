@@ -29,7 +29,7 @@ with left:
         ui.tr("depth_gradients.param"),
         depth_gradients.PARAMS,
         "W_2",
-        labels=lambda name: f"${name}$",  # W_2 as math: W₂ (a radio's labels are markdown)
+        labels="depth_gradients.param_",
         radio=True,
     )
     x_scale = ui.select(
