@@ -15,8 +15,17 @@ real_model: a real model's heads, rollout and sinks.
 
 from ..positional import SINUSOIDAL
 from .attention import SATURATION, WEIGHTED_SUM, equivariance, many_queries, score, single_query
-from .heads import PRE_LN_INPUT, PRE_LN_X, QK_CENTRING, head_scores, multihead, pipeline, qk_space
-from .positional import add_concat, position_score, position_similarity, positions
+from .heads import (
+    PRE_LN_INPUT,
+    PRE_LN_X,
+    QK_CENTRING,
+    head_scores,
+    multihead,
+    pipeline,
+    qk_scaled,
+    qk_space,
+)
+from .positional import ROW_DIFFERENCE, add_concat, position_score, position_similarity, positions
 from .real_model import (
     HIDE_RENORMALISE,
     REAL_HEAD,
@@ -36,6 +45,7 @@ __all__ = [
     "QK_CENTRING",
     "REAL_HEAD",
     "ROLLOUT",
+    "ROW_DIFFERENCE",
     "SATURATION",
     "SINK_MOVED",
     "SINK_SHARE",
@@ -54,6 +64,7 @@ __all__ = [
     "position_score",
     "position_similarity",
     "positions",
+    "qk_scaled",
     "qk_space",
     "race",
     "score",

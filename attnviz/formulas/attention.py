@@ -63,7 +63,7 @@ SATURATION = [
     r"\mathbf{a} = \mathrm{softmax}(\mathbf{s})",
     r"J = \frac{\partial \mathbf{a}}{\partial \mathbf{s}}"
     r" = \mathrm{diag}(\mathbf{a}) - \mathbf{a}\mathbf{a}^\top",
-    r"H(\mathbf{a}) = -\sum_{j=1}^{N} a_j \log a_j \le \log N",
+    r"\mathrm{Ent}(\mathbf{a}) = -\sum_{j=1}^{N} a_j \log a_j \le \log N",
 ]
 
 

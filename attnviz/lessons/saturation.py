@@ -87,7 +87,7 @@ class Result:
 def softmax_stats(logits: torch.Tensor) -> dict[str, torch.Tensor]:
     """Row statistics of a = softmax(logits) over the N keys, averaged over the S rows.
 
-    max_weight = max_i a_i; entropy H(a) = −Σ a_i log a_i (nats, at most log N);
+    max_weight = max_i a_i; entropy Ent(a) = −Σ a_i log a_i (nats, at most log N);
     jacobian = ‖diag(a) − a aᵀ‖_F, with ‖J‖_F² = Σa_i² − 2Σa_i³ + (Σa_i²)²;
     saturated = share of rows with max_i a_i > 0.99; variance = Var of the logits.
 

@@ -87,7 +87,7 @@ def stops(lang: str) -> list[Stop]:
     heads = next(f for f in multihead if r"\mathrm{head}_1" in f)  # S12: concat, then W^O
     many = formulas.many_queries("scaled_dot")
     positional = dict(kind="sinusoidal", N="50", D="64", seed="0", cosine="false", d_pos="64")
-    positional |= dict(text=t(TEXT_KEYS["positional"][0], lang), mode="add")
+    positional |= dict(text=t(TEXT_KEYS["positional"][0], lang), mode="add", head_seed="5", s="3")
     table = [
         ("S1", "scoring", _scoring(lang, "dot", D=4), formulas.WEIGHTED_SUM),
         ("S2", "scoring", _scoring(lang, "scaled_dot"), formulas.score("scaled_dot")),
