@@ -14,7 +14,15 @@ real_model: a real model's heads, rollout and sinks.
 """
 
 from ..positional import SINUSOIDAL
-from .attention import SATURATION, WEIGHTED_SUM, equivariance, many_queries, score, single_query
+from .attention import (
+    SATURATION,
+    WEIGHTED_SUM,
+    equivariance,
+    many_queries,
+    saturation,
+    score,
+    single_query,
+)
 from .heads import (
     PRE_LN_INPUT,
     PRE_LN_X,
@@ -67,6 +75,7 @@ __all__ = [
     "qk_scaled",
     "qk_space",
     "race",
+    "saturation",
     "score",
     "single_query",
 ]

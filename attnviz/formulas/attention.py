@@ -56,15 +56,26 @@ def many_queries(name: str) -> list[str]:
     ]
 
 
-SATURATION = [
-    r"r(\mathbf{z}, \mathbf{q}) = \frac{\mathbf{z}^\top \mathbf{q}}{\sqrt{D}}",
-    r"\mathrm{Var}(\mathbf{q}^\top \mathbf{k}) = \sum_{d=1}^{D} \mathrm{Var}(q_d k_d) = D",
-    r"\mathrm{Var}\!\left(\frac{\mathbf{q}^\top \mathbf{k}}{\sqrt{D}}\right) = 1",
-    r"\mathbf{a} = \mathrm{softmax}(\mathbf{s})",
-    r"J = \frac{\partial \mathbf{a}}{\partial \mathbf{s}}"
-    r" = \mathrm{diag}(\mathbf{a}) - \mathbf{a}\mathbf{a}^\top",
-    r"\mathrm{Ent}(\mathbf{a}) = -\sum_{j=1}^{N} a_j \log a_j \le \log N",
-]
+def saturation(sigma_q: float = 1.0, sigma_k: float = 1.0) -> list[str]:
+    """S2, S3: the scaled score, Var(qᵀk) = D σ_q² σ_k² for components of variances σ_q², σ_k²
+    (each q_d k_d has variance σ_q² σ_k²), the softmax, its Jacobian and its entropy Ent(a)
+    (H is the number of heads)."""
+    c = (sigma_q * sigma_k) ** 2
+    at = r" = D" if c == 1 else rf" = {c:g}\,D"
+    return [
+        r"r(\mathbf{z}, \mathbf{q}) = \frac{\mathbf{z}^\top \mathbf{q}}{\sqrt{D}}",
+        r"\mathrm{Var}(\mathbf{q}^\top \mathbf{k}) = \sum_{d=1}^{D} \mathrm{Var}(q_d k_d)"
+        rf" = D\,\sigma_q^2 \sigma_k^2{at}",
+        r"\mathrm{Var}\!\left(\frac{\mathbf{q}^\top \mathbf{k}}{\sqrt{D}}\right)"
+        rf" = \sigma_q^2 \sigma_k^2 = {c:g}",
+        r"\mathbf{a} = \mathrm{softmax}(\mathbf{s})",
+        r"J = \frac{\partial \mathbf{a}}{\partial \mathbf{s}}"
+        r" = \mathrm{diag}(\mathbf{a}) - \mathbf{a}\mathbf{a}^\top",
+        r"\mathrm{Ent}(\mathbf{a}) = -\sum_{j=1}^{N} a_j \log a_j \le \log N",
+    ]
+
+
+SATURATION = saturation()  # unit-variance components, as the chapter's S3 draws them
 
 
 def equivariance(pe_kind: str, pe_mode: str) -> list[str]:

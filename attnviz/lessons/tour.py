@@ -62,7 +62,7 @@ def _equivariance(lang: str, pe: str) -> tuple:
 
 
 def _saturation(D: int) -> tuple:
-    return (("D", str(D)), ("N", "16"), ("rows", "500"), ("seed", "0"))
+    return (("D", str(D)), ("N", "16"), ("rows", "500"), ("seed", "0"), ("sq", "1"), ("sk", "1"))
 
 
 def _multihead(lang: str, H: int) -> tuple:
