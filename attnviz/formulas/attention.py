@@ -19,6 +19,12 @@ WEIGHTED_SUM = (  # S1: the weights of any score r, and the vector they read
 )
 
 
+def same_as(name: str) -> list[str]:
+    """The published score that ``name`` is, beside it (S5: Bahdanau's additive attention)."""
+    known = spec_of(name).same_as
+    return [known] if known else []
+
+
 def single_query(name: str) -> str:
     """S1/S8: one query's weights over the sources and the vector it reads, for any score."""
     if spec_of(name).operator:  # S8's matrix form: sources stacked as the rows of X
