@@ -23,6 +23,17 @@ def qk_scaled(s: float, head: str = "_h") -> str:
     return rf"W{head}^Q \leftarrow {s:g}\,W{head}^Q,\ W{head}^K \leftarrow {s:g}\,W{head}^K"
 
 
+def composed_projection(x: str = "X", width: str = "D") -> str:
+    """S10 then S12: the chapter's Q = XW^Q, then QW_h^Q, is X times one (width × D′) matrix,
+    the W_h^Q the app draws (and likewise for K and V)."""
+    return (
+        rf"\begin{{aligned}}Q W_h^Q &= ({x} W^Q)\, W_h^Q = {x}\, (W^Q W_h^Q) \\"
+        rf" W^Q W_h^Q &\in \mathbb{{R}}^{{{width} \times {width}}}\,"
+        rf"\mathbb{{R}}^{{{width} \times D'}} = \mathbb{{R}}^{{{width} \times D'}}"
+        r"\end{aligned}"
+    )
+
+
 def multihead(
     score_name: str,
     *,
@@ -50,6 +61,7 @@ def multihead(
     lines = [
         rf"\begin{{gathered}}Q_h = {x} W_h^Q,\ K_h = {x} W_h^K,\ V_h = {x} W_h^V \\"
         rf" W_h^{{Q,K,V}} \in \mathbb{{R}}^{{{width} \times D'}}\end{{gathered}}",
+        composed_projection(x, width),
         head_scores(score_name),
         head,
         rf"\begin{{gathered}}\mathcal{{A}}^M({x}, {x}, {x}) = [\mathrm{{head}}_1, \dots,"
@@ -57,9 +69,9 @@ def multihead(
         r"\end{gathered}",
     ]
     if causal:
-        lines.insert(2, r"C_{ij} = \begin{cases} 0 & j \le i \\ -\infty & j > i\end{cases}")
+        lines.insert(3, r"C_{ij} = \begin{cases} 0 & j \le i \\ -\infty & j > i\end{cases}")
     if qk_scale != 1:
-        lines.insert(1, qk_scaled(qk_scale))
+        lines.insert(2, qk_scaled(qk_scale))
     if pre:
         lines.insert(0, PRE_LN_INPUT)
     return lines
