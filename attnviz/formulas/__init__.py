@@ -44,7 +44,15 @@ from .real_model import (
     SINK_SHARE,
     heads_combined,
 )
-from .transformer import ACTIVATIONS, LAYER_NORM, block, grad_scale, pattern_score, race
+from .transformer import (
+    ACTIVATIONS,
+    LAYER_NORM,
+    block,
+    ffn_width,
+    grad_scale,
+    pattern_score,
+    race,
+)
 
 __all__ = [
     "ACTIVATIONS",
@@ -65,6 +73,7 @@ __all__ = [
     "block",
     "composed_projection",
     "equivariance",
+    "ffn_width",
     "grad_scale",
     "head_scores",
     "heads_combined",

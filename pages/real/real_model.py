@@ -14,7 +14,7 @@ from attnviz.lessons import real_model
 from attnviz.lessons.real_model import forward
 from attnviz.limits import MAX_TEXT_CHARS
 from attnviz.text import token_labels
-from pages.real import real_model_sinks
+from pages.real import real_model_layernorm, real_model_sinks
 from pages.real import real_model_views as views
 from ui.keys import HEAD, LAYER
 
@@ -71,3 +71,4 @@ with right:
     views.explore(cfg, r, views.map_title(view, combine, layer, head))
     views.all_maps_csv(r)
 real_model_sinks.section(r, hide)
+real_model_layernorm.section(cfg.text, L)  # S13: γ, β shared by every token; D_ff = 4D

@@ -77,7 +77,7 @@ def test_formulas_are_those_of_the_score_and_mask_computed(score, causal):
     text = " ".join(r.formulas)
     assert ("\\sqrt{D'}" in text) == (score in ("scaled_dot", "bilinear"))
     assert ("\\tanh" in text) == (score == "mlp")
-    assert ("M_{ij}" in text) == causal
+    assert ("C_{ij}" in text) == causal  # the causal mask C (M is the number of queries)
     assert ("\\mathcal{A}_{D'}" in text) == (score == "scaled_dot" and not causal)
     assert "\\sqrt{D}" not in text  # inside a head the scale is the per-head width
     rows = dict(zip(r.pipeline.step, r.pipeline.formula, strict=True))
