@@ -103,3 +103,9 @@ def test_the_japanese_says_what_the_analyser_does_and_uses_the_chapters_terms():
     assert tokenize("cat's") == ["cat", "'", "s"]  # the English label's example
     state = t("tour.s13_state", "ja")
     assert "位置ごとの順伝播型ネットワーク" in state and "FFN" not in state
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_query_key_pictures_axes_are_e1_and_e2(lang):
+    assert "e<sub>1</sub>" in t("steps.qk_axis", lang, a=1, share=0.5)
+    assert r"\mathbf{e}_1, \mathbf{e}_2" in t("steps.qk_intro", lang)
