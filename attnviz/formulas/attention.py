@@ -70,8 +70,9 @@ def saturation(sigma_q: float = 1.0, sigma_k: float = 1.0) -> list[str]:
     at = r" = D" if c == 1 else rf" = {c:g}\,D"
     return [
         r"r(\mathbf{z}, \mathbf{q}) = \frac{\mathbf{z}^\top \mathbf{q}}{\sqrt{D}}",
-        r"\mathrm{Var}(\mathbf{q}^\top \mathbf{k}) = \sum_{d=1}^{D} \mathrm{Var}(q_d k_d)"
-        rf" = D\,\sigma_q^2 \sigma_k^2{at}",
+        # two lines: a narrow column cut the one line off after its second =
+        r"\begin{aligned}\mathrm{Var}(\mathbf{q}^\top \mathbf{k}) &= \sum_{d=1}^{D}"
+        rf" \mathrm{{Var}}(q_d k_d) \\ &= D\,\sigma_q^2 \sigma_k^2{at}\end{{aligned}}",
         r"\mathrm{Var}\!\left(\frac{\mathbf{q}^\top \mathbf{k}}{\sqrt{D}}\right)"
         rf" = \sigma_q^2 \sigma_k^2 = {c:g}",
         r"\mathbf{a} = \mathrm{softmax}(\mathbf{s})",

@@ -63,6 +63,9 @@ with left:
 
 if r.truncated:
     st.warning(ui.tr("real_model.truncated"))
+# S13 (γ, β shared by every token; D_ff = 4D) under the map: its controls are bound before
+# the map's fragment writes the URL, which keeps only the controls bound so far
+real_model_layernorm.section(cfg.text, L)
 with right:
     if view == "model":
         views.head_grid(r, L, H, selected=(layer, head))
@@ -71,4 +74,3 @@ with right:
     views.explore(cfg, r, views.map_title(view, combine, layer, head))
     views.all_maps_csv(r)
 real_model_sinks.section(r, hide)
-real_model_layernorm.section(cfg.text, L)  # S13: γ, β shared by every token; D_ff = 4D
