@@ -12,6 +12,12 @@ from attnviz.charts import layernorm as charts
 from attnviz.lessons.real_model import layernorm
 
 
+def sci(x: float) -> str:
+    """x in LaTeX's scientific notation, two digits: 7.9 × 10^{-7}, not 7.9e-07."""
+    mantissa, exponent = f"{x:.1e}".split("e")
+    return rf"{mantissa} \times 10^{{{int(exponent)}}}"
+
+
 def section(text: str, L: int) -> None:
     """The section's two controls (layer, which LayerNorm), its formulas, the check, γ and β."""
     st.subheader(ui.tr("real_model_layernorm.title"))
@@ -33,7 +39,7 @@ def section(text: str, L: int) -> None:
     for formula in r.formulas:
         st.latex(formula)
     st.markdown(ui.tr("real_model_layernorm.d_ff", D=r.D, D_ff=r.D_ff, k=r.D_ff / r.D))
-    check = dict(n=len(r.tokens), residual=r.residual, mean=r.mean, var=r.var)
+    check = dict(n=len(r.tokens), residual=sci(r.residual), mean=sci(r.mean), var=sci(r.var))
     st.markdown(ui.tr("real_model_layernorm.check", **check))
     gb = charts.gamma_beta(
         r.gamma,

@@ -7,6 +7,7 @@ import pytest
 
 from attnviz.i18n import t
 from attnviz.lessons.real_model import layernorm
+from pages.real import real_model_layernorm
 
 from ..lessons.real import TEXT
 from .helpers import assert_clean, decode, figures, latex, run_page
@@ -32,7 +33,9 @@ def test_the_section_draws_gamma_beta_and_the_check_of_its_run(lang, params):
     np.testing.assert_allclose(decode(lines["data"][0]["x"]), r.x_hat[:, d], rtol=1e-5)
     np.testing.assert_allclose(decode(lines["data"][0]["y"]), r.out[:, d], rtol=1e-5)
     shown = [m.value for m in at.markdown]
-    check = dict(n=len(r.tokens), residual=r.residual, mean=r.mean, var=r.var)
+    sci = real_model_layernorm.sci
+    check = dict(n=len(r.tokens), residual=sci(r.residual), mean=sci(r.mean), var=sci(r.var))
+    assert sci(7.9e-7) == r"7.9 \times 10^{-7}"
     assert t("real_model_layernorm.check", lang, **check) in shown
     assert t("real_model_layernorm.d_ff", lang, D=384, D_ff=1536, k=4.0) in shown
     assert all(f in latex(at) for f in r.formulas)
