@@ -96,7 +96,8 @@ def mask_row(mask: torch.Tensor | None, shape: tuple[int, int, int, int], b, h, 
 
 
 def softmax_row(s_row: np.ndarray, m_row: np.ndarray) -> np.ndarray:
-    """softmax(s + M) over the allowed entries (S9); all zero when none is allowed."""
+    """softmax(s + C) over the allowed entries (S9), C the mask (0 or −∞); all zero when none
+    is allowed."""
     a = np.zeros_like(s_row)
     if m_row.any():
         e = np.exp(s_row[m_row] - s_row[m_row].max())

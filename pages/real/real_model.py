@@ -15,7 +15,7 @@ from attnviz.lessons.real_model import forward
 from attnviz.lessons.real_model.measures import MEASURES
 from attnviz.limits import MAX_TEXT_CHARS
 from attnviz.text import token_labels
-from pages.real import real_model_sinks
+from pages.real import real_model_layernorm, real_model_sinks
 from pages.real import real_model_views as views
 from ui.keys import HEAD, LAYER
 
@@ -75,6 +75,9 @@ with left:
 
 if r.truncated:
     st.warning(ui.tr("real_model.truncated"))
+# S13 (γ, β shared by every token; D_ff = 4D) under the map: its controls are bound before
+# the map's fragment writes the URL, which keeps only the controls bound so far
+real_model_layernorm.section(cfg.text, L)
 with right:
     if view == "model":
         views.head_grid(r, L, H, selected=(layer, head))

@@ -70,7 +70,8 @@ def test_model_view_shows_all_heads_and_the_picked_one(lang, encoded):
     # and the sink grid
     label = t("app.download_png", lang, name=t("real_model.dl_grid", lang))
     assert grid["save"] == {"label": label, "file": "all_heads.png"}
-    assert len(at.get("download_button")) == 3
+    # the map's, every head's, the sinks', and the LayerNorm section's γ and β
+    assert len(at.get("download_button")) == 4
     assert at.title[0].value != ""
 
 

@@ -185,6 +185,7 @@ def pos_config(lang: str, seed: int) -> positional.Config:
 def pos_link(cfg: positional.Config, lang: str, seed: int) -> dict[str, str]:
     params = dict(kind=cfg.kind, N=str(cfg.N), D=str(cfg.D), seed=str(cfg.seed))
     params |= dict(cosine=str(cfg.cosine).lower(), d_pos=str(cfg.d_pos))
+    params |= dict(head_seed=str(positional.SAME_WORD_SEED), s=f"{positional.SAME_WORD_SCALE:g}")
     return params | dict(text=t("positional.default_text", lang), mode="add")
 
 
@@ -199,12 +200,12 @@ def s16_positions(N: int, seed: int) -> tuple[int, list[int]]:
 def s16(cfg, r, lang, seed) -> Exercise:
     """Of a few positions j, the one whose p_j is most similar to p_i (S[i, j] largest)."""
     i, others = s16_positions(cfg.N, seed)
-    values = {str(j + 1): float(r.S[i, j]) for j in others}
+    values = {str(j + 1): float(r.G[i, j]) for j in others}
     js = list(values)
     right = max(js, key=values.get)
     keys = [right, *pick_distractors(js, values, right, 3, seed, TIE)]
     nearest = min(keys, key=lambda j: abs(int(j) - 1 - i))
-    why = tr("s16_why", lang, i=i + 1, j=right, s=values[right], self=float(r.S[i, i]))
+    why = tr("s16_why", lang, i=i + 1, j=right, s=values[right], self=float(r.G[i, i]))
     near = tr("s16_near" if right == nearest else "s16_far", lang, j=right, near=nearest)
     why = sentences(lang, why, near)
     return exercise(
@@ -220,7 +221,7 @@ def s16(cfg, r, lang, seed) -> Exercise:
 
 def s16_figure(cfg, r, lang, seed) -> go.Figure:
     return pos_charts.matrix(
-        r.S,
+        r.G,
         title=t("tour.s16_title", lang),
         x_title=t("tour.position_j", lang),
         y_title=t("tour.position_i", lang),

@@ -24,7 +24,8 @@ def s3_config(lang: str, seed: int) -> saturation.Config:
 
 
 def s3_link(cfg: saturation.Config, lang: str, seed: int) -> dict[str, str]:
-    return dict(D=str(S3_D), N=str(cfg.N), rows=str(cfg.rows), seed=str(cfg.seed))
+    params = dict(D=str(S3_D), N=str(cfg.N), rows=str(cfg.rows), seed=str(cfg.seed))
+    return params | dict(sq=f"{cfg.sigma_q:g}", sk=f"{cfg.sigma_k:g}")
 
 
 def variance(r: saturation.Result, D: int) -> float:
