@@ -170,7 +170,7 @@ def s14_figure(cfg, r, lang, seed) -> go.Figure:
         r.spread,
         "L",
         names={n: t(f"names.norm_{n}", lang) for n in depth_gradients.NORMS},
-        title=t("depth_gradients.trend", lang),
+        title=tr("s14_title", lang),
         log=True,
         x_title=t("depth_gradients.depth", lang),
         y_title=t("depth_gradients.grad", lang),
@@ -198,7 +198,7 @@ def s16_positions(N: int, seed: int) -> tuple[int, list[int]]:
 
 
 def s16(cfg, r, lang, seed) -> Exercise:
-    """Of a few positions j, the one whose p_j is most similar to p_i (S[i, j] largest)."""
+    """Of a few positions j, the one whose p_j is most similar to p_i (G[i, j] largest)."""
     i, others = s16_positions(cfg.N, seed)
     values = {str(j + 1): float(r.G[i, j]) for j in others}
     js = list(values)
