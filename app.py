@@ -72,6 +72,7 @@ PAGES = {
 try:
     page = st.navigation(PAGES)
     ui.unknown_page(page)
+    ui.back_to_tour(page)
     page.run()
 finally:
     ui.end_page()

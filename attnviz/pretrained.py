@@ -17,6 +17,7 @@ Example::
     r = model.encode("The cat sat on the mat.")
     r.tokens           # ['[CLS]', 'the', 'cat', …, '[SEP]']
     r.attentions[5, 3]  # layer 6, head 4: (N, N) numpy float32, rows sum to 1
+    r.norms[5, 3]       # ‖a_ij f_h(x_j)‖ of the same head: what each source sends (N, N)
 """
 
 from __future__ import annotations
@@ -47,6 +48,9 @@ class Encoding:
     tokens: WordPiece tokens with [CLS] first and [SEP] last (length N).
     ids: (N,) vocabulary ids. hidden: (N, D) final hidden states.
     attentions: (L, H, N, N) softmax weights of every layer and head (rows = queries).
+    norms: (L, H, N, N) ‖a_ij f_h(x_j)‖, f_h(x_j) = (x_j W_h^V + b_h^V) W_h^O: the length of
+        what key j sends to query i through head h (Kobayashi et al. 2020; see
+        ``attnviz.attention``); rows do not sum to 1.
     truncated: True when the text had more than ``max_tokens`` tokens and was cut.
     """
 
@@ -54,6 +58,7 @@ class Encoding:
     ids: np.ndarray
     hidden: np.ndarray
     attentions: np.ndarray
+    norms: np.ndarray
     truncated: bool
 
 
@@ -156,14 +161,25 @@ class PretrainedEncoder(nn.Module):
             )
         tokens, ids, cut = self.tokenize(text, truncate)
         hidden, traces = self(torch.tensor(ids))
-        attentions = torch.stack([t.attn.weights[0] for t in traces])  # (L, H, N, N)
-        return Encoding(
-            tokens=tokens,
-            ids=np.asarray(ids, dtype=np.int64),
-            hidden=hidden.float().cpu().numpy(),
-            attentions=attentions.float().cpu().numpy(),
-            truncated=cut,
-        )
+        return encoding(tokens, ids, hidden, traces, cut)
+
+
+def encoding(
+    tokens: list[str], ids: list[int], hidden: torch.Tensor, traces: list, cut: bool
+) -> Encoding:
+    """An ``Encoding`` from a forward pass's hidden states and its ``BlockTrace`` list."""
+
+    def stacked(name: str) -> np.ndarray:  # (L, H, N, N) from each layer's (1, H, N, N)
+        return torch.stack([getattr(t.attn, name)[0] for t in traces]).float().cpu().numpy()
+
+    return Encoding(
+        tokens=tokens,
+        ids=np.asarray(ids, dtype=np.int64),
+        hidden=hidden.float().cpu().numpy(),
+        attentions=stacked("weights"),
+        norms=stacked("norms"),
+        truncated=cut,
+    )
 
 
 def _load_weights(model: PretrainedEncoder, path: Path) -> None:

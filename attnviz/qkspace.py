@@ -3,10 +3,13 @@
 For head h with query vectors q_i and key vectors k_j (rows of Q, K ∈ ℝ^{N×D'}) and a
 centring choice:
 
-    q̃_i = q_i − q̄,  k̃_j = k_j − k̄                 centre="each": each set on its own mean
-    [Q̃; K̃] = U Σ Pᵀ                                 SVD of the 2N stacked rows, (2N, D')
-    coordinates = [Q̃; K̃] P_{:, :2}                  queries and keys in the same two axes
+    q^c_i = q_i − q̄,  k^c_j = k_j − k̄               centre="each": each set on its own mean
+    [Q^c; K^c] = U Σ [e_1 … e_D']ᵀ                   SVD of the 2N stacked rows, (2N, D')
+    coordinates = [Q^c; K^c] [e_1 e_2]                queries and keys in the same two axes
     explained_a = σ_a² / Σ_b σ_b²                    share of the stacked rows' variance
+
+(the superscript c marks a centred vector: q̃, Q̃ are the chapter's attended vectors, and P
+a permutation)
 
 What centring does to the scores S = c · Q Kᵀ (c = 1/√D' for scaled_dot):
 
@@ -16,7 +19,7 @@ What centring does to the scores S = c · Q Kᵀ (c = 1/√D' for scaled_dot):
     queries:  (q_i − q̄)ᵀk_j = q_iᵀk_j − q̄ᵀk_j      a shift that depends on j, the same for
               every query: each key's baseline score, the one all queries give it. Removing
               it changes the rows, a_ij ∝ exp(s_ij − c q̄ᵀk_j).
-    both:     c Q̃ K̃ᵀ = S − row means − column means + grand mean, the double-centred S.
+    both:     c Q^c K^cᵀ = S − row means − column means + grand mean, the double-centred S.
               It keeps, for every pair of queries and pair of keys, s_ij − s_il − s_i'j + s_i'l:
               how queries differ in which keys they prefer. It loses each key's baseline,
               the pull every query feels (the one that makes [SEP] a sink).
@@ -48,11 +51,12 @@ CENTRES = ("each", "keys", "none")
 class QKSpace:
     """Queries and keys of one head in two shared axes; rows of all sentences stacked."""
 
-    queries: np.ndarray  # (N, 2) (q'_i − q̄) P_{:, :2}, N summed over sentences
-    keys: np.ndarray  # (N, 2) (k_j − k̄) P_{:, :2}
-    axes: np.ndarray  # (D', 2) the two principal directions P_{:, :2}
+    queries: np.ndarray  # (N, 2) (q'_i − q̄)ᵀ[e_1 e_2], N summed over sentences
+    keys: np.ndarray  # (N, 2) (k_j − k̄)ᵀ[e_1 e_2]
+    axes: np.ndarray  # (D', 2) the two principal axes [e_1 e_2]
     explained: np.ndarray  # (2,) share of the stacked rows' variance along each axis
-    inner_products_kept: float  # 1 − ‖R(Q̃K̃ᵀ − Q̃PPᵀK̃ᵀ)‖² / ‖R(Q̃K̃ᵀ)‖², R: row centring
+    # 1 − ‖Q^cK^cᵀ − Q^c e12 e12ᵀK^cᵀ‖² / ‖Q^cK^cᵀ‖², rows centred, e12 = [e_1 e_2]
+    inner_products_kept: float
     query_mean: np.ndarray  # (D',) q̄ subtracted (0 unless centre="each")
     key_mean: np.ndarray  # (D',) k̄ subtracted (0 when centre="none")
     sentence: np.ndarray  # (N,) the sentence each row comes from (all 0 for one trace)
@@ -88,14 +92,14 @@ def head_vectors(
 def _axes(X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The first two right singular vectors of X (signs fixed) and their variance shares."""
     _, sigma, Vt = np.linalg.svd(X, full_matrices=False)  # X (2N, D') = U Σ Vᵀ
-    P = np.zeros((X.shape[1], 2))
-    P[:, : min(2, len(sigma))] = Vt[:2].T  # (D', 2); D' = 1 leaves the second axis 0
-    signs = np.sign(P[np.abs(P).argmax(0), [0, 1]])  # largest entry of each axis positive
-    P *= np.where(signs == 0, 1.0, signs)
+    e12 = np.zeros((X.shape[1], 2))
+    e12[:, : min(2, len(sigma))] = Vt[:2].T  # (D', 2); D' = 1 leaves the second axis 0
+    signs = np.sign(e12[np.abs(e12).argmax(0), [0, 1]])  # largest entry of each axis positive
+    e12 *= np.where(signs == 0, 1.0, signs)
     var = sigma**2
     explained = np.zeros(2)
     explained[: min(2, len(var))] = var[:2] / max(var.sum(), np.finfo(float).tiny)
-    return P, explained
+    return e12, explained
 
 
 def project(
@@ -121,7 +125,7 @@ def project(
     q_mean = Q.mean(0) if centre == "each" else np.zeros(d_head)
     k_mean = K.mean(0) if centre != "none" else np.zeros(d_head)
     Qc, Kc = Q - q_mean, K - k_mean  # (N, D') each
-    P, explained = _axes(np.concatenate([Qc, Kc]))  # (D', 2)
+    e12, explained = _axes(np.concatenate([Qc, Kc]))  # (D', 2)
     sizes = [len(q) for q in queries]
     starts = np.cumsum([0, *sizes])
     sentence = np.repeat(np.arange(len(sizes)), sizes)  # (N,)
@@ -129,7 +133,7 @@ def project(
     error = total = 0.0
     for s, (lo, hi) in enumerate(pairwise(starts)):
         full = Qc[lo:hi] @ Kc[lo:hi].T  # (N_s, N_s) inner products within sentence s
-        flat = (Qc[lo:hi] @ P) @ (Kc[lo:hi] @ P).T  # (N_s, N_s) the same in the picture
+        flat = (Qc[lo:hi] @ e12) @ (Kc[lo:hi] @ e12).T  # (N_s, N_s) the same in the picture
         full -= full.mean(1, keepdims=True)  # no effect on a softmax; 0 once keys are centred
         flat -= flat.mean(1, keepdims=True)
         error += float(((full - flat) ** 2).sum())
@@ -139,9 +143,9 @@ def project(
     order = np.argsort(-row, kind="stable")[:k]
     order = order[row[order] > 0]
     return QKSpace(
-        queries=Qc @ P,
-        keys=Kc @ P,
-        axes=P,
+        queries=Qc @ e12,
+        keys=Kc @ e12,
+        axes=e12,
         explained=explained,
         inner_products_kept=1.0 - error / total if total > 0 else 1.0,
         query_mean=q_mean,

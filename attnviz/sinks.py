@@ -1,15 +1,16 @@
 """Where attention goes when it has nowhere to go: the weight a real model's heads park on
 [CLS], [SEP] and punctuation.
 
-For layer l, head h and a category c of tokens (a set of key positions):
+For layer l, head h and a category c of tokens (a set of key positions), of maps m_ij ≥ 0
+(the weights a_ij, whose rows sum to 1, or the contributions ‖a_ij f_h(x_j)‖, whose do not):
 
-    share_c^(l,h)(i) = Σ_{j ∈ c} a_ij^(l,h)                   the share of row i on c
+    share_c^(l,h)(i) = Σ_{j ∈ c} m_ij^(l,h) / Σ_j m_ij^(l,h)  the share of row i on c
     share_c^(l,h)    = (1/N) Σ_i share_c^(l,h)(i)              its mean over the N rows
 
 The categories [CLS], [SEP], punctuation and the rest are disjoint and cover every key,
-so the four shares of a row add up to 1 (S9). Punctuation follows BERT's own tokenizer
-rule (``_is_punctuation``): ASCII symbols such as ``$`` and ``+``, and every Unicode
-character of a "P" category.
+so the four shares of a row add up to 1 (S9); a row of zeros has no share. Punctuation
+follows BERT's own tokenizer rule (``_is_punctuation``): ASCII symbols such as ``$`` and
+``+``, and every Unicode character of a "P" category.
 
 Hiding tokens and renormalising keeps the other rows and columns and rescales each row:
 
@@ -72,15 +73,19 @@ def _check_attentions(attentions: np.ndarray, n: int) -> np.ndarray:
 
 
 def sink_shares(attentions: np.ndarray, tokens: Sequence[str]) -> SinkShares:
-    """Per head, the share of the rows' weight on [CLS], [SEP], punctuation and the rest.
+    """Per head, the share of each row on [CLS], [SEP], punctuation and the rest: of the
+    weight, or of what is sent (each row divided by its sum).
 
     Shape:
-        attentions (L, H, N, N) (``Encoding.attentions``), tokens N -> ``SinkShares``.
+        attentions (L, H, N, N) (``Encoding.attentions`` or ``.norms``), tokens N ->
+        ``SinkShares``.
     """
     category = token_categories(tokens)
     A = _check_attentions(attentions, len(category))
     if A.ndim != 4:
         raise ValueError(f"attentions must have shape (L, H, N, N), got {A.shape}")
+    total = A.sum(-1, keepdims=True)
+    A = np.divide(A, total, out=np.zeros_like(A), where=total > 0)  # rows of shares
     onehot = np.eye(len(CATEGORIES), dtype=A.dtype)[category]  # (N, 4): key j is in c
     row_shares = np.moveaxis(A @ onehot, -1, 0)  # (L, H, N, N) @ (N, 4) -> (4, L, H, N)
     shares = row_shares.mean(-1, dtype=np.float64)  # (4, L, H)

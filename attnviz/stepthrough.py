@@ -7,6 +7,8 @@ Self-attention (S10–S12) for head h, query i and key j, with the inputs X = [x
     a_i· = softmax(s_i· + M_i·),   M_ij = 0 where m_ij (may attend), −∞ where not
     head_h,i = Σ_j a_ij v_j                             (D',)
     out_i = [head_1,i … head_H,i] W^O + b^O = Σ_h head_h,i W_h^O + b^O    (D,)
+    ‖a_ij f_h(x_j)‖ = a_ij ‖v_j W_h^O‖        what key j sends to query i through head h
+                                               (Kobayashi et al. 2020), without b^O
 
 Every score is a scaled sum of terms, s_ij = c · Σ_t left_t right_t, c = 1/√D′ for a scaled
 score and 1 otherwise; each score's spec (``attnviz.scores``) says what its terms are.
@@ -62,8 +64,19 @@ class WeightSteps:
     a_ij_v_j: np.ndarray  # (D',)
     head_i: np.ndarray  # (D',) Σ_l a_il v_l
     head_i_W_O: np.ndarray  # (D,) head h's contribution to out_i
+    f_row: np.ndarray  # (N,) ‖f_h(x_l)‖ = ‖v_l W_h^O‖ of every key l: what it sends per weight
     out_i: np.ndarray  # (D,) concat_i W^O + b^O, the other heads' rows as traced
     parts: dict[str, np.ndarray] = field(default_factory=dict)  # the score's own, of key j
+
+    @property
+    def f_norm(self) -> float:
+        """‖f_h(x_j)‖ = ‖v_j W_h^O‖."""
+        return float(self.f_row[self.j])
+
+    @property
+    def sent(self) -> float:
+        """‖a_ij f_h(x_j)‖ = a_ij ‖f_h(x_j)‖, the length of what key j sends to query i."""
+        return self.a_ij * self.f_norm
 
     @property
     def M_ij(self) -> float:
@@ -83,7 +96,8 @@ def mask_row(mask: torch.Tensor | None, shape: tuple[int, int, int, int], b, h, 
 
 
 def softmax_row(s_row: np.ndarray, m_row: np.ndarray) -> np.ndarray:
-    """softmax(s + M) over the allowed entries (S9); all zero when none is allowed."""
+    """softmax(s + C) over the allowed entries (S9), C the mask (0 or −∞); all zero when none
+    is allowed."""
     a = np.zeros_like(s_row)
     if m_row.any():
         e = np.exp(s_row[m_row] - s_row[m_row].max())
@@ -151,6 +165,8 @@ def step_through(
     _check("weights a_i·", a_row, trace.weights[b, h, i])
     _check("head row", head_i, trace.head_out[b, h, i])
     W_O = to_numpy(mha.W_O)  # (H, D', D)
+    f_row = np.linalg.norm(V @ W_O[h], axis=-1)  # (N, D') @ (D', D) -> (N, D) -> (N,)
+    _check("norms ‖a_il f_h(x_l)‖", a_row * f_row, trace.norms[b, h, i])
     out_i = to_numpy(trace.concat[b, i]) @ W_O.reshape(H * mha.d_head, mha.D)  # (D,)
     if mha.b_O is not None:
         out_i = out_i + to_numpy(mha.b_O)
@@ -182,6 +198,7 @@ def step_through(
         a_ij_v_j=a_row[j] * V[j],
         head_i=head_i,
         head_i_W_O=head_i @ W_O[h],  # (D',) @ (D', D) -> (D,)
+        f_row=f_row,
         out_i=out_i,
         parts=parts,
     )

@@ -60,6 +60,20 @@ def step_tables(steps: WeightSteps, tokens: list[str]) -> dict[str, pd.DataFrame
     return {"terms": terms, "row": row, "values": values}
 
 
+def sent_table(steps: WeightSteps, tokens: list[str]) -> pd.DataFrame:
+    """What each key l sends to query i through head h (1-based): a_il, ‖f_h(x_l)‖ and
+    their product ‖a_il f_h(x_l)‖, one row per key."""
+    i, h = steps.i + 1, steps.h + 1
+    return pd.DataFrame(
+        {
+            f"a_{i},l": steps.a_row,
+            f"|f_{h}(x_l)|": steps.f_row,
+            f"|a_{i},l f_{h}(x_l)|": steps.a_row * steps.f_row,
+        },
+        index=pd.Index(token_labels(tokens, escape=False), name="l"),
+    )
+
+
 def qk_table(space: QKSpace, tokens: list[str]) -> pd.DataFrame:
     """Every point of the query–key picture: kind, sentence, position (1-based), token, x, y."""
     n = len(tokens)

@@ -32,8 +32,9 @@ def _sum_of_products(pairs: list[tuple[float, float]], shown: int = 3) -> str:
 def weight_steps(steps, *, start: int = 1, bias: bool = True) -> list[str]:
     """S2–S12 for one weight a_ij with its numbers, from ``attnviz.stepthrough.WeightSteps``.
 
-    Five lines: the projections, the score's own sum of terms, the softmax (or the mask
-    that zeroes it), the head row and the output row. Tokens and heads are numbered from
+    Six lines: the projections, the score's own sum of terms, the softmax (or the mask
+    that zeroes it), what key j sends with that weight (``sent``), the head row and the
+    output row. Tokens and heads are numbered from
     ``start``: 1, as the chapter and the token labels count (the engine's indices are 0-based).
     ``bias`` False leaves out b^Q, b^K, b^V, b^O (projections without biases, as the chapter's).
     """
@@ -73,6 +74,7 @@ def weight_steps(steps, *, start: int = 1, bias: bool = True) -> list[str]:
             rf" = \frac{{\exp({number(steps.s_ij)})}}{{{denominator}}} = {number(steps.a_ij)}"
         )
     lines += [
+        sent(steps, start=start),
         rf"\mathrm{{head}}_{{{h},{i}}} = \sum_{{l}} a_{{{i},l}}\, \mathbf{{v}}_l"
         rf" = {number(steps.a_ij)}\, \mathbf{{v}}_{{{j}}} + \dots",
         rf"\mathbf{{out}}_{{{i}}} = \sum_{{h'}} \mathrm{{head}}_{{h',{i}}} W_{{h'}}^O"
@@ -98,4 +100,15 @@ def renormalised(steps, kept_sum: float, value: float, *, start: int = 0) -> str
     return (
         rf"\tilde a_{{{i},{j}}} = \frac{{a_{{{i},{j}}}}}{{\sum_{{l \in \mathrm{{kept}}}}"
         rf" a_{{{i},l}}}} = \frac{{{number(steps.a_ij)}}}{{{number(kept_sum)}}} = {number(value)}"
+    )
+
+
+def sent(steps, *, start: int = 1) -> str:
+    """What key j sends to query i through head h (Kobayashi et al. 2020), with its numbers:
+    ‖a_ij f_h(x_j)‖ = a_ij ‖v_j W_h^O‖ (v_j holds b_h^V where the projections have biases)."""
+    i, j, h = steps.i + start, steps.j + start, steps.h + start
+    return (
+        rf"\lVert a_{{{i},{j}}} f_{{{h}}}(\mathbf{{x}}_{{{j}}}) \rVert"
+        rf" = a_{{{i},{j}}} \lVert \mathbf{{v}}_{{{j}}} W_{{{h}}}^O \rVert"
+        rf" = {number(steps.a_ij)} \times {number(steps.f_norm)} = {number(steps.sent)}"
     )

@@ -148,9 +148,10 @@ LATIN_ALLOWED = {
     *("query", "key", "value", "softmax", "self-attention", "Transformer"),
     *("post-LN", "pre-LN", "LayerNorm", "LN", "MLP", "ReLU", "GELU", "FFN"),
     *("PX", "PAPt", "QK", "Wq", "Var", "max", "log", "ln", "exp", "nat", "float32", "NaN"),
+    *("tanh", "Ent"),  # functions, as formulas write them: Ent(a) the entropy (H is heads)
     *("attnviz", "PyTorch", "Python", "CSV", "PNG", "all-MiniLM-L6-v2", "WordPiece", "GPU"),
     *("CLS", "SEP", "UNK"),  # the real model's special tokens, as it spells them
-    *("Xavier", "Xiong", "Abnar", "Zuidema", "Kobayashi"),  # authors of cited work
+    *("Xavier", "Xiong", "Abnar", "Zuidema", "Kobayashi", "Bahdanau"),  # authors of cited work
     "Adam",  # the optimiser, by its name
     *("Tab", "Enter"),  # keys of the keyboard, as printed on them
 }

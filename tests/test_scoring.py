@@ -94,3 +94,35 @@ def test_options_reach_their_score_and_are_checked():
     assert make_score("query_only", 8, n_max=5).W.shape == (5, 8)
     with pytest.raises(ValueError, match=r"n_max must be in \[1, 512\]"):
         make_score("query_only", 8, n_max=0)
+
+
+def test_the_mlp_score_is_bahdanaus_additive_attention():
+    """Issue 45, item 5 (S5): with one tanh hidden layer the MLP score is Bahdanau et al.'s
+    e_ij = v_aᵀ tanh(W_a s_{i−1} + U_a h_j), with v_a = w_2, W_a = W_1^q, U_a = W_1^z (b_1 = 0
+    as drawn). Oracle: Bahdanau's form written with nn.Linear layers holding those blocks."""
+    z, q = inputs()
+    s = make_score("mlp", 8, hidden=6, dtype=torch.float64)
+    W_a = torch.nn.Linear(8, 6, bias=False, dtype=torch.float64)  # on the decoder state
+    U_a = torch.nn.Linear(8, 6, bias=False, dtype=torch.float64)  # on the annotations
+    v_a = torch.nn.Linear(6, 1, bias=False, dtype=torch.float64)
+    with torch.no_grad():
+        W_a.weight.copy_(s.W_1q.T)  # (hidden, D): W_1^q in column form
+        U_a.weight.copy_(s.W_1z.T)
+        v_a.weight.copy_(s.w_2.reshape(1, -1))
+        e = v_a(torch.tanh(W_a(q)[:, None, :] + U_a(z)[None, :, :]))[..., 0]  # (M, N)
+        assert float(s.b_1.abs().max()) == 0.0
+        torch.testing.assert_close(s(z, q), e)
+    spec = SCORES["mlp"]
+    assert spec.same_as is not None and r"\mathbf{v}_a^\top \tanh" in spec.same_as
+    assert r"W_1^q\, \mathbf{q} + W_1^z \mathbf{z}_j" in spec.same_as
+    assert spec.same_as_note == "scoring.same_as_mlp"
+
+
+def test_the_mlp_formulas_are_all_in_column_vectors():
+    """Issue 45, item 6: the formula w_2ᵀtanh(W_1[z; q] + b_1) is in column vectors; its
+    step-through wrote k_j W_1^z + q_i W_1^q (rows). Both now write W_1^z k_j + W_1^q q_i."""
+    spec = SCORES["mlp"]
+    assert r"W_1^z \mathbf{z} + W_1^q \mathbf{q}" in spec.formula
+    symbol = spec.term_symbol(2, 3, 1)
+    assert r"W_1^z \mathbf{k}_{3} + W_1^q \mathbf{q}_{2}" in symbol
+    assert r"\mathbf{k}_{3} W_1^z" not in symbol

@@ -25,7 +25,7 @@ from .export import (
 from .language import lang, tr
 from .layout import presenting, split, style
 from .messages import error_box, explain
-from .navigation import reopen_link, unknown_page
+from .navigation import back_to_tour, reopen_link, unknown_page
 from .page_run import begin_page, end_page, settle, settled, stop
 from .startup import warm_up
 from .widgets import (
@@ -42,6 +42,7 @@ from .widgets import (
 __all__ = [
     "LANGS",
     "NUMBER_TABLE",
+    "back_to_tour",
     "begin_page",
     "choice_slider",
     "compute",

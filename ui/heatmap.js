@@ -4,8 +4,8 @@
 // into it (+ and − too); the reset button or 0 shows the whole map again. (No double click:
 // its two clicks would pick a cell each.)
 // No chart library: it redraws in a few milliseconds.
-// data: attnviz.charts.cells.cell_map's payload, z (float32, base64) row by row; notes, the
-// paragraphs under the map, and order (ui/common.js).
+// data: attnviz.charts.cells.cell_map's payload, z (float32, base64) row by row; alt, the map
+// in words; notes, the paragraphs under the map, and order (ui/common.js).
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -159,7 +159,7 @@ export default function ({ data, parentElement, setTriggerValue }) {
   plot.style.aspectRatio = `${cols} / ${rows}`;
   const img = el("img");
   img.src = data.src;
-  img.alt = data.title;
+  img.alt = data.alt; // the map in words (ui.mosaic.map_alt): title, size, largest value
   img.draggable = false; // a drag on the map draws a zoom box, it does not carry the image off
   const mark = el("div", "picked");
   const cursor = el("div", "cursor"); // the keyboard's cell
@@ -266,7 +266,7 @@ export default function ({ data, parentElement, setTriggerValue }) {
   // it, + and − zoom in and out around it, 0 shows the whole map.
   plot.tabIndex = 0;
   plot.setAttribute("role", "img");
-  plot.setAttribute("aria-label", data.title);
+  plot.setAttribute("aria-label", data.alt); // each arrow key names its cell instead
   let at = selected ? [...selected] : [0, 0];
   let keyed = false;
   // the view of `size` cells along one axis of n, centred on cell k as far as it can be

@@ -12,6 +12,9 @@ PICK_I, PICK_J = "i", "j"  # the picked weight's query and key position, from 1 
 FOLLOW = "follow"  # the picked weight's steps are shown (a click on the map turns it on)
 LAYER, HEAD = "layer", "head"  # the real model's layer and head, from 1 (a click on a tile)
 RACE_FRAME = "race_frame"  # the training race's step slider
+# the tour's stop and its example's seed (its buttons move them): not "seed", the key of
+# other pages' widgets, whose state a page opened from the tour would meet
+TOUR_STOP, TOUR_SEED = "stop", "example"
 
 # the URL and the controls of a run (ui.page_run, ui.widgets, ui.share)
 BOUND = "_url_keys"  # {widget key: default} of this run, for the URL
@@ -33,3 +36,8 @@ ORDER = "_component_order"  # (session id, {component key: (digest, number)})
 # the training race (pages/block/training_race_views.py; the positional page reads it)
 RACE = "race"  # the latest race: its config, records, frames, whether it has ended
 RACE_POSITIONS = "race_pe"  # the encodings the latest race learned (LearnedPositions)
+
+# the tour (pages/start/tour*.py; ui.navigation's way back to it)
+TOUR_ANSWERS = "_tour_answers"  # {claim: {"seed", "choice", "right"}}: the latest answer
+TOUR_REVEALED = "_tour_revealed"  # {(claim, seed)} whose answer the teacher has revealed
+TOUR_RETURN = "_tour_return"  # the stop a page was opened from: claim, URL, page, heading

@@ -37,6 +37,11 @@ export default function ({ data, parentElement, setTriggerValue }) {
     span.style.top = pct(band + r * stepY + cell / 2, height);
     side.append(span);
   });
+  // a redraw (a pick by Enter, another head) keeps a keyboard user's focus on the same tile
+  let root = parentElement.querySelector(".mosaic");
+  const focused = root?.getRootNode().activeElement;
+  const keep =
+    root?.contains(focused) && focused.classList.contains("cell") && focused.dataset.tile;
   const image = el("div", "image");
   image.style.aspectRatio = `${width} / ${height}`;
   const img = el("img");
@@ -56,7 +61,11 @@ export default function ({ data, parentElement, setTriggerValue }) {
       });
       button.title = name;
       button.setAttribute("aria-label", name);
-      if (selected && selected[0] === r && selected[1] === c) button.classList.add("selected");
+      // the tile picked: outlined, and "pressed" for a screen reader
+      const picked = Boolean(selected && selected[0] === r && selected[1] === c);
+      button.classList.toggle("selected", picked);
+      button.setAttribute("aria-pressed", String(picked));
+      button.dataset.tile = `${r},${c}`;
       button.onclick = () => setTriggerValue("pick", [r, c]);
       image.append(button);
       const title = tileLabels[r * cols + c];
@@ -71,7 +80,6 @@ export default function ({ data, parentElement, setTriggerValue }) {
     }
   }
   // Replace only our own element: the parent also holds the component's <style>.
-  let root = parentElement.querySelector(".mosaic");
   if (!root) {
     root = el("div", "mosaic");
     parentElement.append(root);
@@ -86,4 +94,5 @@ export default function ({ data, parentElement, setTriggerValue }) {
     root.append(el("div"), link);
   }
   drawNotes(parentElement, data.notes, large); // ui/common.js
+  if (keep) image.querySelector(`[data-tile="${keep}"]`)?.focus();
 }

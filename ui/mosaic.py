@@ -14,6 +14,7 @@ controls into the URL (app.py's share link does so only after a whole page's run
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Hashable
 
 import numpy as np
@@ -58,7 +59,12 @@ def data(
     ``save`` (label, file name) a link under the picture that saves this PNG: the
     component's own, where an ``st.download_button`` was one more element for each rerun;
     ``notes`` paragraphs of plain text under it, as an ``st.caption`` (one element fewer).
+    ``alt`` names the picture; its text alternative adds how many maps, how laid out,
+    and the name of the tile picked.
     """
+    described = tr("app.mosaic_alt", what=alt, count=len(names), rows=m.rows, cols=m.cols)
+    if selected:
+        described += tr("app.mosaic_picked", name=names[selected[0] * m.cols + selected[1]])
     return {
         "src": png_uri(png),
         "rows": m.rows,
@@ -71,7 +77,7 @@ def data(
         "colLabels": col_labels,
         "tileLabels": tile_labels or [],
         "selected": list(selected) if selected else None,
-        "alt": alt,
+        "alt": described,
         "large": large,
         "maxWidth": max_width,
         "save": {"label": save[0], "file": save[1]} if save else None,
@@ -135,7 +141,7 @@ def enlarged_map(
     """
 
     def build() -> dict:
-        return cell_map(
+        payload = cell_map(
             z,
             x_tokens,
             y_tokens,
@@ -147,11 +153,32 @@ def enlarged_map(
             pickable=on_pick is not None,
             **look,
         )
+        payload["alt"] = map_alt(z, payload)
+        return payload
 
     what = ("enlarged_map", key, same, picked, on_pick is None)
     payload = build() if same is None else drawn_as(what, build)
     pick = on_pick and _picked(key, on_pick)
     HEATMAP(key=key, data=ordered(key, payload | {"notes": notes or []}), on_pick_change=pick)
+
+
+def map_alt(z: np.ndarray, payload: dict) -> str:
+    """The text alternative of one map (``cell_map``'s ``payload`` of ``z``), in the reader's
+    language: its title, its size and its largest value, at the cell's row and column as
+    labelled (the first such cell; masked cells, not finite, left out)."""
+    title = re.sub(r"</?sub>", "", payload["title"])
+    z = np.asarray(z, dtype=np.float64)
+    finite = np.where(np.isfinite(z), z, -np.inf)
+    r, c = np.unravel_index(int(np.argmax(finite)), finite.shape)
+    return tr(
+        "app.map_alt",
+        title=title,
+        rows=z.shape[0],
+        cols=z.shape[1],
+        value=float(finite[r, c]),
+        row=payload["rowNames"][r],
+        col=payload["colNames"][c],
+    )
 
 
 def keep_in_url() -> None:

@@ -14,6 +14,10 @@ from .language import lang, tr
 SHARE = component("attnviz.share", "share")
 
 
+def _text(value: object) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
 def url_params() -> dict[str, str]:
     """The URL of this view: every control of the run off its default, the language always."""
     bound = st.session_state.get(BOUND, {})
@@ -22,7 +26,15 @@ def url_params() -> dict[str, str]:
         for k, default in bound.items()
         if k in st.session_state and (k == LANG or st.session_state[k] != default)
     }
-    return {k: str(v).lower() if isinstance(v, bool) else str(v) for k, v in params.items()}
+    return {k: _text(v) for k, v in params.items()}
+
+
+def said(url: dict[str, str]) -> dict[str, str]:
+    """The view a URL names: its parameters less those that spell out a control's default.
+    A link that sets every control (the tour's) names the same view as the page's own URL;
+    writing that URL over it would add a history entry, and Back would stay on the page."""
+    bound = st.session_state.get(BOUND, {})
+    return {k: v for k, v in url.items() if k == LANG or k not in bound or v != _text(bound[k])}
 
 
 def share_link() -> None:
@@ -34,7 +46,7 @@ def share_link() -> None:
         return
     st.session_state[LINKED] = True
     params = url_params()
-    if params != st.query_params.to_dict():  # each write is a message and a history entry
+    if params != said(st.query_params.to_dict()):  # each write: a message and a history entry
         st.query_params.from_dict(params)
     with st.sidebar:
         url = f"{st.context.url or ''}?{urlencode(params)}"

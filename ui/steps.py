@@ -18,7 +18,7 @@ from attnviz.charts.qkspace import qk_chart
 from attnviz.qkspace import CENTRES
 from attnviz.scores import SCORES
 from attnviz.stepthrough import WeightSteps
-from attnviz.tables import qk_table, step_tables
+from attnviz.tables import qk_table, sent_table, step_tables
 
 from .components import component, ordered
 from .export import csv_button, csv_text, download_label, plot
@@ -44,13 +44,15 @@ def follow(
     notes: Sequence[str] = (),
     key: str = "steps",
 ) -> None:
-    """The five lines of ``worked.weight_steps`` (``lines``), each over the chart of its
-    numbers, under a title naming the head (``where``): the projections, the score over its
-    terms, the softmax over the row, the head and output rows over the values mixed;
+    """The six lines of ``worked.weight_steps`` (``lines``), each over the chart of its
+    numbers, under a title naming the head (``where``): the
+    projections, the score over its terms, the softmax over the row, what each key sends
+    (‖f_h(x_l)‖ and ‖a_il f_h(x_l)‖, Kobayashi et al. 2020) beside its weight, the head and
+    output rows over the values mixed;
     ``extra`` (the map's own cell, when it differs from a_ij) under the softmax; ``notes``
     (text with $inline math$) under it all. One component, ``key``: its charts' PNG and CSV
-    files are named ``key``_terms, _row and _values."""
-    tables = step_tables(steps, list(tokens))
+    files are named ``key``_terms, _row, _sent and _values."""
+    tables = step_tables(steps, list(tokens)) | {"sent": sent_table(steps, list(tokens))}
     st.subheader(tr("steps.title", i=steps.i + 1, j=steps.j + 1, where=where))
     spec = SCORES[steps.score]
     charts_of = {
@@ -68,6 +70,14 @@ def follow(
             weight_title=tr("steps.row_weight"),
             key_title=tr("steps.row_key"),
         ),
+        "sent": charts.sent_chart(
+            steps,
+            tokens,
+            title=tr("steps.sent_title"),
+            f_title=tr("steps.sent_f"),
+            sent_title=tr("steps.sent_product"),
+            key_title=tr("steps.row_key"),
+        ),
         "values": charts.values_chart(
             steps,
             title=tr("steps.values_title"),
@@ -80,7 +90,8 @@ def follow(
     formulas = {  # the score and softmax lines, one step a line
         "terms": [_one_step_a_line(lines[1])],
         "row": [_one_step_a_line(lines[2])] + ([extra] if extra else []),
-        "values": lines[3:5],
+        "sent": lines[3:4],
+        "values": lines[4:6],
     }
     masked = not steps.m_row.all()
     panels = [

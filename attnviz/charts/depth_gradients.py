@@ -1,4 +1,5 @@
-"""Gradients by depth: mean ± spread of gradient norms against a layer or a depth."""
+"""Gradients by depth: mean ± spread of gradient norms against a layer or a depth, and of the
+stream's length against the block."""
 
 from __future__ import annotations
 
@@ -18,10 +19,12 @@ def band(
     x_title: str = "",
     y_title: str = "",
     log: bool = False,
+    log_y: bool = False,
     height: int = 420,
     reference: tuple[np.ndarray, np.ndarray, str] | None = None,
 ) -> go.Figure:
-    """Mean ± std (over seeds) per norm from ``stats`` (columns norm, x, mean, std)."""
+    """Mean ± std (over seeds) per norm from ``stats`` (columns norm, x, mean, std); ``log``:
+    both axes logarithmic, ``log_y``: the y-axis alone."""
     fig = go.Figure()
     for norm, part in stats.groupby("norm", sort=False):
         xs = part[x].to_numpy()
@@ -69,17 +72,28 @@ def band(
         # under the plot: beside it, the norms' names took half the width when presenting
         legend=dict(orientation="h", x=0, xanchor="left", y=-0.32, yanchor="top"),
     )
-    if log:  # ticks at the depths measured, and at 1, 2, 5 of each decade of the norms
+    if log:  # ticks at the depths measured
         depths = np.unique(stats[x].to_numpy())
         fig.update_xaxes(type="log", tickmode="array", tickvals=depths, ticktext=depths)
+    if log or log_y:  # ticks at 1, 2, 5 of each decade of the values
         fig.update_yaxes(type="log", tickmode="array", tickvals=one_two_five(fig))
     return fig
 
 
 def one_two_five(fig: go.Figure) -> list[float]:
     """1, 2 and 5 times each power of ten from below the figure's least y to above its
-    greatest (the axis's autorange shows those in its range, all at one type size)."""
+    greatest (the axis's autorange shows those in its range, all at one type size); 1 … 9
+    times where fewer than two of those fall inside the data (post-LN's last layer spans
+    less than ×2, between 5 and 10); over more than four decades (the stream with no LN)
+    the powers of ten alone, as 1-2-5 ticks would crowd each other."""
     ys = np.concatenate([np.asarray(t.y, float) for t in fig.data])
     ys = ys[ys > 0]
     lo, hi = int(np.floor(np.log10(ys.min()))), int(np.ceil(np.log10(ys.max())))
-    return [k * 10.0**e for e in range(lo, hi + 1) for k in (1, 2, 5)]
+
+    def ticks(steps: tuple[int, ...]) -> list[float]:
+        return [k * 10.0**e for e in range(lo, hi + 1) for k in steps]
+
+    if hi - lo > 4:
+        return ticks((1,))
+    inside = [v for v in ticks((1, 2, 5)) if ys.min() <= v <= ys.max()]
+    return ticks((1, 2, 5)) if len(inside) >= 2 else ticks(tuple(range(1, 10)))

@@ -31,11 +31,12 @@ def head_grid(
     """All heads' maps (H, N_q, N_k) in one figure, ``cols`` per row.
 
     Small grids are heat maps with hover; large ones one PNG mosaic (fast to send and draw).
-    The height fits square tiles into a plot about ``width_px`` wide.
+    The height fits square tiles into a plot about ``width_px`` wide. Heads are titled
+    "head 1" … "head H" unless ``titles`` says otherwise: the chapter counts h from 1.
     """
     weights = np.asarray(weights, dtype=np.float32)
     H, n_q, n_k = weights.shape
-    titles = titles or [f"head {h}" for h in range(H)]
+    titles = titles or [f"head {h}" for h in range(1, H + 1)]
     cols = min(cols, H)
     rows = -(-H // cols)
     if H * n_q * n_k > GRID_HEATMAP_MAX_CELLS:

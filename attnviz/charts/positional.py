@@ -76,3 +76,23 @@ def rows(
     if y_max is not None:
         fig.update_yaxes(range=[0, y_max])
     return fig
+
+
+def difference(
+    values: dict[str, np.ndarray],
+    tokens: list[str],
+    *,
+    title: str = "",
+    y_title: str = "",
+    height: int = 340,
+) -> go.Figure:
+    """Grouped bars of row differences (name → (N,), e.g. Δ_k = a_jk − a_ik) over the keys.
+
+    The y range is symmetric about 0 and scaled to the largest |Δ| shown, so a difference a
+    tenth of the weights' own range still fills the chart; an all-zero set keeps ±0.001.
+    """
+    fig = rows(values, tokens, title=title, y_title=y_title, height=height)
+    top = max((float(np.abs(v).max()) for v in values.values()), default=0.0)
+    reach = 1.1 * max(top, 1e-3)
+    fig.update_yaxes(range=[-reach, reach], zeroline=True, zerolinecolor="grey")
+    return fig

@@ -85,14 +85,15 @@ def model_grid(
     notebooks; the app draws the same :func:`mosaic` as plain HTML).
 
     Rows are layers, columns heads; each cell is that head's map (rows = queries) on a
-    Viridis scale from 0 to ``zmax``. ``selected`` (layer, head) is outlined in red.
+    Viridis scale from 0 to ``zmax``. ``selected`` (layer, head) is outlined in red. Both
+    are indices from 0, as in ``attentions``; the labels and hover text count from 1.
     """
     m = mosaic(attentions, zmax)
     L, H, n, gap, step, canvas = m.rows, m.cols, m.cell, m.gap, m.step, m.rgb
     fig = go.Figure(go.Image(source=png_uri(png_bytes(canvas)), hoverinfo="skip"))
     ll, hh = np.meshgrid(np.arange(L), np.arange(H), indexing="ij")  # (L, H) each
     names = [
-        f"{layer_label.format(l=a)}, {head_label.format(h=b)}"
+        f"{layer_label.format(l=a + 1)}, {head_label.format(h=b + 1)}"
         for a, b in zip(ll.ravel(), hh.ravel(), strict=True)
     ]
     fig.add_trace(
@@ -109,10 +110,12 @@ def model_grid(
         )
     )
     labels = [
-        dict(x=h * step + n / 2, y=-gap, text=head_label.format(h=h), yshift=6, yanchor="bottom")
+        dict(
+            x=h * step + n / 2, y=-gap, text=head_label.format(h=h + 1), yshift=6, yanchor="bottom"
+        )
         for h in range(H)
     ] + [
-        dict(x=-gap, y=layer * step + n / 2, text=layer_label.format(l=layer), xanchor="right")
+        dict(x=-gap, y=layer * step + n / 2, text=layer_label.format(l=layer + 1), xanchor="right")
         for layer in range(L)
     ]
     fig.update_layout(annotations=[dict(a, showarrow=False, font_size=10) for a in labels])

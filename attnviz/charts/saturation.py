@@ -69,8 +69,10 @@ def variance_curve(
     y_title: str = "",
     slope_name: str = "slope",
     height: int = 360,
+    product: float = 1.0,
 ) -> go.Figure:
-    """Var of the logits against D on log-log axes, with the identity line Var = D.
+    """Var of the logits against D on log-log axes, with the law's line Var = D σ_q² σ_k²
+    (``product`` = σ_q² σ_k²; Var = D for unit components) and, scaled, Var = σ_q² σ_k².
 
     Each curve's legend entry ends with ``(slope_name <fitted slope>)``.
     """
@@ -85,7 +87,14 @@ def variance_curve(
             line_color=colour,
         )
     xs = np.array([1, curves["D"].max()], dtype=np.float32)
-    fig.add_scatter(x=xs, y=xs, mode="lines", name="Var = D", line=dict(color="grey", dash="dot"))
+    law = "Var = D" if product == 1 else f"Var = {product:g} D"
+    fig.add_scatter(
+        x=xs, y=product * xs, mode="lines", name=law, line=dict(color="grey", dash="dot")
+    )
+    if product != 1:  # what the √D division leaves: σ_q² σ_k², not 1
+        flat = np.full(2, product, dtype=np.float32)
+        style = dict(color="grey", dash="dash")
+        fig.add_scatter(x=xs, y=flat, mode="lines", name=f"Var = {product:g}", line=style)
     fig.add_vline(x=D, line_color="grey", line_width=1)
     fig.update_xaxes(title="D", **D_TICKS)
     fig.update_yaxes(type="log", dtick=1, title=y_title)  # one label a decade

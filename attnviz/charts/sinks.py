@@ -1,6 +1,7 @@
 """Where a model's heads park their weight (``attnviz.sinks``): ``sink_grid`` draws one
 layer × head map per category ([CLS], [SEP], punctuation, the rest), side by side on one
-colour scale.
+colour scale; ``layer_shares`` puts, per layer, the share of weight beside the share of
+contribution ‖a_ij f_h(x_j)‖ on each category.
 """
 
 from __future__ import annotations
@@ -8,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from .maps import colour_bar, map_trace
+from .maps import LEGEND_AT_FOOT, colour_bar, map_trace
 
 
 def sink_grid(
@@ -91,4 +92,72 @@ def sink_grid(
     lines = max(title.count("<br>") for title in titles) + 1  # the titles' lines, above
     top = round(14 + 1.3 * title_px * lines)
     layout |= dict(annotations=notes, height=height, margin=dict(l=10, r=10, t=top, b=10))
+    return go.Figure(traces, layout)
+
+
+def layer_shares(
+    layers: np.ndarray,
+    titles: list[str],
+    *,
+    series_names: tuple[str, str] = ("weight", "contribution"),
+    layer_label: str = "layer {l}",
+    value_name: str = "share",
+    height: int = 300,
+    title_px: int = 13,
+) -> go.Figure:
+    """Per layer, the share of weight beside the share of contribution on each category:
+    ``layers`` (2, C, L), e.g. ``Sinks.layers()[:, :3]``; one panel per category (``titles``),
+    two bars per layer, on one y axis from 0 to 1 (``value_name``), layers from 1."""
+    layers = np.asarray(layers, dtype=np.float64)
+    _, C, L = layers.shape
+    ticks = [layer_label.format(l=a + 1) for a in range(L)]
+    colours = ("#1f77b4", "#ff7f0e")  # weight, contribution: Plotly's first two
+    traces, layout, notes = [], {}, []
+    width, gap = 1 / C, 0.03
+    for c in range(C):
+        axis = "" if c == 0 else str(c + 1)
+        for s, (name, colour) in enumerate(zip(series_names, colours, strict=True)):
+            traces.append(
+                go.Bar(
+                    x=ticks,
+                    y=layers[s, c],
+                    name=name,
+                    legendgroup=name,
+                    showlegend=c == 0,
+                    marker_color=colour,
+                    xaxis=f"x{axis}",
+                    yaxis=f"y{axis}",
+                    hovertemplate=f"{titles[c]}<br>%{{x}}<br>{name} %{{y:.3f}}<extra></extra>",
+                )
+            )
+        domain = [c * width + (gap if c else 0), (c + 1) * width - gap]
+        layout[f"xaxis{axis}"] = dict(domain=domain, anchor=f"y{axis}", automargin=True)
+        layout[f"yaxis{axis}"] = dict(
+            anchor=f"x{axis}",
+            range=[0, 1],
+            showticklabels=c == 0,
+            title=value_name if c == 0 else None,
+            automargin=True,
+        )
+        notes.append(
+            dict(
+                text=titles[c],
+                x=(domain[0] + domain[1]) / 2,
+                y=1.0,
+                xref="paper",
+                yref="paper",
+                xanchor="center",
+                yanchor="bottom",
+                showarrow=False,
+                font_size=title_px,
+            )
+        )
+    top = round(14 + 1.3 * title_px)
+    layout |= dict(
+        annotations=notes,
+        barmode="group",
+        height=height,
+        margin=dict(l=10, r=10, t=top, b=10),
+        legend=LEGEND_AT_FOOT,
+    )
     return go.Figure(traces, layout)

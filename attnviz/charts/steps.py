@@ -1,7 +1,8 @@
 """One weight followed through its formula, as bar charts (the multi-head and real-model pages
 draw them under a picked cell): ``terms_chart`` (the summands of s_ij: which dimensions
-carry the score), ``row_chart`` (the row before and after softmax), ``values_chart`` (v_j,
-a_ij v_j and the head's output row).
+carry the score), ``row_chart`` (the row before and after softmax), ``sent_chart`` (what
+each key sends per unit of weight, ‖f_h(x_l)‖, and with its weight, ‖a_il f_h(x_l)‖),
+``values_chart`` (v_j, a_ij v_j and the head's output row).
 
 Each builder returns the payload of the app's ui/bars.js, which draws it as inline SVG:
 a click draws three of them at once, and a plain payload needs no figure validated on the
@@ -115,6 +116,41 @@ def row_chart(
         n,
         panels,
         names=token_labels(tokens, escape=False),  # drawn as text, never parsed as markup
+        highlight=int(steps.j),
+        masked=np.flatnonzero(~np.asarray(steps.m_row, dtype=bool)),
+    )
+
+
+def sent_chart(
+    steps: WeightSteps,
+    tokens: Sequence[str],
+    *,
+    title: str = "",
+    f_title: str = "‖f(x)‖",
+    sent_title: str = "‖a f(x)‖",
+    key_title: str = "",
+) -> dict:
+    """What each key l sends to query i through head h (Kobayashi et al. 2020): ‖f_h(x_l)‖
+    = ‖v_l W_h^O‖ (top panel) and ‖a_il f_h(x_l)‖ = a_il ‖f_h(x_l)‖ (bottom), one bar per
+    key named by its token; key j in red, keys the mask forbids in grey.
+
+    Shape:
+        steps.f_row, steps.a_row (N,) → two panels of N bars.
+    """
+    n = len(tokens)
+    colours = np.where(steps.m_row, POSITIVE, MUTED).astype(object)
+    colours[steps.j] = HIGHLIGHT
+    colours = colours.tolist()
+    panels = [
+        panel(name, 140, series("bars", values, name=name, colours=colours))
+        for values, name in ((steps.f_row, f_title), (steps.a_row * steps.f_row, sent_title))
+    ]
+    return chart(
+        title,
+        key_title,
+        n,
+        panels,
+        names=token_labels(tokens, escape=False),
         highlight=int(steps.j),
         masked=np.flatnonzero(~np.asarray(steps.m_row, dtype=bool)),
     )

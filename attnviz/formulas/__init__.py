@@ -14,9 +14,28 @@ real_model: a real model's heads, rollout and sinks.
 """
 
 from ..positional import SINUSOIDAL
-from .attention import SATURATION, WEIGHTED_SUM, equivariance, many_queries, score, single_query
-from .heads import PRE_LN_INPUT, PRE_LN_X, QK_CENTRING, head_scores, multihead, pipeline, qk_space
-from .positional import add_concat, position_score, position_similarity, positions
+from .attention import (
+    SATURATION,
+    WEIGHTED_SUM,
+    equivariance,
+    many_queries,
+    same_as,
+    saturation,
+    score,
+    single_query,
+)
+from .heads import (
+    PRE_LN_INPUT,
+    PRE_LN_X,
+    QK_CENTRING,
+    composed_projection,
+    head_scores,
+    multihead,
+    pipeline,
+    qk_scaled,
+    qk_space,
+)
+from .positional import ROW_DIFFERENCE, add_concat, position_score, position_similarity, positions
 from .real_model import (
     HIDE_RENORMALISE,
     REAL_HEAD,
@@ -25,7 +44,15 @@ from .real_model import (
     SINK_SHARE,
     heads_combined,
 )
-from .transformer import ACTIVATIONS, LAYER_NORM, block, grad_scale, pattern_score, race
+from .transformer import (
+    ACTIVATIONS,
+    LAYER_NORM,
+    block,
+    ffn_width,
+    grad_scale,
+    pattern_score,
+    race,
+)
 
 __all__ = [
     "ACTIVATIONS",
@@ -36,6 +63,7 @@ __all__ = [
     "QK_CENTRING",
     "REAL_HEAD",
     "ROLLOUT",
+    "ROW_DIFFERENCE",
     "SATURATION",
     "SINK_MOVED",
     "SINK_SHARE",
@@ -43,7 +71,9 @@ __all__ = [
     "WEIGHTED_SUM",
     "add_concat",
     "block",
+    "composed_projection",
     "equivariance",
+    "ffn_width",
     "grad_scale",
     "head_scores",
     "heads_combined",
@@ -54,8 +84,11 @@ __all__ = [
     "position_score",
     "position_similarity",
     "positions",
+    "qk_scaled",
     "qk_space",
     "race",
+    "same_as",
+    "saturation",
     "score",
     "single_query",
 ]

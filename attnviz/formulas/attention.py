@@ -19,6 +19,12 @@ WEIGHTED_SUM = (  # S1: the weights of any score r, and the vector they read
 )
 
 
+def same_as(name: str) -> list[str]:
+    """The published score that ``name`` is, beside it (S5: Bahdanau's additive attention)."""
+    known = spec_of(name).same_as
+    return [known] if known else []
+
+
 def single_query(name: str) -> str:
     """S1/S8: one query's weights over the sources and the vector it reads, for any score."""
     if spec_of(name).operator:  # S8's matrix form: sources stacked as the rows of X
@@ -56,15 +62,27 @@ def many_queries(name: str) -> list[str]:
     ]
 
 
-SATURATION = [
-    r"r(\mathbf{z}, \mathbf{q}) = \frac{\mathbf{z}^\top \mathbf{q}}{\sqrt{D}}",
-    r"\mathrm{Var}(\mathbf{q}^\top \mathbf{k}) = \sum_{d=1}^{D} \mathrm{Var}(q_d k_d) = D",
-    r"\mathrm{Var}\!\left(\frac{\mathbf{q}^\top \mathbf{k}}{\sqrt{D}}\right) = 1",
-    r"\mathbf{a} = \mathrm{softmax}(\mathbf{s})",
-    r"J = \frac{\partial \mathbf{a}}{\partial \mathbf{s}}"
-    r" = \mathrm{diag}(\mathbf{a}) - \mathbf{a}\mathbf{a}^\top",
-    r"H(\mathbf{a}) = -\sum_{j=1}^{N} a_j \log a_j \le \log N",
-]
+def saturation(sigma_q: float = 1.0, sigma_k: float = 1.0) -> list[str]:
+    """S2, S3: the scaled score, Var(qᵀk) = D σ_q² σ_k² for components of variances σ_q², σ_k²
+    (each q_d k_d has variance σ_q² σ_k²), the softmax, its Jacobian and its entropy Ent(a)
+    (H is the number of heads)."""
+    c = (sigma_q * sigma_k) ** 2
+    at = r" = D" if c == 1 else rf" = {c:g}\,D"
+    return [
+        r"r(\mathbf{z}, \mathbf{q}) = \frac{\mathbf{z}^\top \mathbf{q}}{\sqrt{D}}",
+        # two lines: a narrow column cut the one line off after its second =
+        r"\begin{aligned}\mathrm{Var}(\mathbf{q}^\top \mathbf{k}) &= \sum_{d=1}^{D}"
+        rf" \mathrm{{Var}}(q_d k_d) \\ &= D\,\sigma_q^2 \sigma_k^2{at}\end{{aligned}}",
+        r"\mathrm{Var}\!\left(\frac{\mathbf{q}^\top \mathbf{k}}{\sqrt{D}}\right)"
+        rf" = \sigma_q^2 \sigma_k^2 = {c:g}",
+        r"\mathbf{a} = \mathrm{softmax}(\mathbf{s})",
+        r"J = \frac{\partial \mathbf{a}}{\partial \mathbf{s}}"
+        r" = \mathrm{diag}(\mathbf{a}) - \mathbf{a}\mathbf{a}^\top",
+        r"\mathrm{Ent}(\mathbf{a}) = -\sum_{j=1}^{N} a_j \log a_j \le \log N",
+    ]
+
+
+SATURATION = saturation()  # unit-variance components, as the chapter's S3 draws them
 
 
 def equivariance(pe_kind: str, pe_mode: str) -> list[str]:

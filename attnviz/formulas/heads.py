@@ -18,6 +18,22 @@ PRE_LN_X = r"\hat{X}"  # what a pre-LN block's attention reads (S14): LN(X)
 PRE_LN_INPUT = rf"{PRE_LN_X} = \mathrm{{LN}}(X)"
 
 
+def qk_scaled(s: float, head: str = "_h") -> str:
+    """W^Q and W^K multiplied by s after their random draw: every inner-product score × s²."""
+    return rf"W{head}^Q \leftarrow {s:g}\,W{head}^Q,\ W{head}^K \leftarrow {s:g}\,W{head}^K"
+
+
+def composed_projection(x: str = "X", width: str = "D") -> str:
+    """S10 then S12: the chapter's Q = XW^Q, then QW_h^Q, is X times one (width × D′) matrix,
+    the W_h^Q the app draws (and likewise for K and V)."""
+    return (
+        rf"\begin{{aligned}}Q W_h^Q &= ({x} W^Q)\, W_h^Q = {x}\, (W^Q W_h^Q) \\"
+        rf" W^Q W_h^Q &\in \mathbb{{R}}^{{{width} \times {width}}}\,"
+        rf"\mathbb{{R}}^{{{width} \times D'}} = \mathbb{{R}}^{{{width} \times D'}}"
+        r"\end{aligned}"
+    )
+
+
 def multihead(
     score_name: str,
     *,
@@ -34,7 +50,7 @@ def multihead(
     """
     pre = placement(norm).ln_before_sublayer  # attention reads LN(X)
     x = PRE_LN_X if pre else "X"
-    softmax = r"\mathrm{softmax}(S_h + M)" if causal else r"\mathrm{softmax}(S_h)"
+    softmax = r"\mathrm{softmax}(S_h + C)" if causal else r"\mathrm{softmax}(S_h)"
     sdpa = spec_of(score_name).operator and not causal  # exactly the chapter's 𝒜_{D'} (S11)
     head = (  # two lines: a narrow column cannot hold the chapter's name and its value in one
         rf"\begin{{aligned}}\mathrm{{head}}_h &= \mathcal{{A}}_{{D'}}(Q_h, K_h, V_h) \\"
@@ -45,6 +61,7 @@ def multihead(
     lines = [
         rf"\begin{{gathered}}Q_h = {x} W_h^Q,\ K_h = {x} W_h^K,\ V_h = {x} W_h^V \\"
         rf" W_h^{{Q,K,V}} \in \mathbb{{R}}^{{{width} \times D'}}\end{{gathered}}",
+        composed_projection(x, width),
         head_scores(score_name),
         head,
         rf"\begin{{gathered}}\mathcal{{A}}^M({x}, {x}, {x}) = [\mathrm{{head}}_1, \dots,"
@@ -52,11 +69,9 @@ def multihead(
         r"\end{gathered}",
     ]
     if causal:
-        lines.insert(2, r"M_{ij} = \begin{cases} 0 & j \le i \\ -\infty & j > i\end{cases}")
+        lines.insert(3, r"C_{ij} = \begin{cases} 0 & j \le i \\ -\infty & j > i\end{cases}")
     if qk_scale != 1:
-        lines.insert(
-            1, rf"W_h^Q \leftarrow {qk_scale:g}\,W_h^Q,\ W_h^K \leftarrow {qk_scale:g}\,W_h^K"
-        )
+        lines.insert(2, qk_scaled(qk_scale))
     if pre:
         lines.insert(0, PRE_LN_INPUT)
     return lines
@@ -81,7 +96,7 @@ def pipeline(
         (r"W^O", rf"\in \mathbb{{R}}^{{D'H \times {width}}}"),
         ("Q_h, K_h, V_h", rf"{x} W_h^Q,\ {x} W_h^K,\ {x} W_h^V"),
         ("S_h", head_scores(score_name)),
-        ("A_h", r"\mathrm{softmax}(S_h + M)" if causal else r"\mathrm{softmax}(S_h)"),
+        ("A_h", r"\mathrm{softmax}(S_h + C)" if causal else r"\mathrm{softmax}(S_h)"),
         (r"\mathrm{head}_h", r"A_h V_h"),
         (r"\mathrm{concat}", r"[\mathrm{head}_1, \dots, \mathrm{head}_H]"),  # a word, upright
         (r"\mathcal{A}^M", r"[\mathrm{head}_1, \dots, \mathrm{head}_H]\, W^O"),
@@ -106,10 +121,13 @@ def qk_space(score_name: str, centre: str) -> list[str]:
         lines.append(drawn)
     q_mean = r" - \bar{\mathbf{q}}" if centre == "each" else ""
     k_mean = r" - \bar{\mathbf{k}}" if centre != "none" else ""
+    # centred vectors get a superscript c: q̃, Q̃ are the chapter's attended vectors (S8)
     lines += [
-        rf"\tilde{{\mathbf{{q}}}}_i = {query}{q_mean},\quad \tilde{{\mathbf{{k}}}}_j ="
-        rf" \mathbf{{k}}_j{k_mean},\quad [\tilde Q; \tilde K] = U \Sigma P^\top",
-        r"(x, y) = \tilde{\mathbf{q}}_i P_{:,1:2},\ \tilde{\mathbf{k}}_j P_{:,1:2},"
+        rf"\mathbf{{q}}^c_i = {query}{q_mean},\quad \mathbf{{k}}^c_j ="
+        rf" \mathbf{{k}}_j{k_mean},\quad [Q^c; K^c] = U \Sigma\,"
+        r"[\mathbf{e}_1, \dots, \mathbf{e}_{D'}]^\top",
+        r"(x, y) = (\mathbf{e}_1^\top \mathbf{q}^c_i,\ \mathbf{e}_2^\top \mathbf{q}^c_i),\ "
+        r"(\mathbf{e}_1^\top \mathbf{k}^c_j,\ \mathbf{e}_2^\top \mathbf{k}^c_j),"
         r"\quad \rho_a = \sigma_a^2 \Big/ \sum_b \sigma_b^2",
     ]
     if centre != "none":

@@ -20,13 +20,16 @@ def add_concat(d_pos_symbol: str = "D") -> str:
 
 
 def position_similarity(cosine: bool = False) -> str:
-    """S_ij between positions i and j: p_iᵀp_j, or its cosine (unit-length p_i)."""
+    """G_ij, the Gram matrix of the positions i and j: p_iᵀp_j, or its cosine (unit-length p_i).
+
+    G, not S: S_h is a head's score matrix.
+    """
     if cosine:
         return (
-            r"S_{ij} = \frac{\mathbf{p}_i^\top \mathbf{p}_j}"
+            r"G_{ij} = \frac{\mathbf{p}_i^\top \mathbf{p}_j}"
             r"{\lVert \mathbf{p}_i \rVert\, \lVert \mathbf{p}_j \rVert}"
         )
-    return r"S_{ij} = \mathbf{p}_i^\top \mathbf{p}_j"
+    return r"G_{ij} = \mathbf{p}_i^\top \mathbf{p}_j"
 
 
 def position_score(mode: str) -> str:
@@ -47,3 +50,7 @@ def position_score(mode: str) -> str:
         r"s_{ij} = \frac{[\mathbf{x}_i; \mathbf{p}_i]^\top W^Q (W^K)^\top"
         r" [\mathbf{x}_j; \mathbf{p}_j]}{\sqrt{D + D}}"
     )
+
+
+# S16: how the repeated word's two rows (positions i and j) differ, key by key
+ROW_DIFFERENCE = r"\Delta_k = a_{jk} - a_{ik},\quad k = 1, \dots, N"

@@ -27,6 +27,11 @@ LAYER_NORM = (
 )
 
 
+def ffn_width(D: int, D_ff: int) -> str:
+    """S13's D_ff ≫ D for one model: its FFN's hidden width and the multiple of D it is."""
+    return rf"D_{{\mathrm{{ff}}}} = {D_ff} = {D_ff / D:g}\,D,\quad D = {D}"
+
+
 def grad_scale(x_scale: str) -> str:
     """The last layer's gradient against depth L at initialisation (Xiong et al. 2020), for
     inputs of unit size ("unit") or √D times larger ("sqrt_d"): then ‖x_0‖² = D² outweighs

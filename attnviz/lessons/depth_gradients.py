@@ -1,16 +1,21 @@
-"""Gradient norms by depth at initialisation, post-LN vs pre-LN (S13, S14; Xiong et al. 2020).
+"""Gradient norms by depth at initialisation, post-LN vs pre-LN (S13, S14): Xiong et al.
+(2020), Fig. 3, reproduced panel by panel, and the stream's length through the stack.
 
-The setup is in ``depth_model`` (Xavier-uniform weights, the same in either order).
+Their Fig. 3 (a 6-6 Transformer on IWSLT14 De–En at initialisation; ‖∂ℒ/∂W_2‖ of each
+layer's FFN): (a) post-LN's rises with the layer index, (b) pre-LN's is about the same at
+every layer; the last layer's against the number of layers L: (c) post-LN's stays the same,
+(d) pre-LN's falls (their Theorem 1: O(d√(ln d)) and O(d√(ln d / L))).
 
-Measured at the page's defaults (D = 128, L = 12 and 3 → 24, seeds 0–2):
-  * the last layer's ‖∂loss/∂W_2‖: post-LN stays O(1) as L grows (×1.27 from L = 3 to 24);
-    with unit inputs pre-LN's shrinks like 1/√L (×0.40, √(3/24) = 0.35): the stream's
-    length grows like √L and the final LN divides by it;
-  * per layer at L = 12: with unit inputs pre-LN's gradient falls ~3× from layer 1 to 12
-    (×0.31: a layer's gradient passes back through the Jacobians of every block above it, a
-    term Xiong et al.'s bound leaves out); with inputs √D larger, as Transformers scale their
-    embeddings, the input dominates the stream and every layer gets nearly the same gradient
-    (×0.96, their Fig. 3), which then no longer shrinks with L (×0.99).
+The setup is in ``depth_model``. Measured at the page's defaults (D = 128, L = 6, unit
+inputs, seeds 0–2), layer L over layer 1 and L = 24 over L = 3:
+  * (a) post-LN per layer ×1.02: flat, where theirs rises (not reproduced by this model);
+  * (b) pre-LN per layer ×0.53: falls, where theirs is flat; with inputs √D times larger
+    (the input then outweighs what the blocks add) ×0.99, flat as theirs;
+  * (c) post-LN's last layer ×1.27: a slight rise, where theirs stays the same;
+  * (d) pre-LN's last layer ×0.40 (1/√L: ×0.35): falls, as theirs; with inputs √D times
+    larger ×0.99, flat.
+After 24 blocks the stream's mean length is √D with post-LN, ×4.91 the input's with pre-LN
+and ×4.3·10⁴ with no LN.
 """
 
 from __future__ import annotations
@@ -24,10 +29,11 @@ import pandas as pd
 
 from .. import formulas
 from ..limits import MAX_D, MAX_LAYERS, check_choice, check_int
-from .depth_model import NORMS, PARAMS, X_SCALES, last_layer_gradients, layer_gradients
+from .depth_model import NORMS, PARAMS, PLACEMENTS, X_SCALES, depth_pass, layer_gradients
 
 TREND_DEPTHS = (1, 2, 3, 6, 12, 24)
 RATIO_DEPTHS = (3, 24)  # the trend's ratio: last-layer gradient at L = 24 over L = 3
+FLAT = (0.8, 1.2)  # a ratio within ±20 % reads as flat; above rises, below falls
 MAX_SEEDS = 10
 WORK_BUDGET = 3 * 256**2 * 2 * MAX_LAYERS  # seeds · D² · (L + 24): 3 seeds at D = 256, L = 24
 
@@ -52,7 +58,7 @@ class TrendConfig:
 class Config:
     """Per-layer gradients of one depth-L stack; the trend at the same D and seeds."""
 
-    L: int = 12  # depth of the per-layer chart
+    L: int = 6  # depth of the per-layer panels: Xiong et al.'s 6 layers
     D: int = 128
     seeds: int = 3
     x_scale: str = "unit"
@@ -92,19 +98,34 @@ def by_layer(
 
 def last_layer_trend(
     D: int, seeds: int, x_scale: str = "unit", progress: Progress | None = None
-) -> pd.DataFrame:
-    """The last layer's ‖∂loss/∂W_2‖ for each depth in ``TREND_DEPTHS``, post and pre, per seed.
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The last layer's ‖∂loss/∂W_2‖ for each depth in ``TREND_DEPTHS``, post and pre, and
+    the stream's length after each block of the deepest stack, post, pre and no LN, per seed.
 
-    Columns: norm, seed, L, W_2.
+    Columns: norm, seed, L, W_2; and norm, seed, block (0 = the input … 24), token, length.
     """
     seeds = check_int("seeds", seeds, 1, MAX_SEEDS)
-    rows = []
+    rows, lengths = [], []
     for s in range(seeds):
-        for norm, grads in last_layer_gradients(D, s, TREND_DEPTHS, x_scale).items():
-            rows += [(norm, s, L, g) for L, g in zip(TREND_DEPTHS, grads, strict=True)]
+        grads, by_block = depth_pass(D, s, TREND_DEPTHS, x_scale)
+        for norm, g in grads.items():
+            rows += [(norm, s, L, v) for L, v in zip(TREND_DEPTHS, g, strict=True)]
+        for norm, ls in by_block.items():  # ls: (blocks + 1, tokens)
+            block, token = np.indices(ls.shape)
+            lengths.append(
+                pd.DataFrame(
+                    {
+                        "norm": norm,
+                        "seed": s,
+                        "block": block.ravel(),
+                        "token": token.ravel(),
+                        "length": ls.ravel(),
+                    }
+                )
+            )
         if progress:
             progress((s + 1) / seeds)
-    return pd.DataFrame(rows, columns=["norm", "seed", "L", "W_2"])
+    return pd.DataFrame(rows, columns=["norm", "seed", "L", "W_2"]), pd.concat(lengths)
 
 
 def spread(df: pd.DataFrame, by: str, value: str) -> pd.DataFrame:
@@ -134,18 +155,76 @@ def run(cfg: Config, progress: Progress | None = None) -> Result:
 class TrendResult:
     table: pd.DataFrame  # norm, seed, L, W_2 (the last layer's)
     spread: pd.DataFrame  # norm, L, mean, std over seeds
-    reference: tuple[np.ndarray, np.ndarray]  # (L, g·√(L_0 / L)): 1/√L through pre-LN's first
+    reference: tuple[np.ndarray, np.ndarray]  # (L, c/√L): c fitted to pre-LN's means
     ratios: dict[str, float]  # post, pre: mean at RATIO_DEPTHS[1] / at [0]; ref: √(lo / hi)
     formulas: list[str]  # LaTeX of the law the trend shows
+    lengths: pd.DataFrame  # norm (post, pre, none), seed, block, token, length ‖x_ℓ‖
+    length_spread: pd.DataFrame  # norm, block, mean, std over tokens and seeds
+    growth: dict[str, float]  # placement → mean length after the last block / the input's
 
 
 def trend(cfg: TrendConfig, progress: Progress | None = None) -> TrendResult:
-    """The last layer's ‖∂loss/∂W_2‖ against depth, its 1/√L reference and the ratio lo → hi."""
-    table = last_layer_trend(cfg.D, cfg.seeds, cfg.x_scale, progress)
+    """The last layer's ‖∂loss/∂W_2‖ against depth, its 1/√L reference and the ratio lo → hi;
+    the stream's length after each block.
+
+    The reference c/√L goes through pre-LN's means at their geometric middle: log c is the
+    mean of log(mean_L · √L), the least-squares fit of a line of slope −½ on the log–log
+    chart, so it runs through the data's own range rather than through L = 1 alone.
+    """
+    table, lengths = last_layer_trend(cfg.D, cfg.seeds, cfg.x_scale, progress)
     stats = spread(table, "L", "W_2")
     mean = {n: part.set_index("L")["mean"] for n, part in stats.groupby("norm")}
     Ls = np.array(TREND_DEPTHS, dtype=float)
-    reference = (Ls, mean["pre"][TREND_DEPTHS[0]] * np.sqrt(Ls[0] / Ls))
+    c = np.exp(np.mean(np.log(mean["pre"][list(TREND_DEPTHS)].to_numpy() * np.sqrt(Ls))))
     lo, hi = RATIO_DEPTHS
     ratios = {n: float(mean[n][hi] / mean[n][lo]) for n in NORMS} | {"ref": math.sqrt(lo / hi)}
-    return TrendResult(table, stats, reference, ratios, [formulas.grad_scale(cfg.x_scale)])
+    by_block = spread(lengths, "block", "length")
+    first_last = by_block.groupby("norm")["mean"]
+    growth = {n: float(g.iloc[-1] / g.iloc[0]) for n, g in first_last}
+    by_block = by_block.set_index("norm").loc[list(PLACEMENTS)].reset_index()
+    return TrendResult(
+        table,
+        stats,
+        (Ls, c / np.sqrt(Ls)),
+        ratios,
+        [formulas.grad_scale(cfg.x_scale)],
+        lengths,
+        by_block,
+        growth,
+    )
+
+
+def direction(ratio: float) -> str:
+    """ "rises", "flat" or "falls": a ratio within ``FLAT`` (±20 %) reads as flat."""
+    lo, hi = FLAT
+    return "falls" if ratio < lo else "rises" if ratio > hi else "flat"
+
+
+@dataclass(frozen=True)
+class Panel:
+    """One panel of Xiong et al.'s Fig. 3 beside this model's: the paper's direction, the
+    measured ratio (layer L over layer 1, or L = 24 over L = 3) and its direction."""
+
+    key: str  # a, b, c, d
+    norm: str  # post, pre
+    paper: str  # the paper's direction: rises, flat, falls
+    ratio: float
+
+    @property
+    def measured(self) -> str:
+        return direction(self.ratio)
+
+    @property
+    def agrees(self) -> bool:
+        return self.measured == self.paper
+
+
+PAPER = {"a": ("post", "rises"), "b": ("pre", "flat"), "c": ("post", "flat"), "d": ("pre", "falls")}
+
+
+def panels(r: Result, t: TrendResult) -> list[Panel]:
+    """Fig. 3's four panels, as measured: (a), (b) W_2 of each layer, layer L over layer 1;
+    (c), (d) the last layer's W_2, L = 24 over L = 3."""
+    ratio = {"a": r.last_over_first["W_2"]["post"], "b": r.last_over_first["W_2"]["pre"]}
+    ratio |= {"c": t.ratios["post"], "d": t.ratios["pre"]}
+    return [Panel(k, norm, paper, ratio[k]) for k, (norm, paper) in PAPER.items()]

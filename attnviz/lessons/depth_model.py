@@ -7,6 +7,9 @@ Setup (the one in which Xiong et al. analyse the two orders):
   * pre-LN ends with a final LayerNorm, post-LN does not need one;
   * input X of shape (B, N, D) with N(0, 1) entries, or √D times larger (``x_scale``), a
     fixed random read-out r ~ N(0, I/D), and loss = mean over tokens of out_i · r.
+
+The pass that gives the last layer's gradient at every depth also runs the same blocks with
+no LN and measures ‖x_ℓ‖ per token after each block, in all three placements.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import torch
 from ..block import TransformerBlock
 from ..device import resolve_device
 from ..limits import MAX_D, MAX_LAYERS, check_choice, check_int
+from ..norms import NORMS as PLACEMENTS
 from ..norms import placement
 from ..stack import SEED_STRIDE, TransformerStack
 
@@ -28,7 +32,9 @@ NORMS = ("post", "pre")
 PARAMS = ("W_2", "W_1", "W_O", "W_V")  # per-layer matrices whose gradient norm is reported
 THREADS = 2
 H, B, N = 8, 2, 16  # heads; B sequences of N tokens per gradient
-X_SCALES = {  # the input tokens' scale: N(0, 1) entries, or √D times that (Transformer embeddings)
+X_SCALES = {  # the input tokens' entries: N(0, 1), so ‖x_0‖ ≈ √D (the length of embeddings
+    # drawn N(0, 1/D) and multiplied by √D, as Vaswani et al. do); or √D times that, ‖x_0‖ ≈ D,
+    # far more than the blocks add (no standard model scales its input so)
     "unit": lambda D: 1.0,
     "sqrt_d": math.sqrt,
 }
@@ -128,33 +134,49 @@ def layer_gradients(L: int, D: int, seed: int, x_scale: str = "unit") -> dict[st
 def last_layer_gradients(
     D: int, seed: int, depths: Iterable[int], x_scale: str = "unit"
 ) -> dict[str, np.ndarray]:
-    """norm → the last layer's ‖∂loss_L/∂W_2‖ of the depth-L stack for every L in ``depths``.
+    """norm → the last layer's ‖∂loss_L/∂W_2‖ of the depth-L stack for every L in ``depths``
+    (``depth_pass``'s gradients)."""
+    return depth_pass(D, seed, depths, x_scale)[0]
 
-    One pass through the deepest stack, both placements side by side, one block alive at a
+
+def depth_pass(
+    D: int, seed: int, depths: Iterable[int], x_scale: str = "unit"
+) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+    """(norm → the last layer's ‖∂loss_L/∂W_2‖ of the depth-L stack for every L in ``depths``,
+    placement → ‖x_ℓ‖ of every token after block ℓ = 0 (the input) … max(depths)).
+
+    One pass through the deepest stack, every placement side by side, one block alive at a
     time: loss_L depends on block L's W_2 only through block L's output, so its gradient
-    needs no pass back through the blocks below, and a block is dropped once both streams
-    have gone through it.
+    needs no pass back through the blocks below, and a block is dropped once every stream
+    has gone through it. The lengths are the stream's own, post, pre and no LN (pre-LN's
+    final LN is its read-out, not part of the stream).
 
     Shape:
-        returns {norm: (len(depths),)} float64.
+        returns ({norm: (len(depths),)}, {placement: (max(depths) + 1, B · N)}) float64.
     """
     depths = [check_int("layers", d, 1, MAX_LAYERS) for d in depths]
     grads: dict[str, dict[int, float]] = {norm: {} for norm in NORMS}
     with _threads(THREADS):
         X, r = _inputs(D, seed, x_scale)
-        x = dict.fromkeys(NORMS, X)
+        x = dict.fromkeys(PLACEMENTS, X)
+        lengths = {norm: [X.norm(dim=-1).flatten()] for norm in PLACEMENTS}
         for depth in range(1, max(depths) + 1):
             stack = _stack(1, D, seed + SEED_STRIDE * (depth - 1))  # block ``depth`` alone
             block, W_2 = stack.blocks[0], stack.blocks[0].ffn.W_2
-            W_2.requires_grad_(depth in depths)
-            for norm in NORMS:
+            for norm in PLACEMENTS:
                 block.norm = norm
+                traced = norm in NORMS and depth in depths
+                W_2.requires_grad_(traced)
                 x[norm], _ = block(x[norm])
-                if depth in depths:
+                if traced:
                     loss = (_output(stack, norm, x[norm]) @ r).mean()
                     grads[norm][depth] = torch.autograd.grad(loss, W_2)[0].norm().item()
                     x[norm] = x[norm].detach()
-    return {norm: np.array([g[d] for d in depths]) for norm, g in grads.items()}
+                lengths[norm].append(x[norm].detach().norm(dim=-1).flatten())  # (B · N,)
+    return (
+        {norm: np.array([g[d] for d in depths]) for norm, g in grads.items()},
+        {norm: torch.stack(ls).double().cpu().numpy() for norm, ls in lengths.items()},
+    )
 
 
 @contextmanager

@@ -98,6 +98,7 @@ class Result:
     tokens: list[str]
     scores: np.ndarray  # (H, N, N) pre-softmax, float32
     weights: np.ndarray  # (H, N, N) softmax rows, float32
+    norms: np.ndarray  # (H, N, N) ‖a_ij f_h(x_j)‖, f_h(x_j) = x_j W_h^V W_h^O, float32
     pipeline: pd.DataFrame  # step, formula (LaTeX), shape
     formulas: list[str]  # LaTeX of what was computed
     width: int  # what attention reads: D, or 2D with concatenated positions
@@ -210,6 +211,7 @@ def run(cfg: Config) -> Result:
         tokens=tokens,
         scores=a.scores[0].float().cpu().numpy(),
         weights=weights.numpy(),
+        norms=a.norms[0].float().cpu().numpy(),
         pipeline=pipeline,
         formulas=shown
         + formulas.multihead(

@@ -43,7 +43,7 @@ class Pick:
 @dataclass(frozen=True)
 class Steps:
     steps: WeightSteps  # every step from x_i to out_i, float64, 0-based indices
-    formulas: list[str]  # the five lines of weight_steps, numbered from 1
+    formulas: list[str]  # the six lines of weight_steps, numbered from 1
 
 
 def follow(pick: Pick) -> Steps:

@@ -3,9 +3,13 @@ positions, and the same word at two positions with and without p_i.
 
 E is the chapter's table of p_i (P names a permutation elsewhere). With the engine's
 0-based rows, E[i, 2k] = sin(i / 10000^{2k/D}) and E[i, 2k+1] = cos(i / 10000^{2k/D});
-the page numbers positions and components from 1 (formulas.SINUSOIDAL). Similarity
-S[i, j] = p_iᵀ p_j. Without p_i a repeated word has identical attention rows (S7); with
-them one head scores (x_i + p_i)ᵀ W^Q W^Kᵀ (x_j + p_j) / √D, of which p_iᵀ p_j is one term.
+the page numbers positions and components from 1 (formulas.SINUSOIDAL). The Gram matrix
+G[i, j] = p_iᵀ p_j (G, not S: S_h is a head's scores). Without p_i a repeated word has
+identical attention rows (S7); with them one head scores (x_i + p_i)ᵀ W^Q W^Kᵀ (x_j + p_j) / √D,
+of which p_iᵀ p_j is one term. The two rows' difference Δ_k = a_jk − a_ik is drawn on its own
+scale. At the head's random initialisation (entries U(±1/√D)) every score is small and every
+row near uniform, so W^Q and W^K are multiplied by s (scores × s²), as a trained head's are
+larger.
 """
 
 from __future__ import annotations
@@ -18,9 +22,10 @@ import torch
 
 from .. import formulas
 from ..attention import MultiHeadAttention
-from ..limits import MAX_D, MAX_SEED, check_choice, check_int
+from ..limits import MAX_D, MAX_SEED, check_choice, check_float, check_int
 from ..positional import KINDS, MODES, PositionalEncoding
 from ..text import embed, tokenize
+from .multihead import MAX_QK_SCALE, MIN_QK_SCALE
 from .training_race.model import NORMS
 from .training_race.results import LearnedPositions
 
@@ -28,6 +33,9 @@ TABLES = ("sinusoidal", "learned")  # tables drawn from the page's own N, D and 
 RACE_TABLES = tuple(f"race_{norm}" for norm in NORMS)  # a training race's learned tables
 MAX_POSITIONS = 256  # N and D of the tables drawn
 SAME_WORD_D = 64  # width of the word vectors in the same-word comparison
+# The same-word head the page opens with: at s = 3 and seed 5 both languages' example
+# sentences give rows that differ by 0.19–0.34 with positions (tests/lessons/test_positional.py)
+SAME_WORD_SEED, SAME_WORD_SCALE = 5, 3.0
 
 
 def learned(kind: str) -> bool:
@@ -50,7 +58,7 @@ class Config:
     kind: str = "sinusoidal"  # one of kinds(race)
     N: int = 50  # positions
     D: int = 64  # width of p_i
-    seed: int = 0  # of a learned table at initialisation
+    seed: int = 0  # of a learned table at initialisation (the same-word head has its own)
     cosine: bool = False  # similarity of unit-length p_i
     d_pos: int = 64  # width of p_i when concatenated to x_i ∈ ℝ^D
     race: LearnedPositions | None = None  # the session's latest training race
@@ -73,7 +81,7 @@ class Widths:
 @dataclass(frozen=True)
 class Result:
     E: np.ndarray  # (N, D) p_1 … p_N as rows (the race's (n, D) for its tables)
-    S: np.ndarray  # (N, N) similarity between positions
+    G: np.ndarray  # (N, N) Gram matrix of the positions, G_ij = p_iᵀp_j
     widths: Widths
     formulas: list[str]  # LaTeX of the table and similarity shown
 
@@ -85,7 +93,7 @@ def table(kind: str, N: int, D: int, seed: int) -> np.ndarray:
 
 
 def similarity(E: np.ndarray, cosine: bool = False) -> np.ndarray:
-    """S = E Eᵀ (N, N); with ``cosine`` each row of E is first scaled to unit length."""
+    """G = E Eᵀ (N, N); with ``cosine`` each row of E is first scaled to unit length."""
     E = np.asarray(E, dtype=np.float64)
     if cosine:
         E = E / np.maximum(np.linalg.norm(E, axis=1, keepdims=True), 1e-12)
@@ -116,11 +124,13 @@ def run(cfg: Config) -> Result:
 class SameWord:
     text: str
     mode: str = "add"  # how p_i meets x_i
-    seed: int = 0  # of the attention head's weights
+    seed: int = SAME_WORD_SEED  # of the attention head's weights
+    qk_scale: float = SAME_WORD_SCALE  # s in W^Q, W^K ← s·W^Q, s·W^K: scores × s²
 
     def __post_init__(self) -> None:
         check_choice("positional encoding mode", self.mode, MODES)
         check_int("seed", self.seed, 0, MAX_SEED)
+        check_float("qk_scale", self.qk_scale, MIN_QK_SCALE, MAX_QK_SCALE)
 
 
 @dataclass(frozen=True)
@@ -129,9 +139,15 @@ class TwoPositions:
     i: int  # first position of the repeated word (0-based)
     j: int  # second position (0-based)
     rows: dict[str, np.ndarray]  # {"none" | "sinusoidal": (2, N) attention rows of i and j}
-    diff: dict[str, float]  # largest |row_i − row_j| without and with PE
+    difference: dict[str, np.ndarray]  # {pe: (N,) Δ_k = a_jk − a_ik}
+    diff: dict[str, float]  # largest |Δ_k| without and with PE
     table: pd.DataFrame  # every row, one column "<pe>@<position from 1>", one entry per key
-    formulas: list[str]  # LaTeX of how p_i enters the head and what the head scores
+    formulas: list[str]  # LaTeX of how p_i enters the head, what it scores, Δ
+
+    @property
+    def uniform(self) -> float:
+        """1/N, the weight of every key in a uniform row: the scale Δ is read against."""
+        return 1 / len(self.tokens)
 
 
 def repeated(tokens: list[str]) -> tuple[int, int] | None:
@@ -146,8 +162,9 @@ def repeated(tokens: list[str]) -> tuple[int, int] | None:
 
 @torch.inference_mode()
 def same_word(cfg: SameWord) -> TwoPositions | None:
-    """One attention head over the text with no PE and with sinusoidal PE (``cfg.mode``): the
-    weight rows of the two occurrences of its first repeated word (None if no word repeats)."""
+    """One attention head over the text with no PE and with sinusoidal PE (``cfg.mode``), its
+    W^Q and W^K × ``cfg.qk_scale``: the weight rows of the two occurrences of its first
+    repeated word and their difference (None if no word repeats)."""
     tokens = tokenize(cfg.text)
     pair = repeated(tokens)
     if pair is None:
@@ -159,11 +176,17 @@ def same_word(cfg: SameWord) -> TwoPositions | None:
         # no biases: the score is exactly formulas.position_score's
         # one head over a short sentence: on the CPU, where it costs less than a transfer
         mha = MultiHeadAttention(enc.out_dim, 1, bias=False, seed=cfg.seed, device="cpu")
+        mha.W_Q.mul_(cfg.qk_scale)  # views of the head's parameters: scores × s²
+        mha.W_K.mul_(cfg.qk_scale)
         _, trace = mha(enc(X))
         rows[kind] = trace.weights[0, 0, list(pair)].float().numpy()  # (2, N)
-    diff = {pe: float(np.abs(r[0] - r[1]).max()) for pe, r in rows.items()}
+    difference = {pe: r[1] - r[0] for pe, r in rows.items()}  # (N,) each
+    diff = {pe: float(np.abs(d).max()) for pe, d in difference.items()}
     columns = {f"{pe}@{k + 1}": r[n] for pe, r in rows.items() for n, k in enumerate(pair)}
-    shown = [formulas.positions("sinusoidal", cfg.mode), formulas.position_score(cfg.mode)]
-    return TwoPositions(
-        tokens, pair[0], pair[1], rows, diff, pd.DataFrame(columns, index=tokens), shown
-    )
+    columns |= {f"{pe}:Δ": d for pe, d in difference.items()}
+    shown = [formulas.positions("sinusoidal", cfg.mode)]
+    if cfg.qk_scale != 1:
+        shown.append(formulas.qk_scaled(cfg.qk_scale, head=""))
+    shown += [formulas.position_score(cfg.mode), formulas.ROW_DIFFERENCE]
+    table = pd.DataFrame(columns, index=tokens)
+    return TwoPositions(tokens, pair[0], pair[1], rows, difference, diff, table, shown)

@@ -4,11 +4,14 @@ For q, k ∈ ℝ^D with independent unit-variance components, E[qᵀk] = 0 and
 Var(qᵀk) = Σ_d Var(q_d k_d) = D. Unscaled logits therefore spread like √D, the
 softmax over N keys puts almost all weight on one key (it saturates) and its
 Jacobian J = diag(a) − a aᵀ, the factor every gradient passes through, goes to 0.
-Dividing by √D keeps Var = 1 for every D.
+Dividing by √D keeps Var = 1 for every D. With components of variances σ_q² and σ_k²
+(S3's "comparable variance" made a control), Var(qᵀk) = Σ_d Var(q_d k_d) = D σ_q² σ_k²: the
+√D division then leaves σ_q² σ_k², and only comparable, unit-sized components keep it at 1.
 
 One draw serves every D: the components are drawn in blocks [D/2, D) and the
 partial dot products summed, so the logits at D are a prefix sum of those at D/2
-(common random numbers: the curves are smooth in D and cost one draw at D_max).
+(common random numbers: the curves are smooth in D and cost one draw at D_max). The
+unit draws are scaled by σ_q σ_k afterwards: q = σ_q q₀, k = σ_k k₀ gives qᵀk = σ_q σ_k q₀ᵀk₀.
 """
 
 from __future__ import annotations
@@ -21,12 +24,13 @@ import torch
 
 from .. import formulas
 from ..errors import InputError
-from ..limits import MAX_SEED, check_int
+from ..limits import MAX_SEED, check_float, check_int
 
 DS = tuple(2**k for k in range(13))  # D = 1, 2, 4, …, 4096 (log scale)
 MAX_KEYS = 128  # N keys per softmax row
 MAX_ROWS = 2000  # query rows (samples)
 MAX_DRAWS = 2**25  # normal draws of K per call: rows · N · D_max, keeps a call ≲ 0.3 s
+SIGMAS = (0.25, 0.5, 1.0, 2.0, 4.0)  # the standard deviations σ_q, σ_k offered
 SATURATED = 0.99  # a row is saturated when its largest weight exceeds this
 _CHUNK = 2**22  # floats of K drawn at once
 
@@ -41,11 +45,15 @@ class Config:
     N: int = 16  # keys per softmax row
     rows: int = 500  # query rows asked for; rows_allowed(N, rows) are drawn
     seed: int = 0
+    sigma_q: float = 1.0  # standard deviation of q's components
+    sigma_k: float = 1.0  # of k's
 
     def __post_init__(self) -> None:
         check_int("N", self.N, 1, MAX_KEYS)
         check_int("samples", self.rows, 1, MAX_ROWS)
         check_int("seed", self.seed, 0, MAX_SEED)
+        check_float("sigma_q", self.sigma_q, SIGMAS[0], SIGMAS[-1])
+        check_float("sigma_k", self.sigma_k, SIGMAS[0], SIGMAS[-1])
 
 
 @dataclass(frozen=True)
@@ -53,7 +61,7 @@ class AtWidth:
     """What the page shows at one width D, read from a result."""
 
     D: int
-    logits: np.ndarray  # (S, N) unscaled qᵀk
+    logits: np.ndarray  # (R, N) unscaled qᵀk
     example: np.ndarray  # (2, N) softmax of the first row: unscaled, then scaled by √D
     stats: pd.DataFrame  # the curves' two rows at D, indexed by scaled (False, True)
 
@@ -61,10 +69,11 @@ class AtWidth:
 @dataclass(frozen=True)
 class Result:
     D: np.ndarray  # (len(DS),) the widths, 1 … 4096
-    logits: np.ndarray  # (len(DS), S, N) unscaled qᵀk, float32
+    logits: np.ndarray  # (len(DS), R, N) unscaled qᵀk, float32
     curves: pd.DataFrame  # one row per (D, scaled): variance, max_weight, entropy, …
     slope: dict[bool, float]  # fitted d log Var / d log D, per scaled
-    rows: int  # S, the query rows drawn
+    rows: int  # R, the query rows drawn
+    product: float  # σ_q² σ_k², the law's Var(qᵀk) / D
     formulas: list[str]  # LaTeX of what was computed
 
     def at(self, D: int) -> AtWidth:
@@ -77,7 +86,7 @@ class Result:
                 choices=", ".join(map(str, DS)),
                 value=repr(D),
             )
-        raw = self.logits[DS.index(D)]  # (S, N)
+        raw = self.logits[DS.index(D)]  # (R, N)
         row = torch.from_numpy(raw[0]).double()  # (N,)
         example = torch.softmax(torch.stack([row, row / np.sqrt(D)]), -1)  # (2, N)
         stats = self.curves[self.curves["D"] == D].set_index("scaled")
@@ -85,21 +94,21 @@ class Result:
 
 
 def softmax_stats(logits: torch.Tensor) -> dict[str, torch.Tensor]:
-    """Row statistics of a = softmax(logits) over the N keys, averaged over the S rows.
+    """Row statistics of a = softmax(logits) over the N keys, averaged over the R rows.
 
-    max_weight = max_i a_i; entropy H(a) = −Σ a_i log a_i (nats, at most log N);
+    max_weight = max_i a_i; entropy Ent(a) = −Σ a_i log a_i (nats, at most log N);
     jacobian = ‖diag(a) − a aᵀ‖_F, with ‖J‖_F² = Σa_i² − 2Σa_i³ + (Σa_i²)²;
     saturated = share of rows with max_i a_i > 0.99; variance = Var of the logits.
 
     Shape:
-        logits (..., S, N) -> dict of (...) tensors
+        logits (..., R, N) -> dict of (...) tensors
     """
     logits = logits.double()
-    a = torch.softmax(logits, dim=-1)  # (..., S, N)
-    top = a.max(dim=-1).values  # (..., S)
-    s2, s3 = (a**2).sum(-1), (a**3).sum(-1)  # (..., S)
-    jac = torch.sqrt(torch.clamp(s2 - 2 * s3 + s2**2, min=0.0))  # (..., S)
-    entropy = -torch.special.xlogy(a, a).sum(-1)  # (..., S)
+    a = torch.softmax(logits, dim=-1)  # (..., R, N)
+    top = a.max(dim=-1).values  # (..., R)
+    s2, s3 = (a**2).sum(-1), (a**3).sum(-1)  # (..., R)
+    jac = torch.sqrt(torch.clamp(s2 - 2 * s3 + s2**2, min=0.0))  # (..., R)
+    entropy = -torch.special.xlogy(a, a).sum(-1)  # (..., R)
     return {
         "variance": logits.flatten(-2).var(-1),
         "max_weight": top.mean(-1),
@@ -113,24 +122,24 @@ def draw_logits(N: int, rows: int, seed: int) -> np.ndarray:
     """qᵀk for ``rows`` queries q ~ N(0, I_D) each against N keys k_j ~ N(0, I_D), every D in DS.
 
     Shape:
-        returns (len(DS), S, N) float32 with S = rows_allowed(N, rows)
+        returns (len(DS), R, N) float32 with R = rows_allowed(N, rows)
     """
     N = check_int("N", N, 1, MAX_KEYS)
     rows = check_int("samples", rows, 1, MAX_ROWS)
     seed = check_int("seed", seed, 0, MAX_SEED)
-    S = rows_allowed(N, rows)
+    R = rows_allowed(N, rows)
     # On the CPU on purpose: every number comes from one seeded CPU generator (the same on
     # every machine), and each draw is used by a single multiply-add, so moving the draws
     # to a GPU would cost more than the arithmetic it saves.
     g = torch.Generator().manual_seed(seed)
-    total = torch.zeros(S, N, dtype=torch.float64)  # running Σ_{d<D} q_d k_jd
-    out = np.empty((len(DS), S, N), dtype=np.float32)
+    total = torch.zeros(R, N, dtype=torch.float64)  # running Σ_{d<D} q_d k_jd
+    out = np.empty((len(DS), R, N), dtype=np.float32)
     lo = 0
     for i, D in enumerate(DS):
         width = D - lo  # components [lo, D)
         step = max(1, _CHUNK // (N * width))  # rows per chunk
-        for s in range(0, S, step):
-            q = torch.randn(min(step, S - s), width, generator=g)  # (s, w)
+        for s in range(0, R, step):
+            q = torch.randn(min(step, R - s), width, generator=g)  # (s, w)
             K = torch.randn(q.shape[0], N, width, generator=g)  # (s, N, w)
             total[s : s + q.shape[0]] += (K @ q[:, :, None])[..., 0].double()  # (s, N)
         out[i] = total.numpy()
@@ -140,8 +149,8 @@ def draw_logits(N: int, rows: int, seed: int) -> np.ndarray:
 
 def run(cfg: Config) -> Result:
     """Draw the logits, then the softmax statistics of qᵀk and qᵀk/√D at every D in DS."""
-    logits = draw_logits(cfg.N, cfg.rows, cfg.seed)
-    raw = torch.from_numpy(logits)  # (len(DS), S, N)
+    logits = draw_logits(cfg.N, cfg.rows, cfg.seed) * np.float32(cfg.sigma_q * cfg.sigma_k)
+    raw = torch.from_numpy(logits)  # (len(DS), R, N)
     root = torch.tensor(DS, dtype=torch.float64).sqrt()[:, None, None]  # (len(DS), 1, 1)
     stats = softmax_stats(torch.stack([raw.double(), raw / root]))  # each (2, len(DS))
     curves = pd.DataFrame(
@@ -160,5 +169,6 @@ def run(cfg: Config) -> Result:
         curves=curves,
         slope=slope,
         rows=logits.shape[1],
-        formulas=list(formulas.SATURATION),
+        product=(cfg.sigma_q * cfg.sigma_k) ** 2,
+        formulas=formulas.saturation(cfg.sigma_q, cfg.sigma_k),
     )

@@ -188,6 +188,10 @@ def run(cfg: Config) -> Result:
         shuffled=shuffled,
         follows=float(np.abs(shuffled - weights[perm]).max()),
         stays=float(np.abs(shuffled - weights).max()),
-        formulas=[formulas.score(cfg.score), formulas.single_query(cfg.score)],
+        formulas=[
+            formulas.score(cfg.score),
+            *formulas.same_as(cfg.score),
+            formulas.single_query(cfg.score),
+        ],
         many_formulas=formulas.many_queries(cfg.score),
     )

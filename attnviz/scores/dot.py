@@ -48,7 +48,7 @@ class Dot(ScoreSpec):
     inner_product = True
     label = "names.dot"
     short_label = "scoring.row_dot"
-    head_label = "names.dot"
+    head_label = "names.dot_head"
     terms_title = "steps.terms_dot"
 
     def terms(self, score: nn.Module, h: int, q_i: np.ndarray, K: np.ndarray) -> Terms:

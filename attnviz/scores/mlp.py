@@ -1,4 +1,6 @@
-"""S5: the MLP score on the concatenation, additive attention generalised."""
+"""S5: the MLP score on the concatenation. With its one tanh hidden layer it is Bahdanau et
+al.'s (2015) additive attention e_ij = v_aᵀ tanh(W_a s_{i−1} + U_a h_j), term for term; more
+hidden layers would generalise it."""
 
 from __future__ import annotations
 
@@ -15,10 +17,11 @@ from .spec import ScoreSpec, Terms
 
 
 class MLPScore(nn.Module):
-    """S5: r(z, q) = MLP([z; q]) = w_2ᵀ tanh(W_1 [z; q] + b_1).
+    """S5: r(z, q) = MLP([z; q]) = w_2ᵀ tanh(W_1 [z; q] + b_1), in column vectors.
 
-    W_1 is split into the blocks acting on z and on q, so the (M, N) grid of
-    concatenations is never materialised: W_1 [z; q] = W_1^z z + W_1^q q.
+    W_1 = [W_1^z, W_1^q] is split into the blocks acting on z and on q, so the (M, N) grid
+    of concatenations is never materialised: W_1 [z; q] = W_1^z z + W_1^q q. The tensors
+    ``W_1z``, ``W_1q`` hold (W_1^z)ᵀ, (W_1^q)ᵀ, (D, hidden), for rows of Z and Q.
     """
 
     def __init__(
@@ -53,8 +56,10 @@ class MLP(ScoreSpec):
     name = "mlp"
     module = MLPScore
     formula = (
-        r"r(\mathbf{z}, \mathbf{q}) = \mathbf{w}_2^\top"
-        r" \tanh\!\left(W_1 [\mathbf{z}; \mathbf{q}] + \mathbf{b}_1\right)"
+        r"\begin{aligned}r(\mathbf{z}, \mathbf{q}) &= \mathbf{w}_2^\top"
+        r" \tanh\!\left(W_1 [\mathbf{z}; \mathbf{q}] + \mathbf{b}_1\right) \\"
+        r" &= \mathbf{w}_2^\top \tanh\!\left(W_1^z \mathbf{z} + W_1^q \mathbf{q}"
+        r" + \mathbf{b}_1\right)\end{aligned}"
     )
     head_formula = (
         r"(S_h)_{ij} = \mathbf{w}_{2,h}^\top \tanh\!\left(W_{1,h}"
@@ -68,14 +73,21 @@ class MLP(ScoreSpec):
     term_index = "u"
     label = "names.mlp"
     short_label = "scoring.row_mlp"
-    head_label = "names.mlp"
+    head_label = "names.mlp_head"
     terms_title = "steps.terms_mlp"
     terms_axis = "steps.terms_x_mlp"
     qk_note = "steps.qk_mlp"
+    same_as = (  # the app's score over Bahdanau et al.'s (2015, eq. 6), term under term
+        r"\begin{aligned}r(\mathbf{z}_j, \mathbf{q}) &= \mathbf{w}_2^\top \tanh\!\left("
+        r"W_1^q\, \mathbf{q} + W_1^z \mathbf{z}_j + \mathbf{b}_1\right) \\"
+        r" e_{ij} &= \mathbf{v}_a^\top \tanh\!\left(W_a \mathbf{s}_{i-1}"
+        r" + U_a \mathbf{h}_j\right)\end{aligned}"
+    )
+    same_as_note = "scoring.same_as_mlp"
 
     def terms(self, score: nn.Module, h: int, q_i: np.ndarray, K: np.ndarray) -> Terms:
-        z_part = K @ to_numpy(score.W_1z[h])  # (N, hidden): k_l W_1^z
-        q_part = q_i @ to_numpy(score.W_1q[h])  # (hidden,): q_i W_1^q
+        z_part = K @ to_numpy(score.W_1z[h])  # (N, hidden): row l is (W_1^z k_l)ᵀ
+        q_part = q_i @ to_numpy(score.W_1q[h])  # (hidden,): (W_1^q q_i)ᵀ
         b_1, w_2 = to_numpy(score.b_1[h]).reshape(-1), to_numpy(score.w_2[h]).reshape(-1)
         pre = z_part + q_part + b_1  # (N, hidden)
         u = np.tanh(pre)  # (N, hidden): the hidden units
@@ -84,8 +96,8 @@ class MLP(ScoreSpec):
 
     def term_symbol(self, i: int, j: int, h: int) -> str:
         return (
-            rf"\sum_u w_{{2,u}} \tanh\!\big(\mathbf{{k}}_{{{j}}} W_1^z"
-            rf" + \mathbf{{q}}_{{{i}}} W_1^q + \mathbf{{b}}_1\big)_u"
+            rf"\sum_u w_{{2,u}} \tanh\!\big(W_1^z \mathbf{{k}}_{{{j}}}"
+            rf" + W_1^q \mathbf{{q}}_{{{i}}} + \mathbf{{b}}_1\big)_u"
         )
 
     def factor_names(self, i: int, j: int) -> tuple[str, str]:

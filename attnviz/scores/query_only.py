@@ -54,7 +54,7 @@ class QueryOnly(ScoreSpec):
     options = ("n_max",)
     label = "names.query_only"
     short_label = "scoring.row_query_only"
-    head_label = "names.query_only"
+    head_label = "names.query_only_head"
     terms_title = "steps.terms_query_only"
     qk_note = "steps.qk_no_keys"  # in place of the picture: there is no query–key space
 

@@ -58,6 +58,10 @@ class ScoreSpec:
     options: tuple[str, ...] = ()  # keyword options its module takes: "hidden", "n_max"
     term_index: str = "d"  # what the terms of s_ij run over
     qk_query: str | None = None  # LaTeX of q'_i, the query point of a q–k picture, if not q_i
+    # a published score this one is, term for term: LaTeX of both, aligned, and the i18n key
+    # of the note that matches their symbols (S5: the MLP score is Bahdanau's additive one)
+    same_as: str | None = None
+    same_as_note: str | None = None
     # i18n keys: the name in a menu, short (a chart's row) and per head, the terms chart's
     # title and x axis, a note under the query–key picture (or in its place)
     label: str

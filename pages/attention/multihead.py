@@ -54,6 +54,7 @@ with left:
     if r.d_head >= r.width:
         st.warning(ui.tr("multihead.d_head_wide", d_head=r.d_head, width=r.width))
     ui.formula_lines(r.formulas)
+    st.caption(ui.tr("multihead.composed"))  # S10: W^Q W_h^Q is the W_h^Q drawn
     # the shapes on demand: a popover draws its table only while it is open (an expander
     # draws what it hides), so its typeset cells are not drawn again on every change of H
     with st.popover(ui.tr("multihead.pipeline"), icon=":material/table_rows:"):

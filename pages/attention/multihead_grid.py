@@ -50,7 +50,7 @@ def grid(
     span: tuple[float, float],
     h: int,
 ) -> None:
-    """Every head of ``shown`` (``r``'s weights or scores, as ``show`` names them) as one
+    """Every head of ``shown`` (``r``'s weights, scores or contributions, as ``show`` names) as one
     mosaic coloured over ``span``, head h marked as the one enlarged."""
     N = len(r.tokens)
     st.subheader(tr("multihead.grid"))
@@ -67,6 +67,8 @@ def grid(
     if show == "weights":
         rule = "multihead.range_causal" if cfg.causal else "multihead.range"
         notes.append(tr(rule, hi=hi, N=N, uniform=1 / N))
+    if show == "contributions":  # rows do not sum to 1: say what they add up to
+        notes.append(tr("multihead.range_contributions", hi=hi))
     payload = mosaic.data(
         tiles,
         png,

@@ -1,9 +1,9 @@
 """The multi-head page's right-hand side, one ``st.fragment`` drawn by
-pages/attention/multihead.py: weights or scores, the grid of every head (``multihead_grid``;
-a click enlarges one), the head enlarged (a click follows a weight through its formula) and
-a head's query–key space. Its controls and clicks rerun only it, and the head enlarged is a
-fragment inside it: a click on a cell reruns only that. Strings are ``multihead.*`` and
-``steps.*``; heads and positions are shown counting from 1.
+pages/attention/multihead.py: weights, scores or contributions, the grid of every head
+(``multihead_grid``; a click enlarges one), the head enlarged (a click follows a weight
+through its formula) and a head's query–key space. Its controls and clicks rerun only it,
+and the head enlarged is a fragment inside it: a click on a cell reruns only that. Strings
+are ``multihead.*`` and ``steps.*``; heads and positions are shown counting from 1.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import pandas as pd
 import streamlit as st
 
 from attnviz.errors import InputError
+from attnviz.formulas import contributions
 from attnviz.lessons import multihead, multihead_probe
 from attnviz.norms import NORMS
 from attnviz.scores import SCORES
@@ -32,14 +33,10 @@ from ui.widgets import select, slider, toggle
 def explore(cfg: multihead.Config, r: multihead.Result) -> None:
     """The grid of ``r``'s heads (a click enlarges one) and ``head``: the head enlarged
     (``cfg`` as the page built it)."""
-    show = select(
-        "show",
-        tr("multihead.show"),
-        ["weights", "scores"],
-        "weights",
-        labels="multihead.",
-        radio=True,
-    )
+    show = select("show", tr("multihead.show"), SHOWN, "weights", labels="multihead.", radio=True)
+    if show == "contributions":  # what a cell of these maps is, and how to read them
+        st.latex(contributions.sent(bias=False, layer=False))
+        st.caption(tr("multihead.contributions_help"))
     view = _shown(r, show)
     h = slider(HEAD, tr("multihead.big_head"), 1, cfg.H, 1) - 1
     multihead_grid.grid(cfg, r, show, *view[:2], h)
@@ -48,13 +45,15 @@ def explore(cfg: multihead.Config, r: multihead.Result) -> None:
 
 
 View = tuple[np.ndarray, tuple[float, float], dict | None]
+SHOWN = ("weights", "scores", "contributions")  # a_ij, s_ij, ‖a_ij f_h(x_j)‖
 
 
 def _shown(r: multihead.Result, show: str) -> View:
-    """The maps shown (weights or scores), their colour span and the marks on its bar:
-    colours span the data, so near-uniform maps still show their structure; 1/N is marked."""
-    shown = r.weights if show == "weights" else r.scores
-    lo, hi = (0.0 if show == "weights" else float(shown.min())), float(shown.max())
+    """The maps shown (weights, scores or contributions), their colour span and the marks on
+    its bar: colours span the data, so near-uniform maps still show their structure; 1/N is
+    marked on the weights. Contributions' rows do not sum to 1: they are drawn as they are."""
+    shown = {"weights": r.weights, "scores": r.scores, "contributions": r.norms}[show]
+    lo, hi = (float(shown.min()) if show == "scores" else 0.0), float(shown.max())
     return shown, (lo, hi), ({1 / len(r.tokens): "1/N"} if show == "weights" else None)
 
 

@@ -17,7 +17,10 @@ with left:
     N = ui.slider("N", ui.tr("saturation.N"), 2, saturation.MAX_KEYS, 16)
     rows = ui.slider("rows", ui.tr("saturation.rows"), 100, saturation.MAX_ROWS, 500, step=100)
     seed = ui.number("seed", ui.tr("saturation.seed"), 0, MAX_SEED, 0)
-    cfg = ui.config(saturation.Config, N=N, rows=rows, seed=seed)
+    sigmas = [f"{v:g}" for v in saturation.SIGMAS]
+    sq = float(ui.choice_slider("sq", ui.tr("saturation.sigma_q"), sigmas, "1"))
+    sk = float(ui.choice_slider("sk", ui.tr("saturation.sigma_k"), sigmas, "1"))
+    cfg = ui.config(saturation.Config, N=N, rows=rows, seed=seed, sigma_q=sq, sigma_k=sk)
 # The spinner sits outside the columns: inside the left one, a cold run re-renders the
 # column and the D slider loses keyboard focus.
 with st.spinner(ui.tr("saturation.computing")):
@@ -83,11 +86,14 @@ ui.plot(
         title=ui.tr("saturation.var_title"),
         y_title=ui.tr("saturation.variance"),
         slope_name=ui.tr("saturation.slope"),
+        product=r.product,
     ),
     "variance",
     "variance",
     same=(cfg, D),
 )
+raw = at_D.stats.loc[False, "variance"]  # Var(qᵀk) at the chosen D, read off the red curve
+st.markdown(ui.tr("saturation.var_read", D=D, var=sig3(raw), per_D=raw / D, law=r.product))
 titles = {
     c: ui.tr(f"saturation.t_{c}", t=saturation.SATURATED)
     for c in ("max_weight", "entropy", "jacobian", "saturated")

@@ -50,6 +50,8 @@ with left:
     r = ui.compute(scoring.run, cfg)
     for formula in r.formulas:
         st.latex(formula)
+    if SCORES[score].same_as_note:  # the published score it is, symbol for symbol
+        st.caption(ui.tr(SCORES[score].same_as_note))
 
 labels = token_labels(r.tokens, escape=False)  # CSV headers: the tokens as typed
 k = min(D, 32)  # the first components: enough to see q̃ change

@@ -8,8 +8,7 @@ import ui
 from attnviz.charts import positional as charts
 from attnviz.lessons import positional
 from attnviz.limits import MAX_D, MAX_SEED
-from attnviz.positional import KINDS, MODES
-from attnviz.text import token_labels
+from pages.block import positional_same_word
 from ui.keys import RACE_POSITIONS
 
 WIDTHS = [str(d) for d in range(2, positional.MAX_POSITIONS + 1, 2)]  # the old slider's stops
@@ -65,7 +64,7 @@ with right:
     )
     ui.plot(
         lambda: charts.matrix(
-            r.S,
+            r.G,
             title=ui.tr("positional.similarity_cosine" if cosine else "positional.similarity"),
             x_title=ui.tr("positional.position_j"),
             y_title=ui.tr("positional.position"),
@@ -77,50 +76,9 @@ with right:
     st.caption(ui.tr(positional.note(kind)))
     st.caption(ui.tr("positional.note_reads"))
     ui.csv_button(
-        pd.DataFrame(r.S, index=positions, columns=positions.rename(None)),
+        pd.DataFrame(r.G, index=positions, columns=positions.rename(None)),
         ui.tr("positional.csv_similarity"),
         "csv_sim",
     )
 
-st.subheader(ui.tr("positional.same_word"))
-text = ui.text("text", ui.tr("positional.text"), ui.tr("positional.default_text"), 300)
-mode = ui.select(
-    "mode",
-    ui.tr("positional.mode"),
-    MODES,
-    "add",
-    labels="names.mode_",
-    radio=True,
-)
-st.caption(ui.tr(f"positional.same_word_{mode}", D=positional.SAME_WORD_D))  # not the slider's
-same = ui.config(positional.SameWord, text=text, mode=mode, seed=seed)
-two = ui.compute(positional.same_word, same)
-if two is None:
-    st.info(ui.tr("positional.no_repeat"))
-    ui.stop()
-for formula in two.formulas:
-    st.latex(formula)
-word, i, j = two.tokens[two.i], two.i + 1, two.j + 1  # positions from 1
-# one y range for both, compared side by side on a desk; presenting, one above the other
-# (each half was ~270 px, its token labels at 20 px too crowded to all be shown)
-y_max = 1.05 * max(float(two.rows[pe].max()) for pe in ("none", "sinusoidal"))
-cols = [st.container(), st.container()] if ui.presenting() else st.columns(2)
-for col, pe in zip(cols, ("none", "sinusoidal"), strict=True):
-    label = ui.tr("positional.with" if KINDS[pe].present else "positional.without")
-    rows = {ui.tr("positional.at", k=k): two.rows[pe][n] for n, k in enumerate((i, j))}
-    with col:
-        ui.plot(
-            lambda rows=rows, label=label: charts.rows(
-                rows,
-                two.tokens,
-                y_title=ui.tr("positional.weight"),
-                title=ui.tr("positional.rows_title", word=word, i=i, j=j, pe=label),
-                y_max=y_max,
-            ),
-            f"rows_{pe}",
-            f"rows_{pe}",
-            same=(same, pe),
-        )
-st.markdown(ui.tr("positional.row_diff", none=two.diff["none"], sin=two.diff["sinusoidal"]))
-keys = pd.Index(token_labels(two.tokens, escape=False), name=ui.tr("positional.key"))
-ui.csv_button(two.table.set_axis(keys), ui.tr("positional.csv_rows"), "csv_rows")
+positional_same_word.draw()

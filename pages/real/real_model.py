@@ -12,9 +12,10 @@ import streamlit as st
 import ui
 from attnviz.lessons import real_model
 from attnviz.lessons.real_model import forward
+from attnviz.lessons.real_model.measures import MEASURES
 from attnviz.limits import MAX_TEXT_CHARS
 from attnviz.text import token_labels
-from pages.real import real_model_sinks
+from pages.real import real_model_layernorm, real_model_sinks
 from pages.real import real_model_views as views
 from ui.keys import HEAD, LAYER
 
@@ -35,6 +36,14 @@ with left:
         labels="real_model.view_",
         radio=True,
     )
+    measure = ui.select(  # what every map, grid and rollout of the page shows
+        "measure",
+        ui.tr("real_model.measure"),
+        list(MEASURES),
+        "weights",
+        labels="real_model.measure_",
+        radio=True,
+    )
     layer = ui.slider(LAYER, ui.tr("real_model.layer"), 1, L, 3) - 1
     # rollout averages the heads: the slider stays, greyed, so that its value is kept
     head = ui.slider(HEAD, ui.tr("real_model.head"), 1, H, 1, disabled=view == "rollout") - 1
@@ -48,13 +57,16 @@ with left:
             labels="real_model.combine_",
             radio=True,
         )
-    hide = ui.toggle("hide_special", ui.tr("real_model.hide_special"))
+    kept = "" if MEASURES[measure].rows_sum_to_one else "_contributions"  # what hiding does
+    hide = ui.toggle("hide_special", ui.tr(f"real_model.hide_special{kept}"))
     fields = dict(text=text, view=view, layer=layer, head=head, combine=combine)
-    cfg = ui.config(real_model.Config, **fields, hide_special=hide)
+    cfg = ui.config(real_model.Config, **fields, hide_special=hide, measure=measure)
     r = ui.compute(real_model.run, cfg)
     st.caption(ui.tr("real_model.tokens", n=len(r.tokens)))
     for formula in r.formulas:
         st.latex(formula)
+    if not MEASURES[measure].rows_sum_to_one:  # how to read a map of what is sent
+        st.caption(ui.tr("real_model.contributions_help"))
     st.caption(ui.tr("real_model.wordpiece"))
     if r.japanese:
         st.warning(ui.tr("real_model.japanese"))
@@ -63,11 +75,16 @@ with left:
 
 if r.truncated:
     st.warning(ui.tr("real_model.truncated"))
+# S13 (γ, β shared by every token; D_ff = 4D) under the map: its controls are bound before
+# the map's fragment writes the URL, which keeps only the controls bound so far
+real_model_layernorm.section(cfg.text, L)
 with right:
     if view == "model":
         views.head_grid(r, L, H, selected=(layer, head))
     if view == "rollout":
         st.markdown(ui.tr("real_model.rollout_help"))
-    views.explore(cfg, r, views.map_title(view, combine, layer, head))
-    views.all_maps_csv(r)
+        if not MEASURES[measure].rows_sum_to_one:
+            st.markdown(ui.tr("real_model.rollout_contributions"))
+    views.explore(cfg, r, views.map_title(view, combine, layer, head, measure))
+    views.all_maps_csv(r, measure)
 real_model_sinks.section(r, hide, same=cfg)

@@ -1,6 +1,7 @@
 """The real-model page's last section, drawn by pages/real/real_model.py: where each
-head's weight goes ([CLS], [SEP], punctuation, the rest), as one grid of every layer's heads
-per category, with its formulas and CSV. Strings are ``real_model.*``.
+head's weight goes ([CLS], [SEP], punctuation, the rest), or what it sends from there, as
+one grid of every layer's heads per category, with its formulas and CSV; then, per layer,
+the two shares side by side (``real_model_sinks_layers``). Strings are ``real_model.*``.
 """
 
 from __future__ import annotations
@@ -11,7 +12,9 @@ from attnviz import sinks
 from attnviz.charts.sinks import sink_grid
 from attnviz.lessons import real_model
 from attnviz.lessons.real_model import sinks as real_sinks
+from attnviz.lessons.real_model.measures import MEASURES
 from attnviz.text import columns
+from pages.real import real_model_sinks_layers
 from ui.export import csv_button, halved, plot
 from ui.language import tr
 from ui.layout import presenting
@@ -25,7 +28,10 @@ def section(r: real_model.Result, hide: bool, same: object = None) -> None:
     ``same``, the config of ``r`` (ui.plot)."""
     st.subheader(tr("real_model.sinks_title"))
     shown = [c for c in sinks.CATEGORIES if not (hide and c in real_sinks.HIDDEN)]
-    st.markdown(tr("real_model.sinks_intro_hidden" if hide else "real_model.sinks_intro"))
+    intro = "real_model.sinks_intro_hidden" if hide else "real_model.sinks_intro"
+    if not MEASURES[r.sinks.measure].rows_sum_to_one:  # the grids are of what is sent
+        intro += "_contributions"
+    st.markdown(tr(intro))
     sink_name = tr(f"real_model.sink_{r.sinks.sink}")
     why = "real_model.sinks_why" if r.sinks.idle else "real_model.sinks_plain"
     st.markdown(tr(why, w=r.sinks.weight, m=r.sinks.carried, sink=sink_name))
@@ -53,3 +59,4 @@ def section(r: real_model.Result, hide: bool, same: object = None) -> None:
     csv_button(
         real_sinks.sink_table(r.sinks, shown), "sinks", "csv_sinks", label=tr("real_model.dl_sinks")
     )
+    real_model_sinks_layers.section(r)

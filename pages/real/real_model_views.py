@@ -17,6 +17,7 @@ from attnviz.charts import lines_view
 from attnviz.charts.real_model import LINE_MIN_WEIGHT
 from attnviz.lessons import real_model
 from attnviz.lessons.real_model import probe as real_probe
+from attnviz.lessons.real_model.measures import MEASURES
 from attnviz.tables import long_table
 from attnviz.text import token_labels
 from pages.real import real_model_qkspace as qkspace
@@ -34,20 +35,27 @@ def pick_head(cell: tuple[int, int]) -> None:
     st.session_state[LAYER], st.session_state[HEAD] = cell[0] + 1, cell[1] + 1
 
 
-def map_title(view: str, combine: str | None, layer: int, head: int) -> str:
-    """The map's title: layer l's rollout, its heads combined, or head h of layer l."""
+def map_title(view: str, combine: str | None, layer: int, head: int, measure: str) -> str:
+    """The map's title: layer l's rollout, its heads combined, or head h of layer l, and
+    what its cells are when not the weights."""
     if view == "rollout":
-        return tr("real_model.rollout", l=layer + 1)
-    if combine:
+        title = tr("real_model.rollout", l=layer + 1)
+    elif combine:
         how = tr(f"real_model.combine_{combine}")
-        return tr("real_model.combined_title", l=layer + 1, how=how)
-    return tr("names.layer_head", l=layer + 1, h=head + 1)
+        title = tr("real_model.combined_title", l=layer + 1, how=how)
+    else:
+        title = tr("names.layer_head", l=layer + 1, h=head + 1)
+    if MEASURES[measure].rows_sum_to_one:
+        return title
+    return tr("real_model.title_contributions", title=title)
 
 
 def head_grid(r: real_model.Result, L: int, H: int, selected: tuple[int, int]) -> None:
     """Every layer's heads as one mosaic, a click picks a head (``pick_head``), and its PNG."""
     st.subheader(tr("real_model.grid"))
     st.caption(tr("real_model.grid_help"))
+    if r.mosaic_top != 1.0:  # contributions: colours up to a percentile, not to 1
+        st.caption(tr("real_model.grid_contributions", top=r.mosaic_top, p=real_model.MOSAIC_TOP))
     mosaic.mosaic(
         mosaic.data(
             r.mosaic,
@@ -77,7 +85,13 @@ def explore(cfg: real_model.Config, r: real_model.Result, title: str) -> None:
     j = slider(PICK_J, tr("real_model.pick_j"), 1, N, 1, where=right, disabled=rollout) - 1
     with map_slot:
         if cfg.hide_special:
-            st.caption(tr("real_model.hide_note"))
+            st.caption(
+                tr(
+                    "real_model.hide_note"
+                    if r.rows_are_shares
+                    else "real_model.hide_note_contributions"
+                )
+            )
         look = dict(
             title=title,
             zmin=0.0,
@@ -108,15 +122,19 @@ def explore(cfg: real_model.Config, r: real_model.Result, title: str) -> None:
         )
     if cfg.view == "head":
         st.subheader(tr("real_model.lines"))
-        st.caption(tr("real_model.lines_note", w=LINE_MIN_WEIGHT))
-        plot(lines_view(r.shown, r.shown_tokens), "lines", f"lines_L{layer + 1}")
+        shares = not r.rows_are_shares  # the lines: each row's share of what is sent
+        note = "real_model.lines_note_contributions" if shares else "real_model.lines_note"
+        st.caption(tr(note, w=LINE_MIN_WEIGHT))
+        plot(lines_view(r.lines, r.shown_tokens), "lines", f"lines_L{layer + 1}")
     if not cfg.one_head:
         st.info(tr("real_model.steps_one_head"))
     elif toggle(FOLLOW, tr("steps.show_steps")):  # a click on a cell turns it on
         pick = real_probe.Pick(cfg.text, layer, head, i, j, cfg.hide_special)
         s = compute(real_probe.follow, pick)
         where = tr("names.layer_head", l=layer + 1, h=head + 1)
-        if cfg.hide_special and s.renormalised is None:
+        if not MEASURES[cfg.measure].rows_sum_to_one:  # the map's cell: the sent line's
+            note = tr("steps.cell_contributions", i=i + 1, j=j + 1, value=s.steps.sent)
+        elif cfg.hide_special and s.renormalised is None:
             note = tr("real_model.steps_hidden")
         else:  # the map's cell: the softmax line's last number, or the rescaling line's
             cell = "real_model.cell_renormalised" if s.renormalised else "steps.cell_weights"
@@ -128,17 +146,17 @@ def explore(cfg: real_model.Config, r: real_model.Result, title: str) -> None:
     mosaic.keep_in_url()
 
 
-def all_maps_csv(r: real_model.Result) -> None:
-    """Every layer's and head's map as one long CSV, or why a text this long has none."""
-    if r.attentions is not None:
+def all_maps_csv(r: real_model.Result, measure: str) -> None:
+    """Every layer's and head's map of the ``measure`` shown as one long CSV, or why a text
+    this long has none."""
+    if r.maps is not None:
         labels = token_labels(r.tokens, escape=False)
+        value = MEASURES[measure].column
         csv_button(
-            lambda: long_table(r.attentions, labels, "weight", lead=("layer", "head")).set_index(
-                "layer"
-            ),
-            "all_layers_heads",
+            lambda: long_table(r.maps, labels, value, lead=("layer", "head")).set_index("layer"),
+            f"all_layers_heads_{measure}",
             "csv_all",
-            label=tr("real_model.dl_all"),
+            label=tr(f"real_model.dl_all_{measure}"),
         )
     else:
         st.caption(tr("real_model.all_csv_big", n=len(r.tokens), hi=real_model.CSV_ALL_MAX_N))

@@ -1,18 +1,58 @@
-"""Tour of the chapter (S1 → S16): each claim, its equation, a question, a prepared link."""
+"""Tour of the chapter (S1 → S16): one stop at a time, each an exercise answered before its
+figure is drawn; the list of stops beside it, and a summary of the answers at the end.
+
+The stop and its example (``?stop=S9&seed=2``) are kept in the URL, so a shared link opens
+the same question on the same example. Answers are kept in the session only.
+"""
 
 import streamlit as st
 
 import ui
 from attnviz.lessons import tour
+from attnviz.limits import MAX_SEED
+from pages.start import tour_stop as views
+from ui.keys import TOUR_ANSWERS, TOUR_SEED, TOUR_STOP
+
+END = "end"  # the summary, after S16
+CLAIMS = [*tour.CLAIMS, END]
+
+
+def mark(claim: str) -> str:
+    """A stop's name in the list, with ✓ or ✗ once answered."""
+    if claim == END:
+        return ui.tr("tour.summary_nav")
+    answer = st.session_state.get(TOUR_ANSWERS, {}).get(claim)
+    return claim if answer is None else f"{claim} {'✓' if answer['right'] else '✗'}"
+
+
+def go(step: int) -> None:
+    """Move to the stop ``step`` places on (a button's callback: before the list is drawn)."""
+    here = CLAIMS.index(st.session_state.get(TOUR_STOP, CLAIMS[0]))
+    st.session_state[TOUR_STOP] = CLAIMS[min(max(here + step, 0), len(CLAIMS) - 1)]
+
+
+def another() -> None:
+    """A new example: the next seed (wrapping at the cap)."""
+    st.session_state[TOUR_SEED] = (st.session_state.get(TOUR_SEED, 0) + 1) % (MAX_SEED + 1)
+
 
 st.title(ui.tr("tour.title"))
-st.markdown(ui.tr("tour.intro"))
-for stop in tour.stops(ui.lang()):
-    key = stop.claim.lower()
-    with st.container(border=True):
-        st.markdown(f"**{stop.claim}** · {ui.tr(f'tour.{key}_claim')}")
-        st.latex(stop.formula)
-        # bold, not italic: Japanese type has no italics, and a browser only slants the glyphs
-        st.markdown(f"**{ui.tr('tour.question')}** {ui.tr(f'tour.{key}_question')}")
-        label = ui.tr("tour.open", page=ui.tr(f"{stop.page}.nav"), state=ui.tr(f"tour.{key}_state"))
-        st.page_link(stop.script, label=label, icon="➡️", query_params=stop.query())
+if not ui.presenting():  # on a projector the stop's question would start below the fold
+    st.markdown(ui.tr("tour.intro"))
+# presenting, the list goes to the sidebar: the stop gets the whole width, its formulas
+# their projector size (ui/presenting.css sizes them by the column's width)
+side, main = (st.sidebar, st.container()) if ui.presenting() else st.columns([1, 4], gap="medium")
+with side:
+    claim = ui.select(
+        TOUR_STOP, ui.tr("tour.stops"), CLAIMS, CLAIMS[0], labels=mark, radio=True, horizontal=False
+    )
+    seed = ui.number(TOUR_SEED, ui.tr("tour.seed"), 0, MAX_SEED, 0)
+with main:
+    back, ahead, other = st.columns(3)
+    back.button(ui.tr("tour.prev"), on_click=go, args=(-1,), disabled=claim == CLAIMS[0])
+    ahead.button(ui.tr("tour.next"), on_click=go, args=(1,), disabled=claim == END)
+    if claim != END:
+        other.button(ui.tr("tour.another"), on_click=another, key="another")
+        views.show(claim, seed)
+    else:
+        views.summary(CLAIMS[:-1])

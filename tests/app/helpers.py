@@ -69,6 +69,7 @@ STEP_SERIES = {
     "terms": ("terms", 0, 0),
     "s_row": ("row", 0, 0),
     "a_row": ("row", 1, 0),
+    "f_row": ("sent", 0, 0),
     "a_ij_v_j": ("values", 0, 0),
     "v_j": ("values", 0, 1),
     "head_i": ("values", 0, 2),
@@ -77,7 +78,7 @@ STEP_SERIES = {
 
 def step_panels(at: AppTest, key: str = "steps") -> dict[str, dict]:
     """The panels of the weight followed (component ``attnviz.steps`` ``key``) by name:
-    terms, row, values; each its formulas, chart, note and CSV."""
+    terms, row, sent, values; each its formulas, chart, note and CSV."""
     return {p["name"]: p for p in component(at, "attnviz.steps", key)["panels"]}
 
 

@@ -1,4 +1,7 @@
-"""Gradients-by-depth page: both curves, the trend's direction, the formula, extremes."""
+"""Gradients-by-depth page: Xiong et al.'s four panels, each beside the paper's direction,
+the fitted 1/√L, the formula, the stream's length after each block, extremes."""
+
+import re
 
 import numpy as np
 import pytest
@@ -6,36 +9,129 @@ import pytest
 from attnviz.i18n import t
 from attnviz.lessons import depth_gradients as depth
 from attnviz.lessons import depth_model
+from ui.export import NUMBER_TABLE
 
 from .helpers import assert_clean, decode, figures, latex, run_page, sweep_controls
 
 
+def lines(fig: dict) -> list[np.ndarray]:
+    return [decode(tr["y"]) for tr in fig["data"] if tr.get("mode") == "lines+markers"]
+
+
+def text(at) -> str:
+    return " ".join(m.value for m in at.markdown)
+
+
+def verdict_table(at) -> str:
+    (html,) = [h.proto.body for h in at.get("html") if f"dataframe {NUMBER_TABLE}" in h.proto.body]
+    return html
+
+
 @pytest.mark.parametrize("lang", ["ja", "en"])
-def test_renders_with_trend(lang):
+def test_four_panels_their_verdicts_and_the_stream(lang):
     at = run_page("depth_gradients", lang=lang, D="64", seeds="1", L="4")
     assert_clean(at)
-    by_layer, trend = figures(at)[:2]
-    lines = {tr["name"]: decode(tr["y"]) for tr in by_layer["data"] if tr.get("mode")}
-    assert len(lines) == 2 and all(len(v) == 4 for v in lines.values())
-    ref = depth_model.layer_gradients(4, 64, 0)["post"]["W_2"]
-    assert any(np.allclose(v, ref, rtol=1e-4) for v in lines.values())
-    means = [decode(tr["y"]) for tr in trend["data"] if tr.get("mode") == "lines+markers"]
-    post, pre = means
-    assert pre[-1] < 0.6 * pre[2] and post[-1] > 0.95 * post[2]  # L = 24 vs L = 3
-    t = depth.trend(depth.TrendConfig(D=64, seeds=1))
-    dashed = next(tr for tr in trend["data"] if tr.get("mode") == "lines")
-    np.testing.assert_allclose(decode(dashed["y"]), t.reference[1], rtol=1e-6)
-    text = " ".join(m.value for m in at.markdown)
-    assert f"{t.ratios['pre']:.2f}" in text and f"{t.ratios['post']:.2f}" in text
-    assert latex(at) == t.formulas
+    a, b, c, d, stream = figures(at)
+    grads = depth_model.layer_gradients(4, 64, 0)
+    for fig, norm, key in ((a, "post", "a"), (b, "pre", "b")):
+        (line,) = lines(fig)
+        np.testing.assert_allclose(line, grads[norm]["W_2"], rtol=1e-4)
+        assert fig["layout"]["title"]["text"].startswith(f"({key}) ")
+    tr = depth.trend(depth.TrendConfig(D=64, seeds=1))
+    for fig, norm in ((c, "post"), (d, "pre")):
+        (line,) = lines(fig)
+        want = tr.spread[tr.spread.norm == norm]["mean"]
+        np.testing.assert_allclose(line, want, rtol=1e-5)
+    (dashed,) = [x for x in d["data"] if x.get("mode") == "lines"]
+    np.testing.assert_allclose(decode(dashed["y"]), tr.reference[1], rtol=1e-6)
+    assert not [x for x in c["data"] if x.get("mode") == "lines"]  # 1/√L is pre-LN's law
+    # the stream: post, pre and no LN, the mean length after each of 24 blocks
+    means = tr.length_spread.groupby("norm", sort=False)["mean"]
+    for got, (_, want) in zip(lines(stream), means, strict=True):
+        np.testing.assert_allclose(got, want, rtol=1e-5)
+    assert stream["layout"]["yaxis"]["type"] == "log"
+    # the table: each panel's paper direction, measured factor and verdict, as computed
+    panels = depth.panels(depth.run(depth.Config(L=4, D=64, seeds=1)), tr)
+    html = re.sub(r">\s+<", "><", verdict_table(at))
+    for p in panels:
+        cells = (
+            t(f"depth_gradients.what_{p.key}", lang),
+            t(f"depth_gradients.dir_{p.paper}", lang),
+            t(
+                "depth_gradients.here",
+                lang,
+                ratio=p.ratio,
+                dir=t(f"depth_gradients.dir_{p.measured}", lang),
+            ),
+            t("depth_gradients.agrees" if p.agrees else "depth_gradients.differs", lang),
+        )
+        assert "".join(f"<td>{c}</td>" for c in cells) in html, p
+    shown = text(at)
+    assert f"{tr.ratios['pre']:.2f}" in shown and f"{tr.ratios['post']:.2f}" in shown
+    assert t("depth_gradients.why_a", lang, ratio=panels[0].ratio) in shown
+    assert latex(at) == tr.formulas
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_each_sentence_states_the_panel_it_measures(lang):
+    """Unit inputs: (b) differs (falls) and (d) agrees, and only (b)'s why shows; inputs √D
+    larger: (b) agrees and (d) differs, with the stream's own growth (×1.0x, not ×4)."""
+    for x_scale, shown, hidden in (
+        ("unit", "why_b_falls", "why_d_flat"),
+        ("sqrt_d", "why_d_flat", "why_b_falls"),
+    ):
+        at = run_page("depth_gradients", lang=lang, D="64", seeds="1", L="6", x=x_scale)
+        assert_clean(at)
+        cfg = depth.Config(L=6, D=64, seeds=1, x_scale=x_scale)
+        tr = depth.trend(cfg.trend)
+        panel = {p.key: p for p in depth.panels(depth.run(cfg), tr)}
+        key = "b" if shown == "why_b_falls" else "d"
+        assert not panel[key].agrees
+        sentence = t(
+            f"depth_gradients.{shown}", lang, ratio=panel[key].ratio, growth=tr.growth["pre"]
+        )
+        assert sentence in text(at)
+        lead = t(f"depth_gradients.{hidden}", lang, ratio=0, growth=0).split("**")[1]
+        assert lead not in text(at)
+        assert panel["b" if key == "d" else "d"].agrees
+
+
+def test_the_stream_sentence_gives_the_charted_lengths():
+    at = run_page("depth_gradients", D="64", seeds="1", L="2")
+    assert_clean(at)
+    tr = depth.trend(depth.TrendConfig(D=64, seeds=1))
+    means = tr.length_spread.groupby("norm")["mean"]
+    assert means.last()["post"] == pytest.approx(8.0, rel=1e-4)  # √D: every block ends in an LN
+    sentence = t(
+        "depth_gradients.stream_text",
+        "en",
+        post=means.last()["post"],
+        sqrtD=8.0,
+        first=means.first()["pre"],
+        pre=tr.growth["pre"],
+        none=f"{tr.growth['none']:,.0f}",
+    )
+    assert sentence in text(at) and tr.growth["none"] > 100 * tr.growth["pre"] > 100
+
+
+def test_block_anatomy_points_at_the_stream_chart_and_claims_no_law():
+    """Its caption said stacked blocks lengthen the stream "about like √L (see Gradients by
+    depth)", a chart that page did not have; now it names the page that draws it."""
+    for lang in ("en", "ja"):
+        caption = t("block_anatomy.norms_pre", lang, sqrtD=8.0, first=1.0, last=2.0)
+        assert t("depth_gradients.nav", lang) in caption and "√L" not in caption
+    at = run_page("depth_gradients", D="64", seeds="1", L="2")
+    titles = [f["layout"]["title"]["text"] for f in figures(at)]
+    assert titles[-1] == t("depth_gradients.stream_chart", "en", D=64)
 
 
 def test_matrix_choice_shows_that_matrix():
     at = run_page("depth_gradients", D="64", seeds="1", L="3", param="W_V")
     assert_clean(at)
-    lines = [decode(tr["y"]) for tr in figures(at)[0]["data"] if tr.get("mode")]
-    ref = depth_model.layer_gradients(3, 64, 0)["pre"]["W_V"]
-    assert any(np.allclose(v, ref, rtol=1e-4) for v in lines)
+    ref = depth_model.layer_gradients(3, 64, 0)
+    post, pre = (lines(f)[0] for f in figures(at)[:2])
+    np.testing.assert_allclose(post, ref["post"]["W_V"], rtol=1e-4)
+    np.testing.assert_allclose(pre, ref["pre"]["W_V"], rtol=1e-4)
 
 
 @pytest.mark.parametrize(
@@ -46,7 +142,12 @@ def test_matrix_choice_shows_that_matrix():
     ],
 )
 def test_extremes(params):
-    assert_clean(run_page("depth_gradients", **params))
+    at = run_page("depth_gradients", **params)
+    assert_clean(at)
+    if params["L"] == "1":  # one layer: the per-layer panels have no direction to compare
+        html = verdict_table(at)
+        assert t("depth_gradients.what_a", "en") not in html
+        assert t("depth_gradients.what_d", "en") in html
 
 
 def test_every_control_at_its_extremes():
@@ -59,26 +160,18 @@ def test_every_control_at_its_extremes():
     ("x_scale", "param"), [("unit", "W_2"), ("sqrt_d", "W_2"), ("unit", "W_V")]
 )
 def test_per_layer_sentence_reads_the_chart_it_describes(lang, x_scale, param):
-    """The sentence under the per-layer chart gives the chart's own layer-L / layer-1 ratios
-    of the matrix charted (the old text claimed every pre-LN layer shrinks like 1/√L, which
+    """The sentence under the per-layer panels gives their own layer-L / layer-1 ratios of
+    the matrix charted (the old text claimed every pre-LN layer shrinks like 1/√L, which
     the chart contradicts; then it named and gave W₂'s whichever matrix was charted: ×0.91
     with post-LN under a chart of W_V's, which grows ×2.2)."""
     at = run_page("depth_gradients", lang=lang, D="64", seeds="1", L="6", x=x_scale, param=param)
     assert_clean(at)
     r = depth.run(depth.Config(L=6, D=64, seeds=1, x_scale=x_scale)).last_over_first[param]
-    lines = [decode(tr["y"]) for tr in figures(at)[0]["data"] if tr.get("mode")]
-    post, pre = lines
+    post, pre = (lines(f)[0] for f in figures(at)[:2])
     assert r["pre"] == pytest.approx(pre[-1] / pre[0], rel=1e-5)
     assert r["post"] == pytest.approx(post[-1] / post[0], rel=1e-5)
-    text = " ".join(m.value for m in at.markdown)
     sentence = t("depth_gradients.per_layer", lang, L=6, param=param, **r)
-    assert sentence in text and f"\\partial {param}\\|" in sentence
-    assert "Xiong" in " ".join(c.value for c in at.caption)
+    assert sentence in text(at) and f"\\partial {param}\\|" in sentence
+    assert "Xiong" in text(at)
     every_layer = "every layer's gradient shrinks" if lang == "en" else "すべての層の勾配"
-    assert every_layer not in text
-
-
-def test_seeds_capped_at_the_widest_setting_says_so():
-    at = run_page("depth_gradients", D="512", seeds="5", L="1")
-    assert_clean(at)
-    assert any("use 1 of the seeds" in i.value for i in at.info)
+    assert every_layer not in text(at)

@@ -158,7 +158,7 @@ def test_large_grid_is_pooled_and_says_so(lang):
     ("params", "present", "absent"),
     [
         ({"score": "mlp"}, ["\\tanh"], ["\\sqrt{D'}", "\\mathcal{A}_{D'}"]),
-        ({"score": "dot", "causal": "true"}, ["M_{ij}"], ["\\sqrt{D'}"]),
+        ({"score": "dot", "causal": "true"}, ["C_{ij}"], ["\\sqrt{D'}", "M_{ij}"]),
         ({"score": "scaled_dot", "pe": "none"}, ["\\mathcal{A}_{D'}", "\\sqrt{D'}"], ["E"]),
         ({"pe_mode": "concat"}, ["[X;\\ E]"], ["X + E", "\\hat{X}"]),
         ({"norm": "pre"}, ["\\hat{X} = \\mathrm{LN}(X)", "Q_h = \\hat{X} W_h^Q"], ["Q_h = X"]),

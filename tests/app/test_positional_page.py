@@ -24,14 +24,18 @@ def shown(at) -> tuple[positional.Config, positional.SameWord]:
         d_pos=at.slider(key="d_pos").value,
     )
     same = positional.SameWord(
-        at.text_input(key="text").value, at.radio(key="mode").value, cfg.seed
+        at.text_input(key="text").value,
+        at.radio(key="mode").value,
+        int(at.number_input(key="head_seed").value),
+        float(at.select_slider(key="s").value),
     )
     return cfg, same
 
 
 def assert_draws(at, cfg: positional.Config, same: positional.SameWord, lang: str = "en"):
     """The page draws ``run(cfg)`` and ``same_word(same)``: the table and similarity maps,
-    both bar charts' rows, the widths and difference lines, every formula in page order
+    both bar charts' rows, their difference, the widths and difference lines, every formula
+    in page order
     (or, with no repeated word or none at all, the notice in place of the same-word section)."""
     r = positional.run(cfg)
     try:
@@ -41,7 +45,7 @@ def assert_draws(at, cfg: positional.Config, same: positional.SameWord, lang: st
         two, refused = None, t("app.invalid", lang, detail=detail)
     figs = figures(at)
     np.testing.assert_array_equal(decode(figs[0]["data"][0]["z"]), r.E)
-    np.testing.assert_array_equal(decode(figs[1]["data"][0]["z"]), r.S)
+    np.testing.assert_array_equal(decode(figs[1]["data"][0]["z"]), r.G)
     lines = [m.value for m in at.markdown]
     w = r.widths
     widths = t("positional.widths", lang, D=cfg.D, d_pos=cfg.d_pos, add=w.add, concat=w.concat)
@@ -54,10 +58,21 @@ def assert_draws(at, cfg: positional.Config, same: positional.SameWord, lang: st
             assert [i.value for i in at.info] == [t("positional.no_repeat", lang)]
         assert latex(at) == r.formulas + w.formulas
         return
-    for fig, pe in zip(figs[2:], ("none", "sinusoidal"), strict=True):
+    for fig, pe in zip(figs[2:4], ("none", "sinusoidal"), strict=True):
         bars = np.stack([decode(tr["y"]) for tr in fig["data"]])  # (2, N): positions i, j
         np.testing.assert_array_equal(bars, two.rows[pe])
-    diff = t("positional.row_diff", lang, none=two.diff["none"], sin=two.diff["sinusoidal"])
+    delta = np.stack([decode(tr["y"]) for tr in figs[4]["data"]])  # (2, N): none, sinusoidal
+    np.testing.assert_array_equal(delta, np.stack([two.difference[pe] for pe in two.rows]))
+    sin, uniform = two.diff["sinusoidal"], two.uniform
+    diff = t(
+        "positional.row_diff",
+        lang,
+        none=two.diff["none"],
+        sin=sin,
+        uniform=uniform,
+        ratio=sin / uniform,
+        N=len(two.tokens),
+    )
     assert diff in lines
     assert latex(at) == r.formulas + w.formulas + two.formulas  # the page's order
 
@@ -89,9 +104,7 @@ def test_formulas_shown_are_those_of_the_config_run(lang, params):
         cosine=params.get("cosine") == "true",
         d_pos=int(params.get("d_pos", 64)),
     )
-    text = at.text_input(key="text").value
-    same = positional.SameWord(text, params.get("mode", "add"), cfg.seed)
-    assert_draws(at, cfg, same, lang)
+    assert_draws(at, cfg, shown(at)[1], lang)
 
 
 def test_race_encodings_are_offered_once_the_race_has_run():
@@ -214,3 +227,28 @@ def test_the_same_word_rows_share_a_range_and_their_difference_reads_in_decimals
     assert_clean(presenting)
     in_columns = {el.proto.spec for col in presenting.columns for el in col.get("plotly_chart")}
     assert not {el.proto.spec for el in presenting.get("plotly_chart")[2:4]} & in_columns
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_the_repeated_words_difference_is_drawn_on_its_own_scale(lang):
+    """Issue 45, item 3: the two rows differed by 0.021 (ja) on charts whose y axis ran to
+    0.13, and looked the same. The difference row Δ_k = a_jk − a_ik is drawn on a y range
+    scaled to it; at the page's defaults it is at least 0.15, more than 1/N, and 0
+    without positions. Its head has its own seed (the table's seed no longer moves it)."""
+    at = run_page("positional", lang=lang)
+    assert_clean(at)
+    cfg, same = shown(at)
+    two = positional.same_word(same)
+    assert (same.seed, same.qk_scale) == (positional.SAME_WORD_SEED, positional.SAME_WORD_SCALE)
+    delta = figures(at)[4]
+    reach = delta["layout"]["yaxis"]["range"]
+    assert reach[0] == pytest.approx(-reach[1]) and reach[1] == pytest.approx(
+        1.1 * two.diff["sinusoidal"]
+    )
+    assert two.diff["none"] == 0 and two.diff["sinusoidal"] > 0.15
+    assert two.diff["sinusoidal"] / two.uniform > 1  # larger than a uniform weight
+    assert positional.formulas.ROW_DIFFERENCE in latex(at)
+    assert_draws(at, cfg, same, lang)
+    # the table's seed draws only a learned table: the same-word rows stay as they were
+    moved = run_page("positional", lang=lang, seed="7")
+    assert shown(moved)[1] == same

@@ -41,8 +41,9 @@ def encoded():
 
 
 def sink_grid(at) -> list[np.ndarray]:
-    fig = figures(at)[-1]
+    *_, fig, layers = figures(at)  # the grids, then the per-layer shares' bars
     assert all(t["type"] == "heatmap" for t in fig["data"])
+    assert all(t["type"] == "bar" for t in layers["data"])
     return [decode(t["z"]) for t in fig["data"]]
 
 
@@ -69,7 +70,8 @@ def test_model_view_shows_all_heads_and_the_picked_one(lang, encoded):
     # and the sink grid
     label = t("app.download_png", lang, name=t("real_model.dl_grid", lang))
     assert grid["save"] == {"label": label, "file": "all_heads.png"}
-    assert len(at.get("download_button")) == 3
+    # the map's, every head's, the sinks', and the LayerNorm section's γ and β
+    assert len(at.get("download_button")) == 4
     assert at.title[0].value != ""
 
 

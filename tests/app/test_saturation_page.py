@@ -129,3 +129,30 @@ def test_presenting_the_small_multiples_label_D_at_powers_of_16():
     assert figures(run_page("saturation", N=8, rows=100))[3]["layout"]["xaxis"]["tickvals"] == [
         4**k for k in range(7)
     ]
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_sigma_q_and_sigma_k_move_the_law_the_chart_and_the_reading(lang):
+    """Issue 45, item 5 (S3): σ_q = 2, σ_k = 2 put the red curve on Var = 16 D, the line drawn
+    beside it, and the sentence under the chart reads Var(qᵀk)/D off the run."""
+    at = run_page("saturation", lang=lang, N=8, rows=500, sq="2", sk="2", D="256")
+    assert_clean(at)
+    r = saturation.run(saturation.Config(N=8, rows=500, sigma_q=2.0, sigma_k=2.0))
+    raw, _scaled, law, flat = traces(at, 2)
+    np.testing.assert_allclose(
+        decode(raw["y"]), r.curves[~r.curves["scaled"]]["variance"], rtol=1e-6
+    )
+    assert law["name"] == "Var = 16 D" and decode(law["y"]).tolist() == [16, 16 * 4096]
+    assert flat["name"] == "Var = 16"
+    var = r.at(256).stats.loc[False, "variance"]
+    line = t(
+        "saturation.var_read",
+        lang,
+        D=256,
+        var=f"{var:,.0f}" if var >= 1000 else f"{var:.3g}",
+        per_D=var / 256,
+        law=16.0,
+    )
+    assert line in [m.value for m in at.markdown]
+    assert abs(var / 256 - 16) < 1.6
+    assert latex(at) == r.formulas

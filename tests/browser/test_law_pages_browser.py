@@ -78,6 +78,8 @@ def test_a_tour_link_opens_its_page_in_the_state_it_names(server, page):
     page.locator("[data-testid=stSidebarNav]").get_by_text("本文を順にたどる", exact=True).click()
     page.wait_for_url(re.compile(r"/tour"), timeout=30_000)
     wait_idle(page)
+    page.locator("[data-testid=stMain] [role=radiogroup] label").filter(has_text="S3").click()
+    wait_idle(page)
     page.get_by_text("D = 1024、スケーリングなしとありの比較").first.click()
     page.wait_for_url(re.compile(r"/saturation\?.*D=1024"), timeout=30_000)
     wait_idle(page, timeout=90_000)

@@ -58,3 +58,33 @@ def test_reference_line_and_log_axes():
         [0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50]
     )
     assert [t["name"] for t in fig["data"] if t.get("mode") == "lines+markers"] == ["post", "pre"]
+
+
+def test_log_y_alone_and_powers_of_ten_over_many_decades():
+    """The stream's lengths: a linear block axis (it starts at 0, the input) and a log length
+    axis; over more than four decades (no LN) the ticks are the powers of ten alone."""
+    stats = pd.DataFrame(
+        {
+            "norm": ["post"] * 3 + ["none"] * 3,
+            "block": [0, 1, 2] * 2,
+            "mean": [8.0, 8.0, 8.0, 8.0, 300.0, 2e5],
+            "std": [0.5, 0.0, 0.0, 0.5, 20.0, 1e4],
+        }
+    )
+    fig = shipped(charts.band(stats, "block", names={}, log_y=True))
+    assert "type" not in fig["layout"]["xaxis"] and fig["layout"]["yaxis"]["type"] == "log"
+    assert list(decode(fig["layout"]["yaxis"]["tickvals"])) == pytest.approx(
+        [1, 10, 100, 1e3, 1e4, 1e5, 1e6]
+    )
+    lines = [t for t in fig["data"] if t.get("mode") == "lines+markers"]
+    assert [t["line"]["color"] for t in lines] == [charts.NORM_COLOURS[n] for n in ("post", "none")]
+
+
+def test_a_narrow_log_range_gets_ticks_inside_it():
+    """Post-LN's last layer spans 5.5 … 9.3 at the page's defaults: 1-2-5 ticks put none
+    inside but 5 and 10 at its edges, so the axis showed no number; 1 … 9 per decade do."""
+    stats = pd.DataFrame({"norm": ["post"] * 3, "L": [1, 2, 4], "mean": [5.5, 7.0, 9.3]})
+    stats["std"] = 0.0
+    fig = shipped(charts.band(stats, "L", names={}, log=True))
+    ticks = list(decode(fig["layout"]["yaxis"]["tickvals"]))
+    assert [v for v in ticks if 5.5 <= v <= 9.3] == pytest.approx([6, 7, 8, 9])

@@ -35,6 +35,10 @@ def test_model_grid_is_one_image_of_every_head(N):
     np.testing.assert_array_equal(cell[:, 0], np.broadcast_to(one, (n, 3)))
     np.testing.assert_array_equal(cell[:, -1], np.broadcast_to(zero, (n, 3)))
     assert len(fig.data[1].x) == 72 and fig.layout.shapes[0].line.color == "red"
+    # layers and heads counted from 1, as the chapter counts them: cell (4, 7) is the 5th, 8th
+    assert fig.data[1].text[4 * 12 + 7] == "layer 5, head 8"
+    texts = [a.text for a in fig.layout.annotations]
+    assert texts[:12] == [f"head {h}" for h in range(1, 13)] and texts[12] == "layer 1"
 
 
 def test_lines_view_draws_every_weight_above_the_threshold():

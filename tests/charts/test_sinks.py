@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from attnviz.charts.sinks import sink_grid
+from attnviz.charts.sinks import layer_shares, sink_grid
 
 
 def test_sink_grid_draws_each_category_as_a_layer_by_head_map():
@@ -35,3 +35,16 @@ def test_panel_titles_of_two_lines_get_room_above_the_grids():
     two = sink_grid(shares, ["P", "other<br>tokens R"], title_px=16)
     assert two.layout.margin.t - one.layout.margin.t == round(1.3 * 16)  # a line of 16 px
     assert one.layout.margin.t >= 1.3 * 16 + 10
+
+
+def test_layer_shares_put_weight_beside_contribution_per_layer():
+    layers = np.random.default_rng(0).random((2, 3, 6))
+    fig = layer_shares(layers, ["[CLS]", "[SEP]", "P"], series_names=("w", "c"))
+    assert [t.type for t in fig.data] == ["bar"] * 6 and fig.layout.barmode == "group"
+    for c in range(3):  # per category: weight, then contribution, over layers 1 … 6
+        for s in range(2):
+            bar = fig.data[2 * c + s]
+            np.testing.assert_allclose(bar.y, layers[s, c])
+            assert bar.name == ("w", "c")[s] and bar.showlegend == (c == 0)
+    assert list(fig.data[0].x) == [f"layer {k}" for k in range(1, 7)]
+    assert [a.text for a in fig.layout.annotations] == ["[CLS]", "[SEP]", "P"]

@@ -86,3 +86,16 @@ def test_the_values_mixed_are_a_ij_v_j_v_j_and_the_head_row_with_a_legend(steps)
     assert p["legend"] and p["n"] == len(steps.v_j)
     assert set(mixed["colours"]) == {charts.HIGHLIGHT}
     json.dumps(p)
+
+
+def test_what_each_key_sends_is_f_then_a_times_f_from_the_trace(steps):
+    """‖f_h(x_l)‖ and ‖a_il f_h(x_l)‖, the second the trace's own norms (0 past the mask)."""
+    *_, trace = traced(6)  # the fixture's block, seeded alike
+    tokens = ["a", "b", "c", "d", "e", "f"]
+    p = charts.sent_chart(steps, tokens, f_title="f", sent_title="af", key_title="key")
+    f, sent = (values(panel["series"][0]) for panel in p["panels"])
+    np.testing.assert_allclose(f, trace.sent_norms[0, 1].numpy(), rtol=1e-5)
+    np.testing.assert_allclose(sent, trace.norms[0, 1, 3].numpy(), rtol=1e-5, atol=1e-7)
+    assert sent[4] == sent[5] == 0 and p["masked"] == [4, 5] and p["highlight"] == 2
+    assert steps.sent == pytest.approx(float(trace.norms[0, 1, 3, 2]), rel=1e-5)
+    json.dumps(p)

@@ -81,6 +81,29 @@ def test_every_matrix_is_xavier_uniform_and_every_bias_zero():
         assert b.abs().max().item() == 0
 
 
+def test_depth_pass_lengths_equal_a_full_stack_in_each_placement():
+    """The lengths measured one block at a time against a separately built depth-5 stack run
+    forward whole in each placement (its traces' block outputs): the same weights, the
+    same X; post-LN's lengths are √D, as PyTorch's own layer_norm gives any vector."""
+    grads, lengths = depth_model.depth_pass(32, 2, (2, 5))
+    assert set(lengths) == {"post", "pre", "none"} and set(grads) == set(depth_model.NORMS)
+    stack = depth_model._stack(5, 32, 2)
+    X, _ = depth_model._inputs(32, 2, "unit")
+    for norm, got in lengths.items():
+        for block in stack.blocks:
+            block.norm = norm
+        with torch.no_grad():
+            _, traces = stack(X)
+        want = [X.norm(dim=-1).flatten()] + [t.resid_post.norm(dim=-1).flatten() for t in traces]
+        assert got.shape == (6, 2 * 16)
+        np.testing.assert_allclose(got, torch.stack(want).numpy(), rtol=1e-5)
+    unit = torch.nn.functional.layer_norm(torch.randn(7, 32), (32,)).norm(dim=-1)
+    np.testing.assert_allclose(lengths["post"][1:], unit.mean().item(), rtol=1e-4)
+    fast = depth_model.last_layer_gradients(32, 2, (2, 5))
+    for norm in depth_model.NORMS:
+        np.testing.assert_array_equal(grads[norm], fast[norm])
+
+
 def test_rejects_out_of_range_depth():
     with pytest.raises(ValueError, match="layers"):
         depth_model.layer_gradients(25, 64, 0)

@@ -77,7 +77,7 @@ def test_formulas_are_those_of_the_score_and_mask_computed(score, causal):
     text = " ".join(r.formulas)
     assert ("\\sqrt{D'}" in text) == (score in ("scaled_dot", "bilinear"))
     assert ("\\tanh" in text) == (score == "mlp")
-    assert ("M_{ij}" in text) == causal
+    assert ("C_{ij}" in text) == causal  # the causal mask C (M is the number of queries)
     assert ("\\mathcal{A}_{D'}" in text) == (score == "scaled_dot" and not causal)
     assert "\\sqrt{D}" not in text  # inside a head the scale is the per-head width
     rows = dict(zip(r.pipeline.step, r.pipeline.formula, strict=True))
@@ -109,7 +109,8 @@ def test_the_formulas_give_the_parameters_the_shapes_computed(pe, mode):
     shown = " ".join(r.formulas + list(r.pipeline.formula))
     qkv = re.findall(r"\\mathbb\{R\}\^\{(\w+) \\times D'\}", shown)
     out = re.findall(r"\\mathbb\{R\}\^\{D'H \\times (\w+)\}", shown)
-    assert len(qkv) == 2 and len(out) == 2  # the page's formulas and its table
+    # the page's formulas, its table, and W^Q W_h^Q ∈ ℝ^{D×D}ℝ^{D×D′} = ℝ^{D×D′} (S10)
+    assert len(qkv) == 4 and len(out) == 2
     shapes = r.pipeline.set_index("step")["shape"]
     assert shapes["W_h^Q, W_h^K, W_h^V"] == f"{H} × {r.width} × {r.d_head}"
     assert shapes["W^O"] == f"{H * r.d_head} × {r.width}"

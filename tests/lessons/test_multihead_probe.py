@@ -38,7 +38,10 @@ def test_followed_weight_ends_on_the_maps_cell(score, causal):
         assert s.steps.a_ij == pytest.approx(float(r.weights[h, i, j]), abs=1e-6)
         assert s.steps.s_ij == pytest.approx(float(r.scores[h, i, j]), abs=1e-5)
         np.testing.assert_allclose(s.steps.a_row, r.weights[h, i], atol=1e-6)
-        assert len(s.formulas) == 5
+        assert len(s.formulas) == 6
+        # what key j sends: the map of contributions' cell, a_ij times ‖v_j W_h^O‖
+        assert s.steps.sent == pytest.approx(float(r.norms[h, i, j]), abs=1e-6)
+        assert s.formulas[3].endswith(worked.number(s.steps.sent))
         assert rf"s_{{{i + 1},{j + 1}}}" in s.formulas[1]  # numbered from 1, as the labels
         assert s.formulas[2].endswith(worked.number(s.steps.a_ij)) or (
             causal and j > i and r"-\infty" in s.formulas[2]

@@ -27,7 +27,7 @@ def test_only_the_sinusoidal_similarity_is_toeplitz_at_the_pages_defaults():
     """Only the sinusoidal table's p_iᵀp_j depends on |i − j| alone (the page's note says so
     under it and not under a learned one): at the page's defaults N = 50, D = 64, seed 0."""
     for kind, toeplitz in (("sinusoidal", True), ("learned", False)):
-        first = np.diagonal(positional.run(positional.Config(kind=kind)).S, 1)  # S_{i,i+1}
+        first = np.diagonal(positional.run(positional.Config(kind=kind)).G, 1)  # G_{i,i+1}
         assert np.allclose(first, first[0], atol=1e-3) == toeplitz, kind
 
 
@@ -62,7 +62,7 @@ def test_widths():
 def test_run_draws_the_table_of_its_kind_with_its_formulas(kind, cosine):
     r = positional.run(positional.Config(kind=kind, N=12, D=8, seed=3, cosine=cosine, d_pos=5))
     np.testing.assert_array_equal(r.E, positional.table(kind, 12, 8, 3))
-    np.testing.assert_array_equal(r.S, positional.similarity(r.E, cosine))
+    np.testing.assert_array_equal(r.G, positional.similarity(r.E, cosine))
     assert (r.widths.add, r.widths.concat) == (8, 13)
     assert (formulas.SINUSOIDAL in r.formulas) == (kind == "sinusoidal")
     assert r.formulas[-1] == formulas.position_similarity(cosine)
@@ -80,7 +80,7 @@ def test_race_tables_only_with_a_race_and_then_its_own():
     race = LearnedPositions(RaceConfig(), tables)
     assert positional.kinds(race)[-2:] == ("race_post", "race_pre")
     r = positional.run(positional.Config(kind="race_pre", race=race))
-    assert r.E is tables["pre"] and r.S.shape == (8, 8)
+    assert r.E is tables["pre"] and r.G.shape == (8, 8)
     assert formulas.SINUSOIDAL not in r.formulas
 
 
@@ -99,9 +99,19 @@ def test_same_word_rows_equal_without_pe_and_differ_with_it(mode):
     assert np.abs(sin[0] - sin[1]).max() > 1e-3
     np.testing.assert_allclose(sin.sum(-1), 1, atol=1e-5)
     assert r.diff["sinusoidal"] == pytest.approx(np.abs(sin[0] - sin[1]).max())
-    assert list(r.table.columns) == ["none@1", "none@4", "sinusoidal@1", "sinusoidal@4"]
+    assert list(r.table.columns) == [
+        *("none@1", "none@4", "sinusoidal@1", "sinusoidal@4"),
+        *("none:Δ", "sinusoidal:Δ"),
+    ]
     np.testing.assert_array_equal(r.table["sinusoidal@4"], sin[1])
-    assert r.formulas == [formulas.positions("sinusoidal", mode), formulas.position_score(mode)]
+    assert r.formulas == [
+        formulas.positions("sinusoidal", mode),
+        formulas.qk_scaled(positional.SAME_WORD_SCALE, head=""),
+        formulas.position_score(mode),
+        formulas.ROW_DIFFERENCE,
+    ]
+    np.testing.assert_array_equal(r.difference["sinusoidal"], sin[1] - sin[0])
+    assert r.diff["none"] == 0 and r.table["sinusoidal:Δ"].abs().max() == r.diff["sinusoidal"]
     assert ("X + E" in r.formulas[0], "[X;\\ E]" in r.formulas[0]) == (
         (True, False) if mode == "add" else (False, True)
     )
@@ -115,7 +125,9 @@ def test_the_pages_sentences_repeat_a_word_whose_rows_only_positions_tell_apart(
     r = positional.same_word(positional.SameWord(t("positional.default_text", lang), mode))
     none, sin = r.rows["none"], r.rows["sinusoidal"]
     np.testing.assert_allclose(none[0], none[1], atol=1e-6)
-    assert np.abs(sin[0] - sin[1]).max() > 1e-3
+    # issue 45, item 3: at the defaults the difference is one a chart shows (0.009–0.021
+    # before, with the head at its random draw and the table's seed)
+    assert np.abs(sin[0] - sin[1]).max() > 0.15
 
 
 def test_same_word_without_a_repeat_and_bad_mode():
@@ -128,12 +140,12 @@ def test_same_word_without_a_repeat_and_bad_mode():
 def test_the_head_scores_x_plus_p_through_WQ_WK_not_p_dot_p(mode):
     """Oracle: softmax((x_i + p_i)ᵀ W^Q W^Kᵀ (x_j + p_j) / √D') from the head's own weights."""
     text = "the dog chased the cat"
-    r = positional.same_word(positional.SameWord(text, mode, seed=2))
+    r = positional.same_word(positional.SameWord(text, mode, seed=2, qk_scale=2.0))
     X = embed(tokenize(text), positional.SAME_WORD_D).double()  # (N, D)
     P = sinusoidal(len(X), positional.SAME_WORD_D)  # (N, D)
     Y = X + P if mode == "add" else torch.cat([X, P], dim=1)  # (N, D') with D' = D or 2D
     mha = MultiHeadAttention(Y.shape[1], 1, bias=False, seed=2, device="cpu")
-    W = (mha.W_Q[0] @ mha.W_K[0].T).detach().double()  # (D', D') = W^Q W^Kᵀ
+    W = 4 * (mha.W_Q[0] @ mha.W_K[0].T).detach().double()  # (D', D') = (2W^Q)(2W^K)ᵀ
     s = Y @ W @ Y.T / Y.shape[1] ** 0.5  # (N, N)
     rows = torch.softmax(s, -1)[[r.i, r.j]].numpy()
     np.testing.assert_allclose(r.rows["sinusoidal"], rows, atol=1e-5)

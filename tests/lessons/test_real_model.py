@@ -106,16 +106,16 @@ def test_model_view_holds_the_mosaic_of_every_head(encoded):
 
 def test_all_heads_table_up_to_its_cap(encoded):
     r = rm.run(rm.Config(text=TEXT))
-    np.testing.assert_array_equal(r.attentions, encoded.attentions)
+    np.testing.assert_array_equal(r.maps, encoded.attentions)
     labels = token_labels(r.tokens, escape=False)
-    table = long_table(r.attentions, labels, "weight", lead=("layer", "head"))
+    table = long_table(r.maps, labels, "weight", lead=("layer", "head"))
     row = table[(table["layer"] == 2) & (table["head"] == 5)].iloc[
         len(labels) + 3
     ]  # query 1, key 3
     assert (row.query, row.key) == (labels[1], labels[3])
     assert row.weight == encoded.attentions[2, 5, 1, 3]
     long = rm.run(rm.Config(text="word " * (rm.CSV_ALL_MAX_N - 1)))  # N = CSV_ALL_MAX_N + 1
-    assert len(long.tokens) == rm.CSV_ALL_MAX_N + 1 and long.attentions is None
+    assert len(long.tokens) == rm.CSV_ALL_MAX_N + 1 and long.maps is None
 
 
 def test_picking_a_head_or_view_does_not_re_encode():
@@ -133,7 +133,7 @@ def test_picking_a_head_or_view_does_not_re_encode():
 def test_cached_arrays_are_read_only():
     r = rm.run(rm.Config(text=TEXT))
     with pytest.raises(ValueError, match="read-only"):
-        r.attentions[0, 0, 0, 0] = 2.0
+        r.maps[0, 0, 0, 0] = 2.0
     with pytest.raises(ValueError, match="read-only"):
         r.mosaic.rgb[0, 0, 0] = 0
 

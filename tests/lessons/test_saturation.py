@@ -91,3 +91,30 @@ def test_at_a_width_outside_the_grid_raises(result):
 def test_formulas_are_the_scaled_dot_law(result):
     assert result.formulas == formulas.SATURATION
     assert "\\sqrt{D}" in result.formulas[0] and "D'" not in " ".join(result.formulas)
+
+
+@pytest.mark.parametrize(("sigma_q", "sigma_k"), [(2.0, 0.5), (2.0, 2.0), (0.5, 1.0)])
+def test_variance_is_D_sigma_q2_sigma_k2(sigma_q, sigma_k):
+    """Issue 45, item 5 (S3): q, k with components of variances σ_q², σ_k² give
+    Var(qᵀk) = D σ_q² σ_k², and √D leaves σ_q² σ_k², not 1. Oracle: independent draws of
+    q ~ N(0, σ_q² I), k ~ N(0, σ_k² I) from torch, outside the lesson's prefix sums."""
+    r = saturation.run(saturation.Config(N=8, rows=2000, sigma_q=sigma_q, sigma_k=sigma_k))
+    law = (sigma_q * sigma_k) ** 2
+    assert r.product == law
+    raw, scaled = (r.curves[r.curves["scaled"] == s] for s in (False, True))
+    np.testing.assert_allclose(raw["variance"] / raw["D"], law, rtol=0.06)
+    np.testing.assert_allclose(scaled["variance"], law, rtol=0.06)
+    g = torch.Generator().manual_seed(123)
+    D = 256
+    q = sigma_q * torch.randn(20000, D, generator=g, dtype=torch.float64)
+    k = sigma_k * torch.randn(20000, D, generator=g, dtype=torch.float64)
+    oracle = float((q * k).sum(-1).var())
+    assert oracle / D == pytest.approx(law, rel=0.05)
+    assert raw.set_index("D").loc[D, "variance"] == pytest.approx(oracle, rel=0.08)
+    assert f"= {law:g}" in r.formulas[2] and "\\sigma_q^2 \\sigma_k^2" in r.formulas[1]
+
+
+def test_the_entropy_is_Ent_not_H():
+    """Issue 45, item 4: H is the number of heads; the entropy is Ent(a)."""
+    assert formulas.SATURATION[-1].startswith(r"\mathrm{Ent}(\mathbf{a})")
+    assert not any(f.startswith("H(") for f in formulas.SATURATION)

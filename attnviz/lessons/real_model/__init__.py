@@ -4,8 +4,9 @@ weight is ``sinks``'s; one weight followed through its formula and a head's quer
 space are ``probe``'s.
 
 The model is all-MiniLM-L6-v2 run by attnviz's own blocks (``attnviz.pretrained``); its
-number of layers L and heads H come from the model's own config. Hiding [CLS] and [SEP]
-drops their rows and columns and rescales each row to 1
+number of layers L and heads H come from the model's own config. Each map shows the
+weights a_ij or the contributions ‖a_ij f_h(x_j)‖ (``measures``). Hiding [CLS] and [SEP]
+drops their rows and columns, and rescales each row of weights to 1
 (``attnviz.sinks.hide_and_renormalise``).
 """
 
@@ -21,12 +22,14 @@ from ...charts.real_model import Mosaic, mosaic
 from ...limits import check_choice, check_int
 from ...sinks import hide_and_renormalise
 from ...text import has_japanese, token_labels
-from .forward import TEXTS_CACHED, check_text, encode, size
-from .sinks import HIDDEN, Sinks, sink_view
+from .forward import TEXTS_CACHED, check_text, encode, rownorm, size
+from .measures import HIDDEN, MEASURES
+from .sinks import Sinks, sink_view
 
 VIEWS = ("model", "head", "rollout")  # every head of every layer, one layer, rollout
 COMBINE = ("mean", "max")
 CSV_ALL_MAX_N = 64  # the every-layer-and-head table is offered up to this many tokens
+MOSAIC_TOP = 99  # the mosaic of contributions colours up to this percentile of them all
 
 
 @dataclass(frozen=True)
@@ -36,11 +39,13 @@ class Config:
     layer: int = 2  # in [0, L − 1]
     head: int = 0  # in [0, H − 1]; the "model" view outlines it, the "head" view draws it
     combine: str | None = None  # "head" view only: None = one head, else mean / max over heads
-    hide_special: bool = False  # leave [CLS] and [SEP] out of the map, rows rescaled to 1
+    hide_special: bool = False  # leave [CLS] and [SEP] out of the map (weights: rows → 1)
+    measure: str = "weights"  # what a cell shows: a key of MEASURES
 
     def __post_init__(self) -> None:
         check_text(self.text)
         check_choice("view", self.view, VIEWS)
+        check_choice("measure", self.measure, MEASURES)
         if self.combine is not None:
             check_choice("combine", self.combine, COMBINE)
         L, H = size()
@@ -62,9 +67,14 @@ class Result:
     shown_tokens: list[str]  # the tokens at ``keep``
     labels: list[str]  # "i:token" of the tokens shown (from 1), for CSV headers
     shown: np.ndarray  # (N_keep, N_keep) the map drawn, rows = queries, float32
-    zmax: float  # top of the colour scale: 1, or the largest weight left when [CLS]/[SEP] hide
-    attentions: np.ndarray | None  # (L, H, N, N) for the all-heads CSV; None over CSV_ALL_MAX_N
+    lines: np.ndarray  # (N_keep, N_keep) each row's share of ``shown``: the lines view's
+    rows_are_shares: bool  # the map's rows sum to 1 (weights, rollout): hiding rescales them
+    zmax: float  # top of the colour scale: 1 for weights (their largest left when [CLS]/[SEP]
+    # hide), the largest value for contributions and rollout
+    maps: np.ndarray | None  # (L, H, N, N) of the measure, for the all-heads CSV; None over
+    # CSV_ALL_MAX_N tokens
     mosaic: Mosaic | None  # "model" view: every head of every layer as one picture
+    mosaic_top: float  # the value of the mosaic's top colour (above it: the top colour)
     png: bytes | None  # that picture as PNG
     formulas: list[str]  # LaTeX of what was computed
     sinks: Sinks  # where every head's weight goes, as shown (special tokens hidden or not)
@@ -79,40 +89,57 @@ def combine_heads(weights: np.ndarray, how: str = "mean") -> np.ndarray:
     return weights.mean(0) if how == "mean" else weights.max(0)
 
 
+def mosaic_top(maps: np.ndarray, rows_sum_to_one: bool) -> float:
+    """The mosaic's top colour: 1 for weights; for contributions, whose few largest would
+    leave every other tile dark, the ``MOSAIC_TOP``-th percentile of them all."""
+    return 1.0 if rows_sum_to_one else float(np.percentile(maps, MOSAIC_TOP))
+
+
 @lru_cache(maxsize=TEXTS_CACHED)
-def model_mosaic(text: str) -> tuple[Mosaic, bytes]:
-    """Every head of every layer as one picture and its PNG (the slow part), once per text."""
-    m = mosaic(encode(text)[0].attentions)
+def model_mosaic(text: str, measure: str = "weights") -> tuple[Mosaic, bytes, float]:
+    """Every head of every layer as one picture, its PNG (the slow part) and the value of its
+    top colour, once per text and measure."""
+    how = MEASURES[measure]
+    maps = how.maps(encode(text)[0])
+    top = mosaic_top(maps, how.rows_sum_to_one)
+    m = mosaic(maps, zmax=top)
     m.rgb.flags.writeable = False
-    return m, m.png()
+    return m, m.png(), top
 
 
 def run(cfg: Config) -> Result:
-    """The map the view shows (one head, heads combined, or rollout after a layer), the
-    tokens it keeps, and in the "model" view the picture of every head."""
+    """The map the view shows (one head, heads combined, or rollout after a layer) of the
+    measure chosen, the tokens it keeps, and in the "model" view the picture of every head."""
     enc, rolled, _ = encode(cfg.text)
+    how = MEASURES[cfg.measure]
+    rollout = cfg.view == "rollout"
+    rescaled = how.rows_sum_to_one or rollout  # rollout's rows are shares of either measure
 
     def hidden(maps: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(kept positions, maps): all, or without [CLS]/[SEP] and each row rescaled to 1."""
+        """(kept positions, maps): all, or without [CLS]/[SEP], rows rescaled where they
+        sum to 1 (weights, rollout), left as they are where not (contributions)."""
         if not cfg.hide_special:
             return np.arange(len(enc.tokens)), maps
-        return hide_and_renormalise(maps, enc.tokens, HIDDEN)
+        if rescaled:
+            return hide_and_renormalise(maps, enc.tokens, HIDDEN)
+        return how.hidden(maps, enc.tokens)
 
-    if cfg.view == "rollout":
-        keep, full = hidden(rolled[cfg.layer])
+    maps = how.maps(enc)  # (L, H, N, N)
+    if rollout:
+        keep, full = hidden(rolled[how.field][cfg.layer])
     elif cfg.view == "head" and cfg.combine:
-        keep, heads = hidden(enc.attentions[cfg.layer])  # each head renormalised, then combined
+        keep, heads = hidden(maps[cfg.layer])  # each head hidden, then combined
         full = combine_heads(heads, cfg.combine)
     else:
-        keep, full = hidden(enc.attentions[cfg.layer, cfg.head])
+        keep, full = hidden(maps[cfg.layer, cfg.head])
     shown = np.array(full, dtype=np.float32)  # (N_keep, N_keep), a copy
     shown_tokens = [enc.tokens[i] for i in keep]
-    m, png = model_mosaic(cfg.text) if cfg.view == "model" else (None, None)
-    shown_formulas = [formulas.ROLLOUT if cfg.view == "rollout" else formulas.REAL_HEAD]
+    m, png, top = model_mosaic(cfg.text, cfg.measure) if cfg.view == "model" else (None, None, 1)
+    shown_formulas = list(how.rollout if rollout else how.cell)
     if cfg.view == "head" and cfg.combine:
-        shown_formulas.append(formulas.heads_combined(cfg.combine))
+        shown_formulas.append(how.combined(cfg.combine))
     if cfg.hide_special:
-        shown_formulas.append(formulas.HIDE_RENORMALISE)
+        shown_formulas.append(formulas.HIDE_RENORMALISE if rescaled else how.hide)
     return Result(
         tokens=enc.tokens,
         truncated=enc.truncated,
@@ -121,10 +148,13 @@ def run(cfg: Config) -> Result:
         shown_tokens=shown_tokens,
         labels=token_labels(shown_tokens, keep, escape=False),
         shown=shown,
-        zmax=float(shown.max()) if cfg.hide_special else 1.0,
-        attentions=enc.attentions if len(enc.tokens) <= CSV_ALL_MAX_N else None,
+        lines=shown if rescaled else rownorm(shown),
+        rows_are_shares=rescaled,
+        zmax=1.0 if rescaled and not cfg.hide_special else float(shown.max()),
+        maps=maps if len(enc.tokens) <= CSV_ALL_MAX_N else None,
         mosaic=m,
         png=png,
+        mosaic_top=float(top),
         formulas=shown_formulas,
-        sinks=sink_view(cfg.text, cfg.hide_special),
+        sinks=sink_view(cfg.text, cfg.hide_special, cfg.measure),
     )

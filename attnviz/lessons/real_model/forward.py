@@ -3,10 +3,14 @@ text through it, kept per text: what every part of the real-model page reads.
 
 Attention rollout (Abnar & Zuidema 2020) follows attention through the residual stream:
 
-    Ã_l = rownorm( mean_h A_l,h + I )          (N, N), each row sums to 1
+    Ã_l = rownorm( rownorm(Σ_h M_l,h) + I )    (N, N), each row sums to 1
     R_1 = Ã_1,   R_l = Ã_l R_{l-1}             how much token j feeds token i after l layers
 
-Adding I accounts for the residual connection around attention; rows of R_l still sum to 1.
+With the weights, M = A, rownorm(Σ_h A_l,h) is their mean over heads: Abnar & Zuidema's
+rollout. With the contributions, M_ij = ‖a_ij f_h(x_j)‖ (Kobayashi et al. 2020), each row
+becomes the share of what the layer's heads send from each source: a head that sends more
+counts more, and a source that takes weight but sends a short vector counts less. Adding I
+accounts for the residual connection around attention; rows of R_l still sum to 1.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ import numpy as np
 import torch
 
 from ...errors import InputError
-from ...pretrained import Encoding, PretrainedEncoder, load_pretrained
+from ...pretrained import Encoding, PretrainedEncoder, encoding, load_pretrained
 from ...text import check_text as text_rules
 
 MODEL = "all-MiniLM-L6-v2"
@@ -42,17 +46,23 @@ def check_text(text: object) -> None:
         raise InputError("text must contain at least 1 token", "no_tokens", hi=model().max_tokens)
 
 
-def rollout(attentions: np.ndarray) -> np.ndarray:
-    """Attention rollout after each layer: (L, H, N, N) → (L, N, N), rows sum to 1."""
-    attentions = np.asarray(attentions, dtype=np.float64)
-    if attentions.ndim != 4 or attentions.shape[-1] != attentions.shape[-2]:
-        raise ValueError(f"attentions must have shape (L, H, N, N), got {attentions.shape}")
-    L, _, N, _ = attentions.shape
+def rownorm(M: np.ndarray) -> np.ndarray:
+    """Each row divided by its sum; a row of zeros stays zero."""
+    total = M.sum(-1, keepdims=True)
+    return np.divide(M, total, out=np.zeros_like(M), where=total > 0)
+
+
+def rollout(maps: np.ndarray) -> np.ndarray:
+    """Rollout after each layer, of the weights or of the contributions (non-negative maps):
+    (L, H, N, N) → (L, N, N), rows sum to 1."""
+    maps = np.asarray(maps, dtype=np.float64)
+    if maps.ndim != 4 or maps.shape[-1] != maps.shape[-2]:
+        raise ValueError(f"maps must have shape (L, H, N, N), got {maps.shape}")
+    L, _, N, _ = maps.shape
     out = np.empty((L, N, N))
     R = np.eye(N)
     for layer in range(L):
-        A = attentions[layer].mean(0) + np.eye(N)  # (N, N): heads averaged, residual added
-        A /= A.sum(-1, keepdims=True)  # rows renormalised
+        A = rownorm(rownorm(maps[layer].sum(0)) + np.eye(N))  # (N, N): heads, residual added
         R = A @ R  # (N, N)
         out[layer] = R
     return out.astype(np.float32)
@@ -60,23 +70,18 @@ def rollout(attentions: np.ndarray) -> np.ndarray:
 
 @lru_cache(maxsize=TEXTS_CACHED)
 @torch.inference_mode()
-def encode(text: str) -> tuple[Encoding, np.ndarray, np.ndarray]:
+def encode(text: str) -> tuple[Encoding, dict[str, np.ndarray], np.ndarray]:
     """The text through the model (cut at its 512 tokens) as ``PretrainedEncoder.encode``
-    gives it, its rollout (L, N, N) and what each layer's attention read (L, N, D), from one
-    forward pass, once per text: picking another layer or head reuses them. Read-only."""
+    gives it, its rollouts (L, N, N) by the Encoding's array they roll ("attentions",
+    "norms") and what each layer's attention read (L, N, D), from one forward pass, once per
+    text: picking another layer, head or measure reuses them. Read-only."""
     net = model()
     tokens, ids, cut = net.tokenize(text, truncate=True)
     hidden, traces = net(torch.tensor(ids))
-    enc = Encoding(
-        tokens=tokens,
-        ids=np.asarray(ids, dtype=np.int64),
-        hidden=hidden.float().cpu().numpy(),
-        attentions=torch.stack([t.attn.weights[0] for t in traces]).float().cpu().numpy(),
-        truncated=cut,
-    )
-    rolled = rollout(enc.attentions)
+    enc = encoding(tokens, ids, hidden, traces, cut)
+    rolled = {name: rollout(getattr(enc, name)) for name in ("attentions", "norms")}
     inputs = torch.stack([t.attn_in[0] for t in traces]).float().cpu().numpy()  # post-LN: X_l
-    for array in (enc.attentions, enc.hidden, enc.ids, rolled, inputs):
+    for array in (enc.attentions, enc.norms, enc.hidden, enc.ids, *rolled.values(), inputs):
         array.flags.writeable = False
     return enc, rolled, inputs
 

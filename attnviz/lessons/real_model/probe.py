@@ -53,7 +53,7 @@ class Pick:
 @dataclass(frozen=True)
 class Steps:
     steps: WeightSteps  # every step from x_i to out_i, float64, 0-based indices
-    formulas: list[str]  # the five lines of weight_steps with their numbers, from 1
+    formulas: list[str]  # the six lines of weight_steps with their numbers, from 1
     renormalised: str | None  # ã_ij's line when [CLS]/[SEP] are hidden and i, j are shown
     cell: float  # the value of the map's cell (i, j): a_ij, or ã_ij when hidden
 

@@ -1,5 +1,6 @@
-"""Where the real model's heads park weight ([CLS], [SEP], punctuation), of the maps as
-shown and of what that weight moves (Kobayashi et al. 2020), per layer and head.
+"""Where the real model's heads park weight ([CLS], [SEP], punctuation), and the share of
+what they send from there (Kobayashi et al. 2020), per layer and head: of the maps as shown
+(weights or contributions, special tokens hidden or not) and of the model's own.
 """
 
 from __future__ import annotations
@@ -9,23 +10,24 @@ from functools import lru_cache
 
 import numpy as np
 import pandas as pd
-import torch
 
 from ... import formulas, sinks
-from .forward import TEXTS_CACHED, encode, model
+from .forward import TEXTS_CACHED, encode
+from .measures import HIDDEN, MEASURES
 
-HIDDEN = ("cls", "sep")  # the categories of sinks.CATEGORIES that "hide special" leaves out
+__all__ = ["HIDDEN", "Sinks", "layer_table", "sink_table", "sink_view"]
 
 
 @dataclass(frozen=True)
 class Sinks:
     """Where each head's weight goes, per category of sinks.CATEGORIES."""
 
-    shares: np.ndarray  # (4, L, H) mean share of the rows' weight on each category, as shown
-    raw: np.ndarray  # (4, L, H) the same of the model's own maps (nothing hidden)
-    moved: np.ndarray  # (4, L, H) its share of what the rows mix in, weighted by ‖v_j W_h^O‖
+    shares: np.ndarray  # (4, L, H) mean share of the rows on each category, of the maps shown
+    raw: np.ndarray  # (4, L, H) the share of weight, of the model's own maps (nothing hidden)
+    moved: np.ndarray  # (4, L, H) the share of contribution ‖a_ij f_h(x_j)‖, nothing hidden
     sink: str  # the category among [CLS], [SEP], punctuation with the most weight (raw maps)
     formulas: list[str]
+    measure: str = "weights"  # what ``shares`` is of: a key of MEASURES
 
     @property
     def weight(self) -> float:
@@ -37,51 +39,66 @@ class Sinks:
         """The mean share of what the rows mix in that comes from the sink."""
         return float(self.moved[sinks.CATEGORIES.index(self.sink)].mean())
 
+    def layers(self) -> np.ndarray:
+        """(2, 4, L): per layer, the share of weight (0) and of contribution (1) on each
+        category, averaged over the heads and the rows (the model's own maps)."""
+        return np.stack([self.raw.mean(-1), self.moved.mean(-1)])
+
+    def largest_gap(self) -> tuple[str, int, float, float]:
+        """(category, layer from 0, share of weight, share of contribution) where the share
+        of weight on [CLS], [SEP] or punctuation most exceeds its share of contribution."""
+        layers = self.layers()[:, :3]  # (2, 3, L)
+        c, layer = np.unravel_index(int(np.argmax(layers[0] - layers[1])), layers.shape[1:])
+        return (
+            sinks.CATEGORIES[c],
+            int(layer),
+            float(layers[0, c, layer]),
+            float(layers[1, c, layer]),
+        )
+
     @property
     def idle(self) -> bool:
         """The sink takes weight but carries less than half of it: a place to park weight."""
         return self.carried < self.weight / 2
 
 
-@torch.inference_mode()
-def moved_shares(text: str) -> np.ndarray:
-    """(4, L, H): per head, the mean over rows i of Σ_{j∈c} a_ij ‖v_j W_h^O‖ / Σ_j a_ij ‖v_j W_h^O‖
-    (Kobayashi et al. 2020: a weight moves a_ij v_j W_h^O, so a short v_j moves little)."""
-    enc = encode(text)[0]
-    onehot = np.eye(len(sinks.CATEGORIES))[sinks.token_categories(enc.tokens)]  # (N, 4)
-    out = np.empty((len(sinks.CATEGORIES), *enc.attentions.shape[:2]))
-    for layer, block in enumerate(model().stack.blocks):
-        mha = block.attn
-        x = torch.from_numpy(encode(text)[2][layer].copy()).to(mha.W_V.device)  # (N, D)
-        V = torch.einsum("nd,hde->hne", x, mha.W_V) + mha.b_V[:, None]  # (H, N, D')
-        norms = torch.einsum("hne,hef->hnf", V, mha.W_O).norm(dim=-1).double().cpu().numpy()
-        moved = enc.attentions[layer] * norms[:, None, :]  # (H, N, N): a_ij ‖v_j W_h^O‖
-        out[:, layer] = np.moveaxis((moved @ onehot) / moved.sum(-1, keepdims=True), -1, 0).mean(
-            -1
-        )  # (4, H)
-    return out
-
-
 @lru_cache(maxsize=TEXTS_CACHED)
-def sink_view(text: str, hide_special: bool = False) -> Sinks:
-    """The layer × head grids of where the weight goes, of the maps as shown (raw, or with
-    [CLS] and [SEP] hidden and the rows rescaled), and of what that weight moves (raw)."""
+def sink_view(text: str, hide_special: bool = False, measure: str = "weights") -> Sinks:
+    """The layer × head grids of where the weight goes and of the share of what is sent from
+    there (model's own maps), and the grids of the ``measure`` as shown (with [CLS] and [SEP]
+    hidden or not): rows divided by their sums, so each is a share."""
     enc = encode(text)[0]
     raw = sinks.sink_shares(enc.attentions, enc.tokens).shares
-    shares = raw
+    moved = sinks.sink_shares(enc.norms, enc.tokens).shares
+    how = MEASURES[measure]
+    shares = raw if how.rows_sum_to_one else moved
     if hide_special:
-        keep, maps = sinks.hide_and_renormalise(enc.attentions, enc.tokens, HIDDEN)
+        keep, maps = how.hidden(how.maps(enc), enc.tokens)
         shares = sinks.sink_shares(maps, [enc.tokens[i] for i in keep]).shares
     sink = sinks.CATEGORIES[int(raw[:3].mean((1, 2)).argmax())]
     lines = [formulas.SINK_SHARE, formulas.SINK_MOVED]
     if hide_special:
-        lines.insert(0, formulas.HIDE_RENORMALISE)
-    return Sinks(shares, raw, moved_shares(text), sink, lines)
+        lines.insert(0, how.hide)
+    return Sinks(shares, raw, moved, sink, lines, measure)
+
+
+def layer_table(view: Sinks, categories: list[str]) -> pd.DataFrame:
+    """Per layer (from 1), the share of weight and of contribution on each category, as
+    columns (category, "weight" | "contribution")."""
+    layers = view.layers()  # (2, 4, L)
+    columns = pd.MultiIndex.from_tuples(
+        [(c, m) for c in categories for m in ("weight", "contribution")]
+    )
+    data = np.stack(
+        [layers[m, sinks.CATEGORIES.index(c)] for c in categories for m in range(2)], 1
+    )  # (L, 2·C)
+    index = pd.RangeIndex(1, data.shape[0] + 1, name="layer")
+    return pd.DataFrame(data, index=index, columns=columns)
 
 
 def sink_table(view: Sinks, categories: list[str]) -> pd.DataFrame:
-    """The grids as rows (layer, head, category), layers and heads from 1: the share of
-    weight as shown, and of what it moves (model's own maps)."""
+    """The grids as rows (layer, head, category), layers and heads from 1: the share of the
+    maps as shown, and of what is sent (model's own maps)."""
     L, H = view.shares.shape[1:]
     rows = [
         (layer + 1, head + 1, c, view.shares[k, layer, head], view.moved[k, layer, head])

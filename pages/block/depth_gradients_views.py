@@ -1,0 +1,140 @@
+"""The depth page's panels: Xiong et al.'s four, and what each shows beside the paper's."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+import ui
+from attnviz.charts import depth_gradients as charts
+from attnviz.lessons import depth_gradients
+from attnviz.lessons.depth_gradients import Config, Panel, Result, TrendResult
+
+# why a panel differs from the paper's, where the reason is known: (panel, measured direction)
+# → the key of the sentence shown under the table
+WHY = {
+    ("a", "flat"): "why_a",
+    ("a", "falls"): "why_a",
+    ("b", "falls"): "why_b_falls",
+    ("c", "rises"): "why_c_rises",
+    ("d", "flat"): "why_d_flat",
+}
+
+
+def subscripted(name: str) -> str:
+    """A matrix's name for a Plotly title: W_2 → W<sub>2</sub> (Plotly shows no LaTeX)."""
+    base, _, index = name.partition("_")
+    return f"{base}<sub>{index}</sub>" if index else base
+
+
+def panels(cfg: Config, r: Result, t: TrendResult, param: str, names: dict[str, str]) -> None:
+    """(a), (b): each layer's gradient of ``param``, post-LN and pre-LN; (c), (d): the last
+    layer's W_2 against L, pre-LN's with the fitted 1/√L; each drawn once per process for
+    the config and ``param`` (ui.plot)."""
+    for row in (("a", "post"), ("b", "pre")), (("c", "post"), ("d", "pre")):
+        for column, (key, norm) in zip(st.columns(2), row, strict=True):
+            with column:
+                if key in "ab":
+                    name = f"grad_by_layer_{norm}_L{cfg.L}_D{cfg.D}"
+                else:
+                    name = f"grad_trend_{norm}_D{cfg.D}"
+                ui.plot(
+                    lambda key=key, norm=norm: _panel(cfg, r, t, param, names, key, norm),
+                    f"panel_{key}",
+                    name,
+                    same=(cfg, param),
+                )
+    tr = ui.tr
+    spread = "depth_gradients.spread" if cfg.seeds_used > 1 else "depth_gradients.spread_one"
+    st.caption(tr(spread, seeds=cfg.seeds_used))
+    if cfg.L > 1:
+        st.markdown(
+            tr("depth_gradients.per_layer", L=cfg.L, param=param, **r.last_over_first[param])
+        )
+    lo, hi = depth_gradients.RATIO_DEPTHS
+    st.markdown(tr("depth_gradients.ratio", lo=lo, hi=hi, **t.ratios))
+    ui.csv_button(
+        r.table.set_index("norm"),
+        f"grad_by_layer_L{cfg.L}_D{cfg.D}",
+        "csv_layers",
+        label=tr("depth_gradients.dl_layers", L=cfg.L),
+    )
+    label = tr("depth_gradients.dl_trend")
+    ui.csv_button(t.table.set_index("norm"), f"grad_trend_D{cfg.D}", "csv_trend", label=label)
+
+
+def _panel(
+    cfg: Config,
+    r: Result,
+    t: TrendResult,
+    param: str,
+    names: dict[str, str],
+    key: str,
+    norm: str,
+):
+    """Panel ``key`` (a–d) of :func:`panels`, for the placement ``norm``."""
+    tr = ui.tr
+    by_layer, by_depth = r.spread[param], t.spread
+    if key in "ab":
+        fig = charts.band(
+            by_layer[by_layer.norm == norm],
+            "layer",
+            names=names,
+            title=tr(
+                "depth_gradients.panel_layer",
+                panel=key,
+                norm=tr(f"depth_gradients.short_{norm}"),
+                param=subscripted(param),
+                L=cfg.L,
+            ),
+            x_title=tr("depth_gradients.layer"),
+            y_title=tr("depth_gradients.grad"),
+            height=340,
+        )
+    else:
+        reference = (*t.reference, tr("depth_gradients.reference"))
+        fig = charts.band(
+            by_depth[by_depth.norm == norm],
+            "L",
+            names=names,
+            title=tr(
+                "depth_gradients.panel_depth",
+                panel=key,
+                norm=tr(f"depth_gradients.short_{norm}"),
+            ),
+            log=True,
+            x_title=tr("depth_gradients.depth"),
+            y_title=tr("depth_gradients.grad"),
+            reference=reference if norm == "pre" else None,
+            height=340,
+        )
+    if key != "d":  # one line: its name is the panel's title; (d) names its 1/√L
+        fig.update_layout(showlegend=False)
+    return fig
+
+
+def verdict(cfg: Config, measured: list[Panel], t: TrendResult) -> None:
+    """Each panel's direction in the paper and here (W_2, as in the paper), and why a panel
+    differs where the reason is known."""
+    tr = ui.tr
+    st.subheader(tr("depth_gradients.verdict"))
+    if cfg.L == 1:  # one layer: the per-layer panels have no direction
+        measured = [p for p in measured if p.key in "cd"]
+    rows = {
+        tr("depth_gradients.col_panel"): [tr(f"depth_gradients.what_{p.key}") for p in measured],
+        tr("depth_gradients.col_paper"): [tr(f"depth_gradients.dir_{p.paper}") for p in measured],
+        tr("depth_gradients.col_here"): [
+            tr("depth_gradients.here", ratio=p.ratio, dir=tr(f"depth_gradients.dir_{p.measured}"))
+            for p in measured
+        ],
+        tr("depth_gradients.col_agrees"): [
+            tr("depth_gradients.agrees" if p.agrees else "depth_gradients.differs")
+            for p in measured
+        ],
+    }
+    ui.number_table(pd.DataFrame(rows).set_index(tr("depth_gradients.col_panel")), 2)
+    st.caption(tr("depth_gradients.ratios_are", L=cfg.L))
+    for p in measured:
+        why = WHY.get((p.key, p.measured))
+        if why:
+            st.markdown(tr(f"depth_gradients.{why}", ratio=p.ratio, growth=t.growth["pre"]))

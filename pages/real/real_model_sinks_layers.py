@@ -1,0 +1,45 @@
+"""The real-model page's sinks, per layer: the share of weight beside the share of
+contribution ‖a_ij f_h(x_j)‖ (Kobayashi et al. 2020) that goes to [CLS], [SEP] and
+punctuation, as bars and as a table, under one sentence on what the gap means for reading
+a map of weights. Drawn by ``real_model_sinks.section``; strings are ``real_model.*``.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from attnviz import sinks
+from attnviz.charts.sinks import layer_shares
+from attnviz.lessons import real_model
+from attnviz.lessons.real_model import sinks as real_sinks
+from ui.export import number_table, plot
+from ui.language import tr
+from ui.layout import presenting
+
+SHOWN = ["cls", "sep", "punct"]  # the places heads park weight (the rest is what is left)
+
+
+def section(r: real_model.Result) -> None:
+    """Per layer, the two shares side by side (the model's own maps: nothing hidden)."""
+    view = r.sinks
+    st.markdown(f"**{tr('real_model.sinks_layers_title')}**")
+    c, layer, w, m = view.largest_gap()
+    sink = tr(f"real_model.sink_{c}")
+    st.markdown(tr("real_model.sinks_layers_reading", sink=sink, l=layer + 1, w=w, m=m))
+    names = (tr("real_model.share_weight"), tr("real_model.share_contribution"))
+    titles = [tr(f"real_model.sink_{c}") for c in SHOWN]
+    chart = layer_shares(
+        view.layers()[:, [sinks.CATEGORIES.index(c) for c in SHOWN]],
+        titles,
+        series_names=names,
+        layer_label=tr("real_model.layer_label", l="{l}"),
+        value_name=tr("real_model.sink_value"),
+        title_px=16 if presenting() else 13,
+    )
+    plot(chart, "sink_layers", "sink_layers")
+    table = real_sinks.layer_table(view, SHOWN)
+    table.columns = [
+        f"{tr(f'real_model.sink_{c}')} {tr(f'real_model.share_{m}')}" for c, m in table.columns
+    ]
+    table.index.name = tr("real_model.layer_column")
+    number_table(table, decimals=3)
