@@ -17,14 +17,18 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import TypeVar
 
+import pandas as pd
+
 from .compute import single_flight
 from .language import lang
 from .layout import presenting
 
 T = TypeVar("T")
 
-MAX_DRAWN = 256  # entries per process, the least recently used dropped first
-_drawn: OrderedDict[Hashable, object] = OrderedDict()
+MAX_DRAWN = 256  # entries per process, the least recently used dropped first, and
+MAX_BYTES = 256 * 2**20  # about as many bytes (a figure of a 512 x 512 map: ~1.5 MB)
+_drawn: OrderedDict[Hashable, tuple[object, int]] = OrderedDict()  # key → (value, bytes)
+_held = [0]  # bytes of every value in _drawn
 _lock = threading.Lock()
 
 
@@ -54,11 +58,31 @@ def drawn_as(what: Hashable, build: Callable[[], T]) -> T:
         found = _get(key)
         if found is _MISSING:
             found = build()
+            size = nbytes(found)
             with _lock:
-                _drawn[key] = found
-                while len(_drawn) > MAX_DRAWN:
-                    _drawn.popitem(last=False)
+                _drawn[key] = (found, size)
+                _held[0] += size
+                while len(_drawn) > MAX_DRAWN or (_held[0] > MAX_BYTES and len(_drawn) > 1):
+                    _held[0] -= _drawn.popitem(last=False)[1][1]
     return found
+
+
+def nbytes(value: object) -> int:
+    """About how many bytes ``value`` holds: its arrays', strings' and tables' data, and
+    8 a number, through dicts, sequences and dataclasses (what pages draw from)."""
+    if isinstance(value, str | bytes):
+        return len(value)
+    if isinstance(value, dict):
+        return sum(nbytes(k) + nbytes(v) for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return sum(nbytes(v) for v in value)
+    if hasattr(value, "nbytes"):  # numpy arrays, Arrow tables, pandas series
+        return int(value.nbytes)
+    if hasattr(value, "__dataclass_fields__"):
+        return sum(nbytes(getattr(value, f)) for f in value.__dataclass_fields__)
+    if isinstance(value, pd.DataFrame):
+        return int(value.memory_usage().sum())
+    return 8
 
 
 _MISSING = object()
@@ -69,4 +93,4 @@ def _get(key: Hashable) -> object:
         if key not in _drawn:
             return _MISSING
         _drawn.move_to_end(key)
-        return _drawn[key]
+        return _drawn[key][0]

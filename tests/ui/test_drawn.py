@@ -5,6 +5,7 @@ one of them builds it again."""
 import importlib
 import threading
 
+import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -18,6 +19,7 @@ drawn_module = importlib.import_module("ui.drawn")
 def fresh(monkeypatch):
     """An empty cache; this run's language and presentation mode set by the test."""
     monkeypatch.setattr(drawn_module, "_drawn", type(drawn_module._drawn)())
+    monkeypatch.setattr(drawn_module, "_held", [0])
     shown = {"lang": "en", "present": False}
     monkeypatch.setattr(drawn_module, "lang", lambda: shown["lang"])
     monkeypatch.setattr(drawn_module, "presenting", lambda: shown["present"])
@@ -44,6 +46,20 @@ def test_the_same_config_language_and_mode_get_the_very_value_built_once(fresh):
             fresh["present"] = True
         other = [drawn_module.drawn(lambda cfg=cfg: build(cfg[1]), cfg) for _ in range(2)]
         assert other[0] is other[1] and len(built) == before + 1, change
+
+
+def test_the_least_recently_used_go_first_beyond_the_byte_budget(fresh, monkeypatch):
+    monkeypatch.setattr(drawn_module, "MAX_BYTES", 2000)
+    built = []
+
+    def row(n: int) -> np.ndarray:  # 800 bytes each: two fit, not three
+        return drawn_module.drawn(lambda: built.append(n) or np.full(100, float(n)), n)
+
+    first = [row(n) for n in range(3)]
+    assert drawn_module._held[0] == 1600 and built == [0, 1, 2]
+    assert row(2) is first[2] and row(1) is first[1] and built == [0, 1, 2]
+    assert row(0) is not first[0] and built == [0, 1, 2, 0]  # 0 was dropped, the oldest
+    assert row(1) is first[1] and drawn_module._held[0] == 1600  # 2 went: 1 was used later
 
 
 def test_sessions_asking_at_once_build_once(fresh):
@@ -80,6 +96,7 @@ def test_a_second_session_gets_the_same_figure_without_building_it(monkeypatch):
 
     monkeypatch.setattr(charts, "flow", counted)
     monkeypatch.setattr(drawn_module, "_drawn", type(drawn_module._drawn)())
+    monkeypatch.setattr(drawn_module, "_held", [0])
     one = figures(run_page("block_anatomy", D=32))[0]
     two = figures(run_page("block_anatomy", D=32))[0]
     assert one == two and len(built) == 1
