@@ -41,26 +41,34 @@ def section(text: str, L: int) -> None:
     st.markdown(ui.tr("real_model_layernorm.d_ff", D=r.D, D_ff=r.D_ff, k=r.D_ff / r.D))
     check = dict(n=len(r.tokens), residual=sci(r.residual), mean=sci(r.mean), var=sci(r.var))
     st.markdown(ui.tr("real_model_layernorm.check", **check))
-    gb = charts.gamma_beta(
-        r.gamma,
-        r.beta,
-        titles=(ui.tr("real_model_layernorm.gamma"), ui.tr("real_model_layernorm.beta")),
-        x_title=ui.tr("real_model_layernorm.component"),
+    ui.plot(
+        lambda: charts.gamma_beta(
+            r.gamma,
+            r.beta,
+            titles=(ui.tr("real_model_layernorm.gamma"), ui.tr("real_model_layernorm.beta")),
+            x_title=ui.tr("real_model_layernorm.component"),
+        ),
+        "ln_gamma_beta",
+        f"gamma_beta_layer{layer + 1}_{site}",
+        same=cfg,
     )
-    ui.plot(gb, "ln_gamma_beta", f"gamma_beta_layer{layer + 1}_{site}")
-    lines = charts.token_lines(
-        r.x_hat,
-        r.out,
-        r.gamma,
-        r.beta,
-        r.components,
-        r.tokens,
-        name=ui.tr("real_model_layernorm.line", d="{d}", g="{g:.3f}", b="{b:.3f}"),
-        title=ui.tr("real_model_layernorm.lines_title", n=len(r.tokens)),
-        x_title=ui.tr("real_model_layernorm.x_hat"),
-        y_title=ui.tr("real_model_layernorm.ln_out"),
+    ui.plot(
+        lambda: charts.token_lines(
+            r.x_hat,
+            r.out,
+            r.gamma,
+            r.beta,
+            r.components,
+            r.tokens,
+            name=ui.tr("real_model_layernorm.line", d="{d}", g="{g:.3f}", b="{b:.3f}"),
+            title=ui.tr("real_model_layernorm.lines_title", n=len(r.tokens)),
+            x_title=ui.tr("real_model_layernorm.x_hat"),
+            y_title=ui.tr("real_model_layernorm.ln_out"),
+        ),
+        "ln_lines",
+        f"layernorm_tokens_layer{layer + 1}_{site}",
+        same=cfg,
     )
-    ui.plot(lines, "ln_lines", f"layernorm_tokens_layer{layer + 1}_{site}")
     st.caption(ui.tr("real_model_layernorm.lines_note"))
     d = pd.RangeIndex(1, r.D + 1, name=ui.tr("real_model_layernorm.component"))
     table = pd.DataFrame({"γ": r.gamma, "β": r.beta}, index=d)
