@@ -71,6 +71,10 @@ def section(text: str, L: int) -> None:
     )
     st.caption(ui.tr("real_model_layernorm.lines_note"))
     d = pd.RangeIndex(1, r.D + 1, name=ui.tr("real_model_layernorm.component"))
-    table = pd.DataFrame({"γ": r.gamma, "β": r.beta}, index=d)
     name = ui.tr("real_model_layernorm.csv", l=layer + 1)
-    ui.csv_button(table, name, "csv_ln", label=ui.tr("real_model_layernorm.dl", l=layer + 1))
+    ui.csv_button(
+        lambda: pd.DataFrame({"γ": r.gamma, "β": r.beta}, index=d),  # built when clicked
+        name,
+        "csv_ln",
+        label=ui.tr("real_model_layernorm.dl", l=layer + 1),
+    )

@@ -57,6 +57,9 @@ def section(r: real_model.Result, hide: bool, same: object = None) -> None:
         same=same,
     )
     csv_button(
-        real_sinks.sink_table(r.sinks, shown), "sinks", "csv_sinks", label=tr("real_model.dl_sinks")
+        lambda: real_sinks.sink_table(r.sinks, shown),  # built when clicked
+        "sinks",
+        "csv_sinks",
+        label=tr("real_model.dl_sinks"),
     )
     real_model_sinks_layers.section(r, same)
