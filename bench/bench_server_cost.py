@@ -10,9 +10,10 @@ settings new to the server; "again": a second session making the same changes, e
 computation cached. The floor is a one-slider, one-text app (bench/floor_app.py) served with
 the same options in the same run; each page's figure is also given as a multiple of it.
 
-The class: K sessions (tests/load/stclient.py, the browser's protocol) open a page, then all
-make the same change (``MAIN``) within one second; the latency of each (rerun sent → its
-last message) gives p50, p95 and max. "Alone": afterwards, one more session opens the page
+The class: K sessions (tests/load/stclient.py, the browser's protocol; they read only each
+run's widgets and exceptions, leaving the cores to the server) open a page, then all make
+the same change (``MAIN``) within one second; the latency of each (rerun sent → its last
+message) gives p50, p95 and max. "Alone": afterwards, one more session opens the page
 and makes that change by itself. ``--procs 1 2``: the class again, on this checkout only,
 through HAProxy (deploy/haproxy.cfg as shipped) in front of 1 and then 2 server processes.
 
@@ -98,7 +99,7 @@ async def cpu_per_change(url: str, pid: int, page: str, n: int, seed: int) -> fl
     changes of its controls, one at a time (the choices depend only on the seed and on the
     controls the page draws)."""
     rng = random.Random(f"{seed}-{page}")
-    s = Session(url)
+    s = Session(url, light=True)
     await s.open()
     try:
         view = checked(await s.run(page, timeout=600), f"{page} open")
@@ -118,7 +119,7 @@ async def cpu_per_change(url: str, pid: int, page: str, n: int, seed: int) -> fl
 
 async def opened(url: str, page: str, locale: str = "en-US") -> tuple[Session, object]:
     """A new session with ``page`` open (for a page the class comes to: another page)."""
-    s = Session(url, locale=locale)
+    s = Session(url, locale=locale, light=True)
     await s.open()
     first = page if MAIN[page] else ("tour" if page == "home" else "home")
     return s, checked(await s.run(first, timeout=600), f"{first} open")
