@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+import pandas as pd
 import streamlit as st
 
 from attnviz.charts import steps as charts
@@ -21,7 +22,7 @@ from attnviz.stepthrough import WeightSteps
 from attnviz.tables import qk_table, step_tables
 
 from .components import component, ordered
-from .export import csv_button, csv_text, download_label, plot
+from .export import csv_button, csv_text, download_label, file_stem, plot
 from .language import tr
 from .layout import presenting
 from .widgets import choice_slider, select
@@ -50,7 +51,7 @@ def follow(
     ``extra`` (the map's own cell, when it differs from a_ij) under the softmax; ``notes``
     (text with $inline math$) under it all. One component, ``key``: its charts' PNG and CSV
     files are named ``key``_terms, _row and _values."""
-    tables = step_tables(steps, list(tokens))
+    tables = csv_tables(steps, tokens)
     st.subheader(tr("steps.title", i=steps.i + 1, j=steps.j + 1, where=where))
     spec = SCORES[steps.score]
     charts_of = {
@@ -88,14 +89,15 @@ def follow(
             "name": name,
             "formulas": formulas[name],
             "note": tr("steps.row_masked") if name == "row" and masked else None,
-            "chart": chart | {"name": f"{key}_{name}", "saveLabel": tr("app.save_map_png")},
+            "chart": chart | {"name": file_stem(what), "saveLabel": tr("app.save_map_png")},
             "csv": {
-                "label": download_label("csv", tr(f"steps.dl_{name}")),
-                "file": f"{key}_{name}.csv",
+                "label": download_label("csv", what),
+                "file": f"{file_stem(what)}.csv",
                 "text": csv_text(tables[name]),
             },
         }
         for name, chart in charts_of.items()
+        for what in [tr(f"steps.dl_{name}", i=steps.i + 1, j=steps.j + 1)]
     ]
     data = {
         "intro": tr("steps.intro"),
@@ -107,6 +109,24 @@ def follow(
         "katex": KATEX,
     }
     STEPS(key=key, data=ordered(key, data))
+
+
+def csv_tables(steps: WeightSteps, tokens: Sequence[str]) -> dict[str, pd.DataFrame]:
+    """``step_tables`` with their words in the reader's language: the symbols (s_i,l, a_ij v_j)
+    stay, the term's column and the indices d, u and l are named as the charts name them,
+    and the mask's column, where there is one, says what its 1 and 0 mean."""
+    i = steps.i + 1
+    words = {
+        "term": tr("steps.terms_y"),
+        f"m_{i},l": tr("steps.csv_mask", i=i),
+        SCORES[steps.score].term_index: tr(SCORES[steps.score].terms_axis),
+        "d": tr("steps.terms_x"),
+        "l": tr("steps.csv_key"),
+    }
+    return {
+        name: table.rename(columns=words).rename_axis(words.get(table.index.name))
+        for name, table in step_tables(steps, list(tokens)).items()
+    }
 
 
 def _one_step_a_line(chain: str) -> str:
@@ -164,4 +184,5 @@ def qk_view(
         st.caption(tr(note))
     st.caption(tr("steps.qk_explain"))
     label = csv_label or tr("steps.dl_qk")
-    csv_button(lambda: qk_table(space, list(tokens)), key, f"{key}_csv", label=label)
+    words = {c: tr(f"steps.csv_{c}") for c in ("kind", "sentence", "position", "token")}
+    csv_button(lambda: qk_table(space, list(tokens)).rename(columns=words), label, f"{key}_csv")

@@ -10,19 +10,17 @@ and ``steps.*``; layers, heads and positions are shown counting from 1.
 
 from __future__ import annotations
 
-import pandas as pd
 import streamlit as st
 
 from attnviz.charts import lines_view
 from attnviz.charts.real_model import LINE_MIN_WEIGHT
 from attnviz.lessons import real_model
 from attnviz.lessons.real_model import probe as real_probe
-from attnviz.tables import long_table
 from attnviz.text import token_labels
 from pages.real import real_model_qkspace as qkspace
 from ui import mosaic, steps
 from ui.compute import compute
-from ui.export import csv_button, download_label, plot
+from ui.export import csv_button, download_label, file_stem, map_table, maps_table, plot
 from ui.keys import FOLLOW, HEAD, LAYER, PICK_I, PICK_J
 from ui.language import tr
 from ui.layout import presenting
@@ -48,6 +46,7 @@ def head_grid(r: real_model.Result, L: int, H: int, selected: tuple[int, int]) -
     """Every layer's heads as one mosaic, a click picks a head (``pick_head``), and its PNG."""
     st.subheader(tr("real_model.grid"))
     st.caption(tr("real_model.grid_help"))
+    what = tr("real_model.dl_grid")
     mosaic.mosaic(
         mosaic.data(
             r.mosaic,
@@ -58,7 +57,7 @@ def head_grid(r: real_model.Result, L: int, H: int, selected: tuple[int, int]) -
             selected=selected,
             alt=tr("real_model.grid"),
             large=presenting(),
-            save=(download_label("png", tr("real_model.dl_grid")), "all_heads.png"),
+            save=(download_label("png", what), f"{file_stem(what)}.png"),
         ),
         "grid",
         pick_head,
@@ -88,24 +87,19 @@ def explore(cfg: real_model.Config, r: real_model.Result, title: str) -> None:
             x_positions=r.keep,
             y_positions=r.keep,
         )
-        name = f"{cfg.view}_L{layer + 1}"
+        what = tr("real_model.dl_map", title=title)
         mosaic.enlarged_map(  # heads combined or rolled out: no one weight behind a cell
             r.shown,
             r.shown_tokens,
             r.shown_tokens,
             key="map",
-            name=name,
+            name=file_stem(title),
             picked=(i, j) if cfg.one_head else None,
             on_pick=mosaic.pick_cell if cfg.one_head else None,
             notes=[tr("real_model.map_help" if cfg.one_head else "real_model.map_help_combined")],
             **look,
         )
-        csv_button(
-            pd.DataFrame(r.shown, index=r.labels, columns=r.labels),
-            name,
-            "csv",
-            label=tr("real_model.dl_map", title=title),
-        )
+        csv_button(map_table(r.shown, r.labels, r.labels), what, "csv")
     if cfg.view == "head":
         st.subheader(tr("real_model.lines"))
         st.caption(tr("real_model.lines_note", w=LINE_MIN_WEIGHT))
@@ -132,13 +126,11 @@ def all_maps_csv(r: real_model.Result) -> None:
     """Every layer's and head's map as one long CSV, or why a text this long has none."""
     if r.attentions is not None:
         labels = token_labels(r.tokens, escape=False)
+        weights = tr("real_model.csv_weight")
         csv_button(
-            lambda: long_table(r.attentions, labels, "weight", lead=("layer", "head")).set_index(
-                "layer"
-            ),
-            "all_layers_heads",
+            maps_table(r.attentions, labels, weights, ("layer", "head")),
+            tr("real_model.dl_all"),
             "csv_all",
-            label=tr("real_model.dl_all"),
         )
     else:
         st.caption(tr("real_model.all_csv_big", n=len(r.tokens), hi=real_model.CSV_ALL_MAX_N))
