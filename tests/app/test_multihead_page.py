@@ -2,6 +2,8 @@
 picked weight's steps end on the map's cell; the query–key picture is the probe's
 projection (the laws behind them are tests/lessons' to check)."""
 
+import csv
+import io
 import re
 
 import numpy as np
@@ -12,7 +14,7 @@ from attnviz.formulas.heads import head_scores
 from attnviz.i18n import t
 from attnviz.lessons import multihead, multihead_probe
 from attnviz.scores import SCORES
-from attnviz.text import tokenize
+from attnviz.text import token_labels, tokenize
 
 from .helpers import (
     assert_clean,
@@ -29,6 +31,7 @@ from .helpers import (
     png_of,
     run_page,
     step_charts,
+    step_panels,
     sweep_controls,
 )
 
@@ -262,11 +265,12 @@ def test_the_head_slider_picks_the_tile_and_the_map():
     assert_clean(at)
     r = multihead.run(multihead.Config(text=text))
     assert grid(at)["selected"] == [1, 1]  # head 6 = tile (row 2, column 2) of 4 per row
-    name = t("multihead.dl_grid", "en")  # the grid saves its own PNG, the picture shown
-    assert grid(at)["save"] == {
-        "label": t("app.download_png", "en", name=name),
-        "file": "heads.png",
-    }
+    name = t("multihead.dl_grid", "en")  # the grid saves its own PNG, drawn for a handout
+    save = grid(at)["save"]
+    assert (save["label"], save["file"]) == (t("app.download_png", "en", name=name), f"{name}.png")
+    assert save["tokens"] == token_labels(r.tokens, escape=False)  # each tile's rows, columns
+    ticks = dict((label, f) for f, label in save["bar"]["ticks"])  # the enlarged map's bar
+    assert ticks["1/N"] == pytest.approx(1 / len(r.tokens) / r.weights.max())
     np.testing.assert_allclose(map_z(at), r.weights[5], atol=1e-6)
 
 
@@ -366,3 +370,21 @@ def test_a_step_of_h_past_the_divisors_keeps_every_other_control(lang):
     assert at.text_input(key="text").value == t("multihead.default_text", lang)
     expected = t("errors.heads_next", lang, width=24, H=7, next=6)
     assert [i.value for i in at.info] == [expected]
+
+
+@pytest.mark.parametrize("causal", [False, True])
+def test_the_steps_csv_files_speak_the_readers_language(causal):
+    """A handout's CSV: 「l」 and 「term」 headed in Japanese as the charts say them, the file
+    named as its button, and the mask's column only where it masks, saying what 1 and 0 are."""
+    at = run_page("multihead", lang="ja", follow="true", i=2, j=1, causal=str(causal).lower())
+    assert_clean(at)
+    panels = step_panels(at)
+    assert panels["row"]["csv"]["file"] == "softmax 前後の行 i.csv"
+    read = {name: list(csv.reader(io.StringIO(p["csv"]["text"]))) for name, p in panels.items()}
+    header = {name: rows[0] for name, rows in read.items()}
+    assert header["terms"] == ["D′ の次元 d", "q_2,d", "k_1,d", "項の値"]
+    mask = ["m_2,l（1：key l を読む、0：マスクで禁止）"] if causal else []
+    assert header["row"] == ["key l", "s_2,l", *mask, "a_2,l"]
+    assert header["values"][0] == "D′ の次元 d"
+    if causal:  # keys 1 and 2 read, the rest masked
+        assert [row[2] for row in read["row"][1:4]] == ["1", "1", "0"]

@@ -13,7 +13,7 @@ from PIL import Image
 import attnviz
 from attnviz import formulas
 from attnviz.charts.raster import colour
-from attnviz.i18n import t
+from attnviz.i18n import plain, t
 from attnviz.lessons import real_model as rm
 from attnviz.lessons.real_model import forward
 from attnviz.lessons.real_model import probe as rp
@@ -68,7 +68,8 @@ def test_model_view_shows_all_heads_and_the_picked_one(lang, encoded):
     # the mosaic and the map save their own PNGs; CSV: the map, all layers × heads (N ≤ 64)
     # and the sink grid
     label = t("app.download_png", lang, name=t("real_model.dl_grid", lang))
-    assert grid["save"] == {"label": label, "file": "all_heads.png"}
+    name = plain(t("real_model.dl_grid", lang))  # named as its button, in its language
+    assert grid["save"] == {"label": label, "file": f"{name}.png"}
     assert len(at.get("download_button")) == 3
     assert at.title[0].value != ""
 
