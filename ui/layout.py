@@ -6,7 +6,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from .keys import PRESENT
+from .keys import FIGURES, PRESENT
 
 HERE = Path(__file__).parent
 
@@ -34,6 +34,10 @@ def style() -> None:
 
 def split(spec: list[int]):
     """A page's two columns, controls and formulas beside the figures; ui/app.css stacks
-    them when they would be too narrow side by side, whatever the window or the sidebar."""
+    them when they would be too narrow side by side, whatever the window or the sidebar.
+    A message of bad input goes to the figures' column (ui.messages.error_box): where the
+    figure would be, not under the controls, below the fold."""
     with st.container(key="split"):
-        return st.columns(spec)
+        columns = st.columns(spec)
+    st.session_state[FIGURES] = columns[-1]
+    return columns

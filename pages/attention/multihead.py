@@ -11,7 +11,7 @@ import streamlit as st
 
 import ui
 from attnviz.lessons import multihead
-from attnviz.limits import MAX_D_HEAD, MAX_H, MAX_SEED, MAX_TEXT_CHARS
+from attnviz.limits import MAX_D_HEAD, MAX_H, MAX_N, MAX_SEED, MAX_TEXT_CHARS
 from attnviz.norms import NORMS
 from attnviz.scores import SCORES
 from pages.attention import multihead_views as views
@@ -26,7 +26,8 @@ st.title(ui.tr("multihead.title"))
 st.markdown(ui.tr("multihead.intro"))
 left, right = ui.split([2, 3])  # the formulas need two fifths
 with left:
-    text = ui.text("text", ui.tr("multihead.text"), ui.tr("multihead.default_text"), MAX_TEXT_CHARS)
+    example = ui.tr("multihead.default_text")
+    text = ui.text("text", ui.tr("multihead.text"), example, MAX_TEXT_CHARS, max_tokens=MAX_N)
     D = int(ui.choice_slider("D", ui.tr("multihead.D"), WIDTHS, "64"))
     H = ui.slider("H", ui.tr("multihead.H"), 1, MAX_H, 8)
     auto = ui.toggle("auto", ui.tr("multihead.d_head_auto"), True)

@@ -13,6 +13,7 @@ from attnviz.charts.raster import colour
 from attnviz.formulas.heads import head_scores
 from attnviz.i18n import t
 from attnviz.lessons import multihead, multihead_probe
+from attnviz.limits import MAX_N, MAX_TEXT_CHARS
 from attnviz.scores import SCORES
 from attnviz.text import token_labels, tokenize
 
@@ -388,3 +389,39 @@ def test_the_steps_csv_files_speak_the_readers_language(causal):
     assert header["values"][0] == "D′ の次元 d"
     if causal:  # keys 1 and 2 read, the rest masked
         assert [row[2] for row in read["row"][1:4]] == ["1", "1", "0"]
+
+
+def test_a_text_past_the_cap_is_cut_with_a_notice_not_dropped():
+    """A paste of 2,100 characters: the input's own cap dropped it whole and kept the old
+    sentence, silently; now the text is cut to the cap and the page says so."""
+    at = run_page("multihead", lang="ja")
+    long = "attention " * 210  # 2,100 characters, 210 tokens
+    at.text_input(key="text").set_value(long).run()
+    assert_clean(at)
+    assert at.text_input(key="text").value == long[:MAX_TEXT_CHARS]
+    assert [w.value for w in at.warning] == [t("app.text_cut", "ja", n=MAX_TEXT_CHARS)]
+    assert len(grid(at)["names"]) == 8  # the page drew the text cut: 8 heads' tiles
+
+
+def test_a_japanese_text_of_too_many_tokens_is_read_up_to_the_last_that_fits():
+    """2,000 Japanese characters (within the cap) are about 1,300 tokens: the page reads
+    the first 512, as the real model cuts to its own 512, and says so."""
+    text = ("猫がマットの上に座った。マットは暖かかった。" * 91)[:MAX_TEXT_CHARS]
+    at = run_page("multihead", lang="ja", text=text, H=2, D=16)
+    assert_clean(at)
+    [warning] = [w.value for w in at.warning]
+    assert warning.startswith("テキストは") and f"最初の {MAX_N} トークン" in warning.replace(
+        "\u00a0", " "
+    )
+    assert len(map_z(at)) == MAX_N  # the map is 512 × 512
+    assert not at.error
+
+
+def test_an_empty_sentence_says_so_where_the_figure_would_be():
+    at = run_page("multihead", lang="ja")
+    at.text_input(key="text").set_value("").run()
+    [error] = at.error
+    assert t("errors.no_tokens", "ja", hi=MAX_N) in error.value
+    # in the page's right column (the figures'), not under the controls in the left
+    right = at.columns[1]
+    assert [e.value for e in right.error] == [error.value]
