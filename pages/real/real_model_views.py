@@ -74,6 +74,30 @@ def explore(cfg: real_model.Config, r: real_model.Result, title: str) -> None:
     rollout = cfg.view == "rollout"  # no head to follow a weight of: greyed, values kept
     i = slider(PICK_I, tr("real_model.pick_i"), 1, N, 1, where=left, disabled=rollout) - 1
     j = slider(PICK_J, tr("real_model.pick_j"), 1, N, 1, where=right, disabled=rollout) - 1
+    if cfg.view == "head":
+        st.subheader(tr("real_model.lines"))
+        st.caption(tr("real_model.lines_note", w=LINE_MIN_WEIGHT))
+        plot(lines_view(r.shown, r.shown_tokens), "lines", f"lines_L{layer + 1}")
+    follow = False
+    if not cfg.one_head:
+        st.info(tr("real_model.steps_one_head"))
+    elif follow := toggle(FOLLOW, tr("steps.show_steps")):  # a click on a cell turns it on
+        pick = real_probe.Pick(cfg.text, layer, head, i, j, cfg.hide_special)
+        s = compute(real_probe.follow, pick)
+        where = tr("names.layer_head", l=layer + 1, h=head + 1)
+        if cfg.hide_special and s.renormalised is None:
+            note = tr("real_model.steps_hidden")
+        else:  # the map's cell: the softmax line's last number, or the rescaling line's
+            cell = "real_model.cell_renormalised" if s.renormalised else "steps.cell_weights"
+            note = tr(cell, i=i + 1, j=j + 1, value=s.cell)
+        steps.follow(s.steps, s.formulas, r.tokens, where=where, extra=s.renormalised, notes=[note])
+    # heads combined, the picture is still one head's: the label names it
+    qkview = toggle("qkview", tr("steps.show_qk", h=head + 1), disabled=rollout) and not rollout
+    if qkview:
+        qkspace.space(cfg, i)
+    # the weight (i, j) is outlined only while the steps or the query–key picture use it:
+    # before either, nothing is picked. The map is drawn in its place above them, last,
+    # once both toggles are known
     with map_slot:
         if cfg.hide_special:
             st.caption(tr("real_model.hide_note"))
@@ -94,31 +118,12 @@ def explore(cfg: real_model.Config, r: real_model.Result, title: str) -> None:
             r.shown_tokens,
             key="map",
             name=file_stem(title),
-            picked=(i, j) if cfg.one_head else None,
+            picked=(i, j) if cfg.one_head and (follow or qkview) else None,
             on_pick=mosaic.pick_cell if cfg.one_head else None,
             notes=[tr("real_model.map_help" if cfg.one_head else "real_model.map_help_combined")],
             **look,
         )
         csv_button(map_table(r.shown, r.labels, r.labels), what, "csv")
-    if cfg.view == "head":
-        st.subheader(tr("real_model.lines"))
-        st.caption(tr("real_model.lines_note", w=LINE_MIN_WEIGHT))
-        plot(lines_view(r.shown, r.shown_tokens), "lines", f"lines_L{layer + 1}")
-    if not cfg.one_head:
-        st.info(tr("real_model.steps_one_head"))
-    elif toggle(FOLLOW, tr("steps.show_steps")):  # a click on a cell turns it on
-        pick = real_probe.Pick(cfg.text, layer, head, i, j, cfg.hide_special)
-        s = compute(real_probe.follow, pick)
-        where = tr("names.layer_head", l=layer + 1, h=head + 1)
-        if cfg.hide_special and s.renormalised is None:
-            note = tr("real_model.steps_hidden")
-        else:  # the map's cell: the softmax line's last number, or the rescaling line's
-            cell = "real_model.cell_renormalised" if s.renormalised else "steps.cell_weights"
-            note = tr(cell, i=i + 1, j=j + 1, value=s.cell)
-        steps.follow(s.steps, s.formulas, r.tokens, where=where, extra=s.renormalised, notes=[note])
-    # heads combined, the picture is still one head's: the label names it
-    if toggle("qkview", tr("steps.show_qk", h=head + 1), disabled=rollout) and not rollout:
-        qkspace.space(cfg, i)
     mosaic.keep_in_url()
 
 

@@ -286,3 +286,15 @@ def test_japanese_input_shows_its_wordpiece_tokens(lang):
     assert all(f":{t}" in code for t in tokens)
     english = run_page("real_model", lang=lang, text=TEXT)
     assert not english.warning and any("WordPiece" in c.value for c in english.caption)
+
+
+def test_no_cell_is_outlined_before_one_is_picked():
+    """The map outlined [CLS]→[CLS] in red on opening, before anything was picked; it
+    outlines (i, j) only while the steps (or the query–key picture) use it."""
+    at = run_page("real_model", text=TEXT)
+    assert_clean(at)
+    assert component(at, "attnviz.heatmap")["selected"] is None
+    at = run_page("real_model", text=TEXT, i=3, j=2, follow="true")
+    assert component(at, "attnviz.heatmap")["selected"] == [2, 1]
+    at = run_page("real_model", text=TEXT, i=3, j=2, qkview="true")
+    assert component(at, "attnviz.heatmap")["selected"] == [2, 1]
