@@ -6,8 +6,20 @@
 // sets kanji in their Japanese forms, breaks Japanese lines by Japanese rules, and a screen
 // reader reads the page in its language.
 // The label above the box is drawn here too: one element for a rerun to send and redraw.
-// data: {url, lang, label, copy, copied, order} (the box's label and the button's two,
-// translated; order: ui/common.js)
+// In presentation mode a box to tick says whether the link opens the view in presentation
+// mode too (`present=true`): unticked, the link is the view without it, for the students'
+// own screens; the teacher chooses, without a rerun.
+// data: {url, lang, label, copy, copied, present, keepPresent, order} (the box's label and
+// the button's two, translated; present: the page is in presentation mode; keepPresent: the
+// tick box's label; order: ui/common.js)
+
+// The link shared: the browser's address, `present` left out unless `keep`.
+function shared(keep) {
+  const url = new URL(window.location.href);
+  if (keep || !url.searchParams.has("present")) return url.href;
+  url.searchParams.delete("present");
+  return url.href;
+}
 
 export default function ({ data, parentElement }) {
   if (superseded(parentElement, data.order)) return; // ui/common.js
@@ -27,13 +39,21 @@ export default function ({ data, parentElement }) {
     label.htmlFor = input.id;
     input.onfocus = () => input.select();
     const button = document.createElement("button");
-    root.append(label, input, button);
+    const keep = document.createElement("label");
+    keep.className = "keep";
+    const box = Object.assign(document.createElement("input"), { type: "checkbox" });
+    keep.append(box, document.createElement("span"));
+    root.append(label, input, keep, button);
     parentElement.append(root);
   }
-  const [label, input, button] = root.children;
-  const current = () => window.location.href;
+  const [label, input, keep, button] = root.children;
+  const box = keep.firstChild;
+  const current = () => shared(box.checked);
+  keep.hidden = !data.present;
+  keep.lastChild.textContent = data.keepPresent;
+  box.onchange = () => (input.value = current());
   label.textContent = data.label;
-  input.value = data.url;
+  input.value = data.present ? current() : data.url;
   button.textContent = data.copy;
   button.onclick = async () => {
     input.value = current();
