@@ -8,6 +8,7 @@ with its toolbar's PNG and a CSV button. Strings are ``steps.*``; indices shown 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -52,7 +53,8 @@ def follow(
     (text with $inline math$) under it all. One component, ``key``: its charts' PNG and CSV
     files are named ``key``_terms, _row and _values."""
     tables = csv_tables(steps, tokens)
-    st.subheader(tr("steps.title", i=steps.i + 1, j=steps.j + 1, where=where))
+    query, key = (_markdown_text(tokens[k]) for k in (steps.i, steps.j))  # named, not only x_i
+    st.subheader(tr("steps.title", i=steps.i + 1, j=steps.j + 1, query=query, key=key, where=where))
     spec = SCORES[steps.score]
     charts_of = {
         "terms": charts.terms_chart(
@@ -129,14 +131,35 @@ def csv_tables(steps: WeightSteps, tokens: Sequence[str]) -> dict[str, pd.DataFr
     }
 
 
+TERMS_A_LINE = 4  # products of a sum written out, per line
+
+
+MARKDOWN_SIGNS = re.compile(r"([\\`*_{}\[\]()#+\-.!|$<>~])")
+
+
+def _markdown_text(token: str) -> str:
+    """A token as plain text inside Markdown: its signs escaped (a token "$" or "*" is one
+    sign of the text)."""
+    return MARKDOWN_SIGNS.sub(r"\\\1", token)
+
+
 def _one_step_a_line(chain: str) -> str:
     """``a = b = c = d`` as aligned lines, ``a &= b``, ``&= c``, …: the score and softmax
     lines with their numbers are wider than the map's column, and a display formula that
-    overflows hides its result behind a scroll bar."""
+    overflows hides its result behind a scroll bar. A step that sums more than
+    ``TERMS_A_LINE`` terms goes on over lines of that many, each starting with its +."""
     first, *rest = chain.split(" = ")
     if not rest:
         return chain
+    rest = [_terms_a_line(step) for step in rest]
     return rf"\begin{{aligned}}{first} &= " + r" \\ &= ".join(rest) + r"\end{aligned}"
+
+
+def _terms_a_line(step: str) -> str:
+    r"""``t_1 + t_2 + … + t_8`` as lines of ``TERMS_A_LINE`` terms (``\ &\quad + t_5 …``)."""
+    terms = step.split(" + ")
+    lines = [" + ".join(terms[k : k + TERMS_A_LINE]) for k in range(0, len(terms), TERMS_A_LINE)]
+    return r" \\ &\quad + ".join(lines)
 
 
 def qk_controls(key: str) -> tuple[int, str]:

@@ -211,12 +211,13 @@ def latex(at: AppTest) -> list[str]:
 
 def chain(line: str) -> str:
     """A followed weight's score or softmax line, which the page sets one step a line
-    (``s_{i,j} &= b \\\\ &= c``), as the line the lesson gave (``s_{i,j} = b = c``); any
-    other formula as it is."""
+    (``s_{i,j} &= b \\\\ &= c``, a long sum over lines ``\\\\ &\\quad + …``), as the line
+    the lesson gave (``s_{i,j} = b = c``); any other formula as it is."""
     begin, end = r"\begin{aligned}", r"\end{aligned}"
     if not (line.startswith((begin + "s_{", begin + "a_{")) and line.endswith(end)):
         return line
-    return line[len(begin) : -len(end)].replace(r" \\ &= ", " = ").replace(" &= ", " = ", 1)
+    line = line[len(begin) : -len(end)].replace(r" \\ &\quad + ", " + ")
+    return line.replace(r" \\ &= ", " = ").replace(" &= ", " = ", 1)
 
 
 class _Cells(HTMLParser):
