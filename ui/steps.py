@@ -53,8 +53,9 @@ def follow(
     (text with $inline math$) under it all. One component, ``key``: its charts' PNG and CSV
     files are named ``key``_terms, _row and _values."""
     tables = csv_tables(steps, tokens)
-    query, key = (_markdown_text(tokens[k]) for k in (steps.i, steps.j))  # named, not only x_i
-    st.subheader(tr("steps.title", i=steps.i + 1, j=steps.j + 1, query=query, key=key, where=where))
+    q_token, k_token = (_markdown_text(tokens[k]) for k in (steps.i, steps.j))  # not x_i only
+    named = dict(i=steps.i + 1, j=steps.j + 1, q_token=q_token, k_token=k_token, where=where)
+    st.subheader(tr("steps.title", **named))
     spec = SCORES[steps.score]
     charts_of = {
         "terms": charts.terms_chart(

@@ -425,3 +425,14 @@ def test_an_empty_sentence_says_so_where_the_figure_would_be():
     # in the page's right column (the figures'), not under the controls in the left
     right = at.columns[1]
     assert [e.value for e in right.error] == [error.value]
+
+
+def test_the_weight_followed_names_its_tokens_and_the_cell_its_symbol():
+    """The title named x₂ and x₅ only, not the tokens が and 上; the note said the cell was
+    「softmax の行の最後の数」, which read as the row's last entry."""
+    at = run_page("multihead", lang="ja", follow="true", i=2, j=5)
+    assert_clean(at)
+    title = next(h.value for h in at.subheader if "つの重みを追う" in h.value)
+    assert "「が」が key" in title and "「上」を読む" in title
+    [note] = [n for n in component(at, "attnviz.steps")["notes"] if "セル" in n]
+    assert "最後の数" not in note and "a_{ij}" in note  # the symbol its formula ends on

@@ -417,3 +417,20 @@ def test_the_notes_under_the_grid_and_the_map_look_like_the_page_s_captions(page
     caption, *notes = page.evaluate(NOTE_LOOK)
     assert len(notes) == 2 and caption[-1]
     assert all(note == caption for note in notes), (caption, notes)
+
+
+def test_the_weight_followed_can_be_checked_without_hovering(page, server):
+    """D′ = 8: all eight products typeset (three and "…" before), and each bar of the terms'
+    chart carries its value, so the sum is checked from the page alone."""
+    open_app(page, f"{server}/multihead?lang=ja&follow=true&i=2&j=5")
+    page.wait_for_function(STEP_SHOWN, arg=r"\begin{aligned}s_{2,5} &=", timeout=90_000)
+    wait_idle(page)
+    cfg = multihead.Config(text=t("multihead.default_text", "ja"))
+    steps = multihead_probe.follow(multihead_probe.Pick(cfg, h=0, i=1, j=4)).steps
+    score = next(tex for tex, _ in page.evaluate(STEP_FORMULAS) if tex.startswith(r"\begin"))
+    assert score.count(")(") == 8 and r"\dots" not in score
+    terms = page.locator(".attnviz-steps .bars").first.locator("text.value")
+    expect(terms).to_have_count(8)
+    shown = [float(v.replace("−", "-")) for v in terms.all_text_contents()]
+    np.testing.assert_allclose(shown, steps.terms, rtol=5e-3, atol=1e-6)  # 3 digits
+    assert_clean(page)
