@@ -24,12 +24,17 @@ def presenting() -> bool:
     return bool(st.session_state.get(PRESENT, False))
 
 
+FIT = st.components.v2.component("attnviz.fit", js=(HERE / "fit.js").read_text(encoding="utf-8"))
+
+
 def style() -> None:
     """The app's CSS, drawn by app.py each run: ui/app.css, and ui/presenting.css in
-    presentation mode."""
+    presentation mode, with ui/fit.js: each display formula as large as the prose, less
+    only where its column is too narrow for it."""
     st.html(APP_CSS)
     if presenting():
         st.html(PRESENTING_CSS)
+        FIT(key="fit")
 
 
 def split(spec: list[int]):

@@ -23,7 +23,11 @@ QK_SCALES = ["0.25", "0.5", "1", "2", "3", "4", "8"]
 
 
 st.title(ui.tr("multihead.title"))
-st.markdown(ui.tr("multihead.intro"))
+if ui.presenting():  # on a projector the seven lines of it pushed the first map off screen
+    with st.expander(ui.tr("multihead.intro_label")):
+        st.markdown(ui.tr("multihead.intro"))
+else:
+    st.markdown(ui.tr("multihead.intro"))
 left, right = ui.split([2, 3])  # the formulas need two fifths
 with left:
     example = ui.tr("multihead.default_text")

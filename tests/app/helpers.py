@@ -253,5 +253,9 @@ def number_tables(at: AppTest) -> list[pd.DataFrame]:
             cells = _Cells()
             cells.feed(el.proto.body)
             header, *rows = cells.rows
-            tables.append(pd.DataFrame(rows, columns=header).apply(pd.to_numeric))
+            columns = [[row[k] for row in rows] for k in range(len(header))]
+            first = pd.to_numeric(pd.Series(columns[0]), errors="coerce")  # may be words
+            lead = first if first.notna().all() else pd.Series(columns[0])
+            numbers = [pd.to_numeric(pd.Series(c)) for c in columns[1:]]
+            tables.append(pd.concat([lead, *numbers], axis=1, keys=header))
     return tables
