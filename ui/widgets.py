@@ -17,7 +17,7 @@ from attnviz.i18n import t
 from attnviz.positional import KINDS, MODES
 from attnviz.text import first_tokens
 
-from .keys import BOUND, EXAMPLES, OPTIONS, RELABEL, TEXT_CUT
+from .keys import BOUND, EXAMPLES, OPTIONS, RELABEL, SELECT_KINDS, TEXT_CUT
 from .language import lang, tr
 from .messages import note
 
@@ -146,9 +146,13 @@ def select(
         labels = lambda option: t(prefix + option, language)  # noqa: E731
     if radio:
         kw.setdefault("horizontal", True)
-    if st.session_state.get(RELABEL) and key in st.session_state:
-        # the browser holds the choice by its label: set it again so that it is shown (and
-        # stays chosen) under the label of the new language
+    kinds = st.session_state.setdefault(SELECT_KINDS, {})
+    changed = kinds.get(key, radio) != radio  # a radio now, a select box before, or back
+    kinds[key] = radio
+    if (st.session_state.get(RELABEL) or changed) and key in st.session_state:
+        # the browser holds the choice by its label, and a widget of the other kind is a
+        # new widget: set it again so that it is shown (and stays chosen) under the label
+        # of the new language, in the new widget
         st.session_state[key] = st.session_state[key]
     if not _from_url(key, default, _choice(options), lambda v: v in options):
         kw["index"] = options.index(default)

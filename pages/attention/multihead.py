@@ -37,7 +37,9 @@ with left:
     auto = ui.toggle("auto", ui.tr("multihead.d_head_auto"), True)
     d_head = None if auto else ui.slider("d_head", ui.tr("multihead.d_head"), 1, MAX_D_HEAD, 8)
     heads_name = ui.spec_labels(SCORES, "head_label")  # a head divides by √D′, not √D
-    score = ui.select("score", ui.tr("multihead.score"), SCORES, "scaled_dot", labels=heads_name)
+    # presenting, a radio: a select box cut its choice's name at this column's edge
+    menu = dict(radio=True, horizontal=False) if ui.presenting() else {}
+    score = ui.select("score", ui.tr("multihead.score"), SCORES, "scaled_dot", heads_name, **menu)
     causal = ui.toggle("causal", ui.tr("multihead.causal"))
     pe, pe_mode = ui.positions("multihead", "sinusoidal")
     norm = ui.select("norm", ui.tr("multihead.norm"), NORMS, "post", labels=ui.spec_labels(NORMS))
@@ -60,8 +62,11 @@ with left:
         st.warning(ui.tr("multihead.d_head_wide", d_head=r.d_head, width=r.width))
     ui.formula_lines(r.formulas)
     # the shapes on demand: a popover draws its table only while it is open (an expander
-    # draws what it hides), so its typeset cells are not drawn again on every change of H
-    with st.popover(ui.tr("multihead.pipeline"), icon=":material/table_rows:"):
+    # draws what it hides), so its typeset cells are not drawn again on every change of H;
+    # presenting, an expander, whose table is wider than this column: opened over the
+    # figures, the popover hid the map's row labels
+    fold = st.expander if ui.presenting() else st.popover
+    with fold(ui.tr("multihead.pipeline"), icon=":material/table_rows:"):
         ui.formula_table(r.pipeline)
     lo, hi, qk = r.entropy.min(), r.entropy.max(), cfg.qk_scale
     root, factor = r.d_head**0.5, r.score_factor

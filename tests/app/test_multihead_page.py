@@ -436,3 +436,17 @@ def test_the_weight_followed_names_its_tokens_and_the_cell_its_symbol():
     assert "「が」が key" in title and "「上」を読む" in title
     [note] = [n for n in component(at, "attnviz.steps")["notes"] if "セル" in n]
     assert "最後の数" not in note and "a_{ij}" in note  # the symbol its formula ends on
+
+
+def test_presenting_the_score_is_a_radio_and_keeps_its_choice():
+    """With the sidebar open at 1280 × 720 the select box cut its choice, 「内積注意：qᵀk /
+    √D′（ヘッドご…」; presenting, the scores are a radio of whole names. The choice survives
+    each change of mode (a widget of the other kind is a new widget)."""
+    at = run_page("multihead", lang="ja", score="bilinear")
+    at.toggle(key="present").set_value(True).run()
+    assert_clean(at)
+    [menu] = [r for r in at.radio if r.key == "score"]
+    assert menu.value == "bilinear" and not [s for s in at.selectbox if s.key == "score"]
+    menu.set_value("mlp").run()
+    at.toggle(key="present").set_value(False).run()
+    assert at.selectbox(key="score").value == "mlp" and at.query_params["score"] in ("mlp", ["mlp"])
