@@ -62,12 +62,12 @@ with left:
         st.warning(ui.tr("multihead.d_head_wide", d_head=r.d_head, width=r.width))
     ui.formula_lines(r.formulas)
     # the shapes on demand: a popover draws its table only while it is open (an expander
-    # draws what it hides), so its typeset cells are not drawn again on every change of H;
-    # presenting, an expander, whose table is wider than this column: opened over the
-    # figures, the popover hid the map's row labels
-    fold = st.expander if ui.presenting() else st.popover
-    with fold(ui.tr("multihead.pipeline"), icon=":material/table_rows:"):
-        ui.formula_table(r.pipeline)
+    # draws what it hides), so its typeset cells are not drawn again on every change of H.
+    # Presenting, an expander under both columns: the table is wider than this column, and
+    # opened over the figures, the popover hid the map's row labels
+    if not ui.presenting():
+        with st.popover(ui.tr("multihead.pipeline"), icon=":material/table_rows:"):
+            ui.formula_table(r.pipeline)
     lo, hi, qk = r.entropy.min(), r.entropy.max(), cfg.qk_scale
     root, factor = r.d_head**0.5, r.score_factor
     st.markdown(ui.tr(f"multihead.{r.reading}", lo=lo, hi=hi, qk=qk, root=root, factor=factor))
@@ -80,3 +80,6 @@ with left:
 
 with right:
     views.explore(cfg, r)
+if ui.presenting():
+    with st.expander(ui.tr("multihead.pipeline"), icon=":material/table_rows:"):
+        ui.formula_table(r.pipeline)

@@ -450,3 +450,19 @@ def test_presenting_the_score_is_a_radio_and_keeps_its_choice():
     menu.set_value("mlp").run()
     at.toggle(key="present").set_value(False).run()
     assert at.selectbox(key="score").value == "mlp" and at.query_params["score"] in ("mlp", ["mlp"])
+
+
+def test_presenting_the_intro_and_the_shapes_fold_away_covering_nothing():
+    """At 1280 × 720 the intro filled the screen (the first map at y ≈ 660), and the shapes'
+    popover, wider than its column, covered the map's row labels: presenting, the intro is
+    an expander, and the shapes an expander under both columns."""
+    at = run_page("multihead", lang="ja", present="true")
+    assert_clean(at)
+    labels = [e.label for e in at.expander]
+    assert t("multihead.intro_label", "ja") in labels and t("multihead.pipeline", "ja") in labels
+    assert not at.get("popover")
+    for column in at.columns:  # the shapes' table lies under both columns, in neither
+        assert t("multihead.pipeline", "ja") not in [e.label for e in column.expander]
+    desk = run_page("multihead", lang="ja")
+    assert t("multihead.intro", "ja") in [m.value for m in desk.markdown]
+    assert len(desk.get("popover")) == 1
