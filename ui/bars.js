@@ -79,9 +79,12 @@ function panel(svg, p, ticks, top, f) {
     const shown = [...s.y.keys()].filter((k) => Number.isFinite(s.y[k]));
     if (s.kind === "bars") {
       const thin = Math.max(f.band * 0.85, Math.min(f.band, 1)); // under a pixel, a bar fades
-      const size = f.fs * 0.85;
+      // the values at 0.85 of the ticks' size, smaller where the widest needs it (not under
+      // 10 px: then none)
       const texts = p.valued ? shown.map((k) => value(s.y[k])) : [];
-      const fits = texts.every((t) => widthOf(runs(t), size) <= f.band - 2);
+      const widest = Math.max(0, ...texts.map((t) => widthOf(runs(t), f.fs * 0.85)));
+      const size = f.fs * 0.85 * Math.min(1, (f.band - 2) / widest);
+      const fits = size >= 10;
       for (const k of shown) {
         const w = k === f.highlight ? Math.max(thin, 2) : thin; // key j, seen among 512
         const [a, b] = [scale(s.y[k]), scale(0)];

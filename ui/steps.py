@@ -132,7 +132,7 @@ def csv_tables(steps: WeightSteps, tokens: Sequence[str]) -> dict[str, pd.DataFr
     }
 
 
-TERMS_A_LINE = 4  # products of a sum written out, per line
+TERMS_A_LINE = 3  # products written out a line: four ran past the column at 1400 px
 
 
 MARKDOWN_SIGNS = re.compile(r"([\\`*_{}\[\]()#+\-.!|$<>~])")
