@@ -16,7 +16,7 @@ from .raster import COLORSCALE
 DIVERGING = "RdBu_r"
 
 
-TICK_PX = 12  # the key tokens under each of the three maps, at a desk
+TICK_PX = 12  # the key tokens under each of the three maps
 
 
 def attention_triplet(
@@ -28,13 +28,11 @@ def attention_triplet(
     titles: tuple[str, str, str],
     *,
     height: int = 420,
-    tick_px: int = TICK_PX,
 ) -> go.Figure:
     """Three (N, N) weight maps side by side on one colour scale [0, largest weight].
 
     A(X) is labelled by ``tokens``; A(PX) and P A Pᵀ by the permuted ``perm_tokens``,
     so the last two are equal exactly when attention is permutation-equivariant.
-    ``tick_px``: the tokens' size (a projector's is larger, its maps taller).
     """
     N = len(tokens)
     show = N <= TICK_LABELS_MAX_N // 2
@@ -49,17 +47,17 @@ def attention_triplet(
             col=k + 1,
         )
         ticks = dict(tickmode="array", tickvals=slots, ticktext=labels)
-        fig.update_xaxes(  # three maps share the width: the turned labels keep tick_px, not
-            # a projector's 20 px, which overlap in a map about 85 px wide
+        fig.update_xaxes(  # three maps share the width: the turned labels keep 12 px, also
+            # on a projector, whose 20 px would overlap in a map about 85 px wide
             showticklabels=show,
-            tickfont_size=tick_px,
+            tickfont_size=TICK_PX,
             row=1,
             col=k + 1,
             **(ticks if show else {}),
         )
         fig.update_yaxes(  # A(PX)'s rows are the permuted tokens: named again, not A(X)'s
             showticklabels=show and k < 2,  # P A Pᵀ's rows are A(PX)'s, beside it
-            tickfont_size=tick_px,
+            tickfont_size=TICK_PX,
             autorange="reversed",
             row=1,
             col=k + 1,

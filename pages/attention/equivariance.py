@@ -83,13 +83,7 @@ with right:
     titles = tuple(ui.tr(f"equivariance.t_{k}") for k in ("A", "A_P", "PAPt"))
     ui.plot(
         charts.attention_triplet(
-            r.A[h - 1],
-            r.A_P[h - 1],
-            r.PAPt[h - 1],
-            r.tokens,
-            r.perm_tokens,
-            titles,
-            **(dict(tick_px=16, height=520) if ui.presenting() else {}),  # legible, not 12 px
+            r.A[h - 1], r.A_P[h - 1], r.PAPt[h - 1], r.tokens, r.perm_tokens, titles
         ),
         "maps",
         f"maps_head{h}",
