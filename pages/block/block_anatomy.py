@@ -88,5 +88,6 @@ with right:
         # to LN_DECIMALS places, the scale said under it: a mean of 1e-8 after LN is the 0
         # it stands for (7.451e-9 hid the point), never "−0.0000"
         ui.number_table(stats.round(LN_DECIMALS) + 0.0, decimals=LN_DECIMALS)
-        st.caption(ui.tr("block_anatomy.ln_scale", d=LN_DECIMALS, tiny=0.5 * 10**-LN_DECIMALS))
+        tiny = f"{0.5 * 10**-LN_DECIMALS:.{LN_DECIMALS + 1}f}"  # 0.00005, not 5e-05
+        st.caption(ui.tr("block_anatomy.ln_scale", d=LN_DECIMALS, tiny=tiny))
         ui.csv_button(stats, ui.tr("block_anatomy.csv_ln"), "csv_ln")

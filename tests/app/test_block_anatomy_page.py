@@ -71,7 +71,7 @@ def assert_draws(at, cfg: Config, lang: str = "en") -> None:
     # to 4 places, the scale said: a mean of 1e-8 after LN shows as the 0 it stands for
     shown = table.iloc[:, 1:].to_numpy(dtype=float)
     np.testing.assert_allclose(shown, r.stats.iloc[:, 1:].to_numpy(), atol=0.5e-4 + 1e-12)
-    assert t("block_anatomy.ln_scale", lang, d=4, tiny=0.5e-4) in [c.value for c in at.caption]
+    assert t("block_anatomy.ln_scale", lang, d=4, tiny="0.00005") in [c.value for c in at.caption]
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
