@@ -39,19 +39,26 @@ export default function ({ data, parentElement }) {
     label.htmlFor = input.id;
     input.onfocus = () => input.select();
     const button = document.createElement("button");
-    const keep = document.createElement("label");
-    keep.className = "keep";
-    const box = Object.assign(document.createElement("input"), { type: "checkbox" });
-    keep.append(box, document.createElement("span"));
-    root.append(label, input, keep, button);
+    root.append(label, input, button);
     parentElement.append(root);
   }
-  const [label, input, keep, button] = root.children;
-  const box = keep.firstChild;
-  const current = () => shared(box.checked);
-  keep.hidden = !data.present;
-  keep.lastChild.textContent = data.keepPresent;
-  box.onchange = () => (input.value = current());
+  const [label, input, button] = [...root.children].filter((child) => child.className !== "keep");
+  let keep = root.querySelector(".keep"); // the tick box, there only in presentation mode
+  if (data.present && !keep) {
+    keep = Object.assign(document.createElement("label"), { className: "keep" });
+    keep.append(Object.assign(document.createElement("input"), { type: "checkbox" }));
+    keep.append(document.createElement("span"));
+    button.before(keep);
+  }
+  if (!data.present && keep) {
+    keep.remove();
+    keep = null;
+  }
+  const current = () => shared(Boolean(keep?.firstChild.checked));
+  if (keep) {
+    keep.lastChild.textContent = data.keepPresent;
+    keep.firstChild.onchange = () => (input.value = current());
+  }
   label.textContent = data.label;
   input.value = data.present ? current() : data.url;
   button.textContent = data.copy;
