@@ -74,6 +74,7 @@ def _segment(text: str) -> list[str]:
     return tokens + _TOKEN.findall(text[done:].lower())
 
 
+@functools.lru_cache(maxsize=64)  # a page asks on every rerun; a long text bisects
 def first_tokens(text: str, n: int = MAX_N) -> tuple[str, int]:
     """The longest start of ``text`` whose tokens are the first ≤ ``n`` of ``text``'s own,
     and how many tokens ``text`` holds: a page cuts a long text there, as the real model
