@@ -198,7 +198,8 @@ def qk_view(
     )
     for formula in formulas:
         st.latex(formula)
-    plot(fig, key, key)
+    label = csv_label or tr("steps.dl_qk")
+    plot(fig, key, file_stem(label))  # its PNG named as its CSV, in the reader's language
     d = space.axes.shape[0]
     kept = dict(share=a + b, a=a, b=b, kept=space.inner_products_kept, d=d)
     st.caption(tr("steps.qk_kept", **kept))
@@ -207,6 +208,5 @@ def qk_view(
     if note:
         st.caption(tr(note))
     st.caption(tr("steps.qk_explain"))
-    label = csv_label or tr("steps.dl_qk")
     words = {c: tr(f"steps.csv_{c}") for c in ("kind", "sentence", "position", "token")}
     csv_button(lambda: qk_table(space, list(tokens)).rename(columns=words), label, f"{key}_csv")

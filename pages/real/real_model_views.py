@@ -77,7 +77,8 @@ def explore(cfg: real_model.Config, r: real_model.Result, title: str) -> None:
     if cfg.view == "head":
         st.subheader(tr("real_model.lines"))
         st.caption(tr("real_model.lines_note", w=LINE_MIN_WEIGHT))
-        plot(lines_view(r.shown, r.shown_tokens), "lines", f"lines_L{layer + 1}")
+        lines = file_stem(f"{tr('real_model.lines')} ({title})")  # in the reader's language
+        plot(lines_view(r.shown, r.shown_tokens), "lines", lines)
     follow = False
     if not cfg.one_head:
         st.info(tr("real_model.steps_one_head"))

@@ -4,6 +4,7 @@ probe's and the run's (their laws are tests/lessons/real_model's)."""
 
 import base64
 import io
+import json
 import re
 
 import numpy as np
@@ -298,3 +299,17 @@ def test_no_cell_is_outlined_before_one_is_picked():
     assert component(at, "attnviz.heatmap")["selected"] == [2, 1]
     at = run_page("real_model", text=TEXT, i=3, j=2, qkview="true")
     assert component(at, "attnviz.heatmap")["selected"] == [2, 1]
+
+
+def test_the_pictures_save_under_names_in_the_readers_language():
+    """The lines view saved as lines_L3.png and the query–key picture as space.png, beside
+    Japanese CSV names: both now as their buttons say, in the reader's language."""
+    at = run_page("real_model", lang="ja", text=TEXT, show="head", qkview="true")
+    assert_clean(at)
+    saved = [
+        json.loads(el.proto.config)["toImageButtonOptions"]["filename"]
+        for el in at.get("plotly_chart")
+    ]
+    assert "線による表示：各トークンが読むトークン (層 3・ヘッド 1)" in saved
+    assert plain(t("steps.dl_qk", "ja")) in saved
+    assert not [name for name in saved if name.isascii() and "_" in name]
