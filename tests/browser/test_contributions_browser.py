@@ -67,7 +67,6 @@ def test_multihead_switch_and_head_five_times(page, server):
         assert (said in notes) == (shown == "contributions")
         assert len(notes) == len(set(notes))  # no note twice
         assert_clean(page)
-    page.screenshot(path="/tmp/h41_multihead_switch.png")
 
 
 def test_real_model_switch_and_head_five_times(page, server):
