@@ -47,7 +47,8 @@ def section(text: str, L: int) -> None:
         titles=(ui.tr("real_model_layernorm.gamma"), ui.tr("real_model_layernorm.beta")),
         x_title=ui.tr("real_model_layernorm.component"),
     )
-    ui.plot(gb, "ln_gamma_beta", f"gamma_beta_layer{layer + 1}_{site}")
+    where = ui.tr("real_model_layernorm.dl", l=layer + 1)  # files named as their buttons
+    ui.plot(gb, "ln_gamma_beta", ui.file_stem(where))
     lines = charts.token_lines(
         r.x_hat,
         r.out,
@@ -60,9 +61,9 @@ def section(text: str, L: int) -> None:
         x_title=ui.tr("real_model_layernorm.x_hat"),
         y_title=ui.tr("real_model_layernorm.ln_out"),
     )
-    ui.plot(lines, "ln_lines", f"layernorm_tokens_layer{layer + 1}_{site}")
+    title = ui.tr("real_model_layernorm.lines_title", n=len(r.tokens))
+    ui.plot(lines, "ln_lines", ui.file_stem(title))
     st.caption(ui.tr("real_model_layernorm.lines_note"))
     d = pd.RangeIndex(1, r.D + 1, name=ui.tr("real_model_layernorm.component"))
     table = pd.DataFrame({"γ": r.gamma, "β": r.beta}, index=d)
-    name = ui.tr("real_model_layernorm.csv", l=layer + 1)
-    ui.csv_button(table, name, "csv_ln", label=ui.tr("real_model_layernorm.dl", l=layer + 1))
+    ui.csv_button(table, ui.file_stem(where), "csv_ln", label=where)

@@ -15,7 +15,7 @@ from attnviz.lessons.real_model import sinks as real_sinks
 from attnviz.lessons.real_model.measures import MEASURES
 from attnviz.text import columns
 from pages.real import real_model_sinks_layers
-from ui.export import csv_button, halved, plot
+from ui.export import csv_button, file_stem, halved, plot
 from ui.language import tr
 from ui.layout import presenting
 
@@ -50,8 +50,7 @@ def section(r: real_model.Result, hide: bool) -> None:
         title_px=16 if presenting() else 13,
         head_step=4 if presenting() else 2,
     )
-    plot(grid, "sinks", "sinks")
-    csv_button(
-        real_sinks.sink_table(r.sinks, shown), "sinks", "csv_sinks", label=tr("real_model.dl_sinks")
-    )
+    what = tr("real_model.dl_sinks")  # files named as their buttons, in the reader's language
+    plot(grid, "sinks", file_stem(what))
+    csv_button(real_sinks.sink_table(r.sinks, shown), file_stem(what), "csv_sinks", label=what)
     real_model_sinks_layers.section(r)

@@ -12,7 +12,7 @@ from attnviz import sinks
 from attnviz.charts.sinks import layer_shares
 from attnviz.lessons import real_model
 from attnviz.lessons.real_model import sinks as real_sinks
-from ui.export import number_table, plot
+from ui.export import file_stem, number_table, plot
 from ui.language import tr
 from ui.layout import presenting
 
@@ -36,7 +36,7 @@ def section(r: real_model.Result) -> None:
         value_name=tr("real_model.sink_value"),
         title_px=16 if presenting() else 13,
     )
-    plot(chart, "sink_layers", "sink_layers")
+    plot(chart, "sink_layers", file_stem(tr("real_model.sinks_layers_title")))
     table = real_sinks.layer_table(view, SHOWN)
     table.columns = [
         f"{tr(f'real_model.sink_{c}')} {tr(f'real_model.share_{m}')}" for c, m in table.columns

@@ -33,14 +33,19 @@ def pick_head(cell: tuple[int, int]) -> None:
     st.session_state[LAYER], st.session_state[HEAD] = cell[0] + 1, cell[1] + 1
 
 
-def map_title(view: str, combine: str | None, layer: int, head: int) -> str:
-    """The map's title: layer l's rollout, its heads combined, or head h of layer l."""
+def map_title(view: str, combine: str | None, layer: int, head: int, measure: str) -> str:
+    """The map's title: layer l's rollout, its heads combined, or head h of layer l, and
+    what its cells are when not the weights."""
     if view == "rollout":
-        return tr("real_model.rollout", l=layer + 1)
-    if combine:
+        title = tr("real_model.rollout", l=layer + 1)
+    elif combine:
         how = tr(f"real_model.combine_{combine}")
-        return tr("real_model.combined_title", l=layer + 1, how=how)
-    return tr("names.layer_head", l=layer + 1, h=head + 1)
+        title = tr("real_model.combined_title", l=layer + 1, how=how)
+    else:
+        title = tr("names.layer_head", l=layer + 1, h=head + 1)
+    if MEASURES[measure].rows_sum_to_one:
+        return title
+    return tr("real_model.title_contributions", title=title)
 
 
 def head_grid(r: real_model.Result, L: int, H: int, selected: tuple[int, int]) -> None:
