@@ -15,9 +15,15 @@ from .text import token_labels
 
 
 def long_table(
-    maps: np.ndarray, labels: Sequence[str], value: str, lead: Sequence[str] = ("head",)
+    maps: np.ndarray,
+    labels: Sequence[str],
+    value: str,
+    lead: Sequence[str] = ("head",),
+    query: str = "query",
+    key: str = "key",
 ) -> pd.DataFrame:
-    """``maps`` of shape (*lead, N, N) as rows (*lead, query, key, value), lead indices first.
+    """``maps`` of shape (*lead, N, N) as rows (*lead, query, key, value), lead indices first,
+    counting from 1 as the pages number layers and heads; the headers are the names given.
 
     Shape:
         maps (A, B, …, N, N) with ``len(lead)`` leading axes -> a (A·B·…·N·N)-row table.
@@ -30,16 +36,18 @@ def long_table(
         )
     grid = np.indices((*sizes, n_q, n_k)).reshape(len(sizes) + 2, -1)  # every index tuple
     lab = np.asarray(labels, dtype=object)
-    columns = {name: grid[k] for k, name in enumerate(lead)}
-    columns |= {"query": lab[grid[-2]], "key": lab[grid[-1]], value: maps.reshape(-1)}
+    columns = {name: grid[k] + 1 for k, name in enumerate(lead)}
+    columns |= {query: lab[grid[-2]], key: lab[grid[-1]], value: maps.reshape(-1)}
     return pd.DataFrame(columns)
 
 
 def step_tables(steps: WeightSteps, tokens: list[str]) -> dict[str, pd.DataFrame]:
     """The step-through's numbers as tables (CSV), headed by the chapter's symbols (1-based).
 
-    ``terms``: the summands of s_ij; ``row``: s_i·, the mask and a_i·; ``values``: v_j,
-    a_ij v_j and head_{h,i}, one row per dimension d of D'.
+    ``terms``: the summands of s_ij; ``row``: s_i· and a_i·, and the mask m_i· (1: key l
+    read, 0: masked) only where it masks a key; ``values``: v_j, a_ij v_j and head_{h,i}, one
+    row per dimension d of D'. The pages head the words (``term``, ``l``, ``d``) in the
+    reader's language (ui.steps).
     """
     i, j = steps.i + 1, steps.j + 1
     T = len(steps.terms)
@@ -49,10 +57,11 @@ def step_tables(steps: WeightSteps, tokens: list[str]) -> dict[str, pd.DataFrame
     terms = pd.DataFrame(
         {**factors, "term": steps.terms}, index=pd.Index(range(1, T + 1), name=index)
     )
-    row = pd.DataFrame(
-        {f"s_{i},l": steps.s_row, f"m_{i},l": steps.m_row, f"a_{i},l": steps.a_row},
-        index=pd.Index(token_labels(tokens, escape=False), name="l"),
-    )
+    row = {f"s_{i},l": steps.s_row}
+    if not steps.m_row.all():  # a mask that reads every key says nothing
+        row[f"m_{i},l"] = steps.m_row.astype(int)
+    row[f"a_{i},l"] = steps.a_row
+    row = pd.DataFrame(row, index=pd.Index(token_labels(tokens, escape=False), name="l"))
     values = pd.DataFrame(
         {f"v_{j},d": steps.v_j, f"a_{i},{j} v_{j},d": steps.a_ij_v_j, f"head_{i},d": steps.head_i},
         index=pd.Index(range(1, len(steps.v_j) + 1), name="d"),

@@ -2,7 +2,10 @@
 
 Japanese needs no spaces: MeCab's morphological analysis with the IPA dictionary
 (fugashi + ipadic) finds its words. Everything else (English, the Latin parts of mixed
-text) is split into words and punctuation marks by one regex, as it always was.
+text) is split into words and single signs by one regex, a sign being one grapheme
+cluster (Unicode's user-perceived character: 👍🏽, 🇯🇵 and a family joined by zero-width
+joiners are one token each, not a thumb and a lone skin tone); the ``regex`` package
+knows them (``\\X``), ``re`` does not.
 
 Embeddings are deterministic per word: the word's bytes seed the generator, so a
 repeated word gets the same vector, in every process and on every machine.
@@ -20,13 +23,15 @@ from collections.abc import Sequence
 
 import fugashi
 import ipadic
+import regex
 import torch
 
 from .errors import InputError
 from .i18n import JAPANESE
 from .limits import MAX_D, MAX_N, MAX_TEXT_CHARS, check_int
 
-_TOKEN = re.compile(r"\w+|[^\w\s]")
+# a word (its combining marks included: regex's \w holds them), or one sign of any other kind
+_TOKEN = regex.compile(r"\w+|(?!\s)\X")
 _JAPANESE = re.compile(JAPANESE)
 # One MeCab tagger per process, shared by every session's thread. MeCab's one-call
 # parse reuses the tagger's own lattice, so calls take turns.
@@ -67,6 +72,27 @@ def _segment(text: str) -> list[str]:
         tokens.append(text[start:stop].lower())
         done = stop
     return tokens + _TOKEN.findall(text[done:].lower())
+
+
+@functools.lru_cache(maxsize=64)  # a page asks on every rerun; a long text bisects
+def first_tokens(text: str, n: int = MAX_N) -> tuple[str, int]:
+    """The longest start of ``text`` whose tokens are the first ≤ ``n`` of ``text``'s own,
+    and how many tokens ``text`` holds: a page cuts a long text there, as the real model
+    cuts to its 512 (``tokenize`` itself never cuts: the engine refuses what it cannot take).
+
+    The cut ends where a token of the whole text ends, found by bisection on the length of
+    the start (MeCab reads a word in its context, so a start is segmented afresh).
+    """
+    whole = _segment(check_text(text))
+    if len(whole) <= n:
+        return text, len(whole)
+    lo, hi = 0, len(text)  # the start text[:lo] holds at most n tokens, text[:hi] more
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (mid, hi) if len(_segment(text[:mid])) <= n else (lo, mid)
+    while lo and _segment(text[:lo]) != whole[: len(_segment(text[:lo]))]:
+        lo -= 1  # the start's last token is part of a longer one of the whole text
+    return text[:lo].rstrip(), len(whole)
 
 
 def check_text(text: object) -> str:

@@ -21,11 +21,16 @@ def number(v: float) -> str:
     return text
 
 
+ALL_TERMS = 16  # a sum of at most this many products is written out whole (D′ = 8 is usual)
+
+
 def _sum_of_products(pairs: list[tuple[float, float]], shown: int = 3) -> str:
-    """(a_1)(b_1) + (a_2)(b_2) + … with the first ``shown`` pairs written out."""
-    parts = [rf"({number(a)})({number(b)})" for a, b in pairs[:shown]]
-    if len(pairs) > shown:
-        parts.append(r"\dots")
+    """(a_1)(b_1) + (a_2)(b_2) + … every pair written out, so that the reader can check the
+    sum, while there are at most ``ALL_TERMS``; else the first ``shown``, "…" and the last
+    (the terms' chart and CSV hold them all)."""
+    parts = [rf"({number(a)})({number(b)})" for a, b in pairs]
+    if len(pairs) > ALL_TERMS:
+        parts = [*parts[:shown], r"\dots", parts[-1]]
     return " + ".join(parts)
 
 

@@ -321,3 +321,21 @@ def test_real_model_steps_match_transformers_bert(real):
     np.testing.assert_allclose(st.a_row, ref.attentions[layer][0, h, i], atol=1e-5)
     np.testing.assert_allclose(st.head_i, context[h, i], atol=1e-4)
     np.testing.assert_allclose(st.out_i, out[i], atol=1e-4)
+
+
+@pytest.mark.parametrize("d_head", [8, 40])
+def test_every_product_of_the_score_is_written_while_a_reader_can_check_the_sum(d_head):
+    """D′ = 8: all eight products written, not three and "…" (a student could not check the
+    sum); D′ = 40: the first three, "…" and the last, the chart holding them all."""
+    mha = attnviz.MultiHeadAttention(d_head * 2, 2, seed=3, device="cpu")
+    x = torch.randn(5, d_head * 2)
+    with torch.no_grad():
+        _, trace = mha(x)
+    st = step_through(trace, mha, h=0, i=1, j=3, x=x)
+    line = worked.weight_steps(st)[1]
+    products = re.findall(r"\(([-\d.e\\times{}^ ]+)\)\(([-\d.e\\times{}^ ]+)\)", line)
+    written = [(worked.number(a), worked.number(b)) for a, b in zip(st.left, st.right, strict=True)]
+    if d_head <= worked.ALL_TERMS:
+        assert products == written and r"\dots" not in line
+    else:
+        assert products == [*written[:3], written[-1]] and r"\dots" in line

@@ -187,3 +187,35 @@ def test_shown_text_takes_two_columns_a_wide_character_and_none_a_plotly_tag():
     assert text.columns("ヘッド 1") == 3 * 2 + 1 + 1  # kana, as kanji
     assert text.columns("（") == 2 and text.columns("(") == 1  # a full-width sign
     assert text.columns("a<sub>i</sub> = softmax(r)<sub>i</sub>") == len("ai = softmax(r)i")
+
+
+@pytest.mark.parametrize(
+    ("sentence", "tokens"),
+    [
+        ("great 👍🏽 job", ["great", "👍🏽", "job"]),  # a skin tone stays with its thumb
+        ("猫が👍🏽した", ["猫", "が", "👍🏽", "し", "た"]),
+        ("to 🇯🇵!", ["to", "🇯🇵", "!"]),  # a flag is two regional indicators
+        ("a 👩\u200d💻 b", ["a", "👩\u200d💻", "b"]),  # joined by a zero-width joiner
+        ("cafe\u0301 ok", ["cafe\u0301", "ok"]),  # e and a combining acute: one word
+        ("1\ufe0f\u20e3", ["1\ufe0f\u20e3"]),  # a keycap
+    ],
+)
+def test_a_sign_is_one_grapheme_cluster(sentence, tokens):
+    """What the reader sees as one character is one token (Unicode's extended grapheme
+    cluster, UAX #29): 👍🏽 was a thumb and a lone skin-tone modifier."""
+    assert tokenize(sentence) == tokens
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        ("猫がマットの上に座った。マットは暖かかった。" * 91)[: limits.MAX_TEXT_CHARS],
+        ("the cat sat on the mat. " * 90)[: limits.MAX_TEXT_CHARS],
+    ],
+)
+def test_a_long_text_is_cut_after_its_last_token_that_fits(sentence):
+    start, n = text.first_tokens(sentence, limits.MAX_N)
+    whole = tokenize(start)
+    assert n > limits.MAX_N and whole == text._segment(sentence)[: len(whole)]
+    assert len(whole) == limits.MAX_N  # every token that fits, each whole
+    assert text.first_tokens("a b c", 3) == ("a b c", 3)  # short: as it is

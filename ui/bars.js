@@ -10,14 +10,24 @@
 const short = (name) => (name.length > 20 ? `${name.slice(0, 19)}…` : name); // under the axis
 const plain = (text) => runs(text).map((r) => r.text).join(" ");
 
-// a panel's y range: its values and 0, with a little room at an end away from 0
-function range(series) {
+// Bars carry their values, to 3 significant digits as the formulas write them, while there
+// are at most this many and each value fits its band: a student checks the sum from them.
+const VALUES_MAX_N = 24;
+function value(v) {
+  const small = v !== 0 && Math.abs(v) < 1e-4;
+  const shown = small ? v.toExponential(2) : String(Number(v.toPrecision(3)));
+  return shown.startsWith("-") ? `−${shown.slice(1)}` : shown;
+}
+
+// a panel's y range: its values and 0, with a little room at an end away from 0 (more where
+// the bars carry values: room for the value over the longest)
+function range(series, valued = false) {
   let [lo, hi] = [0, 0];
   for (const { y } of series) {
     for (const v of y) if (Number.isFinite(v)) [lo, hi] = [Math.min(lo, v), Math.max(hi, v)];
   }
   if (hi === lo) hi = lo + 1;
-  const pad = 0.04 * (hi - lo);
+  const pad = (valued ? 0.16 : 0.04) * (hi - lo);
   return [lo < 0 ? lo - pad : lo, hi > 0 ? hi + pad : hi];
 }
 
@@ -69,11 +79,21 @@ function panel(svg, p, ticks, top, f) {
     const shown = [...s.y.keys()].filter((k) => Number.isFinite(s.y[k]));
     if (s.kind === "bars") {
       const thin = Math.max(f.band * 0.85, Math.min(f.band, 1)); // under a pixel, a bar fades
+      // the values at 0.85 of the ticks' size, smaller where the widest needs it (not under
+      // 10 px: then none)
+      const texts = p.valued ? shown.map((k) => value(s.y[k])) : [];
+      const widest = Math.max(0, ...texts.map((t) => widthOf(runs(t), f.fs * 0.85)));
+      const size = f.fs * 0.85 * Math.min(1, (f.band - 2) / widest);
+      const fits = size >= 10;
       for (const k of shown) {
         const w = k === f.highlight ? Math.max(thin, 2) : thin; // key j, seen among 512
         const [a, b] = [scale(s.y[k]), scale(0)];
         const bar = { x: f.at(k) - w / 2, y: Math.min(a, b), width: w, height: Math.abs(a - b) };
         node("rect", { ...bar, class: "bar", fill: s.colours[k] ?? s.colours[0] }, svg);
+        if (!texts.length || !fits) continue;
+        const up = s.y[k] >= 0; // over a bar that rises, under one that falls
+        const place = { x: f.at(k), y: up ? a - 3 : a + size, "text-anchor": "middle" };
+        label(svg, runs(value(s.y[k])), size, { ...place, class: "value" });
       }
       continue;
     }
@@ -163,7 +183,8 @@ function drawBars(root, data, buttons = []) {
   const panels = data.panels.map((p) => {
     const series = p.series.map((s) => ({ ...s, y: floats(s.values) }));
     const height = data.large ? 1.25 * p.height : p.height; // room for ticks at 20 px
-    return { ...p, height, series, range: range(series) };
+    const valued = data.n <= VALUES_MAX_N && series.some((s) => s.kind === "bars");
+    return { ...p, height, series, valued, range: range(series, valued) };
   });
   const tip = Object.assign(document.createElement("div"), { className: "tip" });
   const save = Object.assign(document.createElement("button"), { className: "save" });

@@ -15,9 +15,10 @@ function superseded(host, order) {
 
 // The notes under a picture, one paragraph each, set as st.caption sets them (a caption of its
 // own was one more element for each rerun to send and draw); the column's width, not the
-// picture's. `large`: presentation mode's size.
+// picture's. `large`: presentation mode's size. The box is found among the host's own children:
+// `:scope` matches nothing where the host is a shadow root, which added a box on every redraw.
 function drawNotes(host, notes, large) {
-  let box = host.querySelector(":scope > .notes");
+  let box = Array.from(host.children).find((child) => child.classList.contains("notes"));
   if (!box) {
     box = document.createElement("div");
     box.className = "notes";

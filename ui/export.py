@@ -14,6 +14,7 @@ import streamlit as st
 from plotly.basedatatypes import BaseFigure
 
 from attnviz.i18n import plain
+from attnviz.tables import long_table
 from attnviz.text import TAG, columns, has_japanese, is_wide
 
 from .drawn import drawn_as, place
@@ -177,15 +178,6 @@ def _stand_off(axis, present: bool) -> None:
         axis.title.standoff = 8
 
 
-def frame(build: Callable[[], pd.DataFrame], same: Hashable, where=st, **options) -> None:
-    """``st.dataframe`` of the table ``build()`` makes (its index left out), converted to
-    Arrow once per process for ``build``'s code, ``same``, the language and presentation
-    mode (ui.drawn). Streamlit converts a pandas table to Arrow on every call (a tenth of
-    the block anatomy page's rerun) and serialises an Arrow table as it is."""
-    table = drawn_as((*place(build), same), lambda: _arrow(build()))
-    where.dataframe(table, hide_index=True, **options)
-
-
 def _arrow(table: pd.DataFrame) -> pa.Table:
     """``table`` as Arrow, without its index (the pages' tables hide it)."""
     return pa.Table.from_pandas(table, preserve_index=False)
@@ -212,11 +204,41 @@ def csv_button(
     where.download_button(
         download_label("csv", label or name),
         data,
-        file_name=f"{plain(name)}.csv",
+        file_name=f"{file_stem(name)}.csv",
         mime="text/csv",
         key=key,
         on_click="ignore",
     )
+
+
+NOT_IN_FILE_NAMES = re.compile(r'[\\/:*?"<>|]')  # what Windows or a browser refuses
+
+
+def file_stem(what: str) -> str:
+    """A download's file name (no extension) from what it holds, in the reader's language,
+    as its button names it: plain text, a character no file name may hold as "-"."""
+    return NOT_IN_FILE_NAMES.sub("-", plain(what))
+
+
+def map_table(z, rows: list[str], cols: list[str]) -> Callable[[], pd.DataFrame]:
+    """An attention map (or scores) as a CSV's table, built when its button is clicked: a
+    row per query, a column per key, and the corner above the row labels says so (blank,
+    it read as "Unnamed: 0"). Its header is translated now: the click's callback runs
+    outside the page's run, where the language is not known."""
+    corner = tr("app.csv_corner")
+    return lambda: pd.DataFrame(z, index=pd.Index(rows, name=corner), columns=cols)
+
+
+def maps_table(
+    maps, labels: list[str], value: str, lead: tuple[str, ...]
+) -> Callable[[], pd.DataFrame]:
+    """``long_table`` of ``maps`` (layers and heads from 1, as the page shows them), built
+    when its button is clicked, headed in the reader's language (translated now, as
+    ``map_table``'s): ``lead`` names ("layer", "head"), ``value`` the values' own translated
+    name; indexed by the first of ``lead``."""
+    names = [tr(f"app.csv_{name}") for name in lead]
+    query, key = tr("app.csv_query"), tr("app.csv_key")
+    return lambda: long_table(maps, labels, value, names, query, key).set_index(names[0])
 
 
 def csv_text(table: pd.DataFrame) -> str:

@@ -19,9 +19,12 @@ TOUR_STOP, TOUR_SEED = "stop", "example"
 # the URL and the controls of a run (ui.page_run, ui.widgets, ui.share)
 BOUND = "_url_keys"  # {widget key: default} of this run, for the URL
 NOTES = "_url_notes"  # container for notices about URL values
+FIGURES = "_figures"  # the column of this run's figures, where a message of bad input goes
 LINKED = "_url_linked"  # this run has written its URL and share link
 OPTIONS = "_url_options"  # {select key: its options}, so tests can sweep them
+SELECT_KINDS = "_select_kinds"  # {select key: drawn as a radio}, the last run's
 EXAMPLES = "_examples"  # {text key: the example text it was last drawn with}
+TEXT_CUT = "_text_cut"  # the text input whose value was just cut to its cap
 SHOWN_IN = "_lang_shown"  # the language the last run drew its controls in
 RELABEL = "_relabel"  # this run's language is not the last run's
 SETTLE = "_settle"  # controls to move before the next run draws them, and why

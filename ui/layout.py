@@ -6,7 +6,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from .keys import PRESENT
+from .keys import FIGURES, PRESENT
 
 HERE = Path(__file__).parent
 
@@ -24,16 +24,25 @@ def presenting() -> bool:
     return bool(st.session_state.get(PRESENT, False))
 
 
+FIT = st.components.v2.component("attnviz.fit", js=(HERE / "fit.js").read_text(encoding="utf-8"))
+
+
 def style() -> None:
     """The app's CSS, drawn by app.py each run: ui/app.css, and ui/presenting.css in
-    presentation mode."""
+    presentation mode, with ui/fit.js: each display formula as large as the prose, less
+    only where its column is too narrow for it."""
     st.html(APP_CSS)
     if presenting():
         st.html(PRESENTING_CSS)
+        FIT(key="fit")
 
 
 def split(spec: list[int]):
     """A page's two columns, controls and formulas beside the figures; ui/app.css stacks
-    them when they would be too narrow side by side, whatever the window or the sidebar."""
+    them when they would be too narrow side by side, whatever the window or the sidebar.
+    A message of bad input goes to the figures' column (ui.messages.error_box): where the
+    figure would be, not under the controls, below the fold."""
     with st.container(key="split"):
-        return st.columns(spec)
+        columns = st.columns(spec)
+    st.session_state[FIGURES] = columns[-1]
+    return columns

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from attnviz.errors import InputError
 from attnviz.i18n import catalogue
 
-from .keys import NOTES
+from .keys import FIGURES, NOTES
 from .language import tr
 
 
@@ -28,5 +29,11 @@ def explain(err: ValueError) -> str:
 
 
 def error_box(err: ValueError) -> None:
-    """Show an engine ``ValueError`` as a translated, friendly message (no traceback)."""
-    st.error(tr("app.invalid", detail=explain(err)))
+    """Show an engine ``ValueError`` as a translated, friendly message (no traceback), in
+    the column of the page's figures where it has one (ui.layout.split): the run stops
+    there and the figure it replaces would have been drawn there."""
+    where = st.session_state.get(FIGURES)
+    ctx = get_script_run_ctx()
+    if where is None or (ctx and ctx.fragment_ids_this_run):  # a fragment's run: in itself
+        where = st
+    where.error(tr("app.invalid", detail=explain(err)))

@@ -4,14 +4,97 @@
 // library: it draws in a few milliseconds at any sentence length.
 // data: {src, rows, cols, cell, gap, band, names, rowLabels, colLabels, tileLabels,
 //        selected, alt, large, maxWidth, save, notes}; names[r * cols + c] (fewer names: fewer
-//        tiles); save: {label, file} or null, a link under the picture that saves its PNG;
-//        notes: paragraphs under it; order: ui/common.js
+//        tiles); save: {label, file, tokens, bar, axes} or null, a button under the picture
+//        that saves it as a PNG for a handout (savePng); notes: paragraphs under it;
+//        order: ui/common.js
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
   if (className) node.className = className;
   if (text !== undefined) node.textContent = text;
   return node;
+}
+
+const INK = "#222";
+const FONT = "sans-serif"; // the system's, which has the Japanese glyphs a canvas needs
+
+// The tiles as a handout's picture: each tile enlarged by whole pixels to at least TILE_PX
+// (and 16 px a token), its title above it, the tokens (queries) left of each row's first
+// tile and (keys) under each tile, every token while at most `dense` a side, else every tenth
+// position; the colour bar with its ticks on the right and what rows and columns are under
+// it all. The on-screen PNG has no text: at 525 px wide it was no handout.
+const TILE_PX = 240;
+function savePng(data, image) {
+  const { rows, cols, cell, gap, band, tileLabels } = data;
+  const { file, tokens, bar, axes, dense } = data.save;
+  const n = tokens.length;
+  const shown = n <= dense ? tokens : null; // "3:猫", numbered
+  const up = Math.ceil(Math.max(TILE_PX, 16 * Math.min(n, dense)) / cell);
+  const tile = cell * up;
+  const probe = document.createElement("canvas").getContext("2d");
+  probe.font = `14px ${FONT}`;
+  const labels = shown || Array.from({ length: n }, (_, k) => ((k + 1) % 10 ? "" : String(k + 1)));
+  const labelW = Math.ceil(Math.max(0, ...labels.map((t) => probe.measureText(t).width))) + 8;
+  const titleH = 30, pad = 20, barW = 22;
+  const stepX = tile + pad, stepY = titleH + tile + labelW + pad;
+  const width = labelW + cols * stepX + barW + 90;
+  const height = rows * stepY + 40;
+  const canvas = Object.assign(document.createElement("canvas"), { width, height });
+  const ctx = canvas.getContext("2d");
+  ctx.fillStyle = "#fff";
+  ctx.fillRect(0, 0, width, height);
+  ctx.imageSmoothingEnabled = false;
+  ctx.fillStyle = INK;
+  const per = tile / n; // one token's pixels in a tile
+  for (let r = 0; r < rows; r++) {
+    for (let c = 0; c < cols; c++) {
+      const title = tileLabels[r * cols + c];
+      if (!title) continue;
+      const x = labelW + c * stepX, y = r * stepY + titleH;
+      const sx = c * (cell + gap), sy = band + r * (band + cell + gap);
+      ctx.drawImage(image, sx, sy, cell, cell, x, y, tile, tile);
+      ctx.font = `bold 18px ${FONT}`;
+      ctx.textAlign = "center";
+      ctx.textBaseline = "bottom";
+      ctx.fillText(title, x + tile / 2, y - 6);
+      ctx.font = `${Math.min(14, Math.floor(per * 0.9)) || 14}px ${FONT}`;
+      labels.forEach((label, k) => {
+        if (!label) return;
+        if (c === 0) {
+          ctx.textAlign = "right";
+          ctx.textBaseline = "middle";
+          ctx.fillText(label, x - 4, y + (k + 0.5) * per);
+        }
+        ctx.save();
+        ctx.translate(x + (k + 0.5) * per, y + tile + 4);
+        ctx.rotate(Math.PI / 2);
+        ctx.textAlign = "left";
+        ctx.fillText(label, 0, 0);
+        ctx.restore();
+      });
+    }
+  }
+  const barX = labelW + cols * stepX, barH = rows * stepY - labelW - pad - titleH;
+  const scale = new Image();
+  scale.src = bar.src;
+  return scale.decode().then(() => {
+    ctx.imageSmoothingEnabled = true;
+    ctx.drawImage(scale, barX, titleH, barW, barH);
+    ctx.font = `14px ${FONT}`;
+    ctx.textAlign = "left";
+    ctx.textBaseline = "middle";
+    bar.ticks.forEach(([f, text]) => {
+      const y = titleH + (1 - f) * barH;
+      ctx.fillRect(barX + barW, y, 5, 1);
+      ctx.fillText(text, barX + barW + 8, y);
+    });
+    ctx.font = `16px ${FONT}`;
+    ctx.textBaseline = "bottom";
+    ctx.fillText(axes, labelW, height - 10);
+    const link = Object.assign(document.createElement("a"), { download: file });
+    link.href = canvas.toDataURL("image/png");
+    link.click();
+  });
 }
 
 export default function ({ data, parentElement, setTriggerValue }) {
@@ -87,7 +170,11 @@ export default function ({ data, parentElement, setTriggerValue }) {
   root.classList.toggle("large", Boolean(large));
   root.style.maxWidth = data.maxWidth ? `${data.maxWidth}px` : "";
   root.replaceChildren(el("div"), top, side, image);
-  if (data.save) {
+  if (data.save?.tokens) {
+    const button = el("button", "save", data.save.label);
+    button.onclick = () => savePng(data, img);
+    root.append(el("div"), button);
+  } else if (data.save) {
     const link = el("a", "save", data.save.label);
     link.href = src;
     link.download = data.save.file;

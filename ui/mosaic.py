@@ -21,8 +21,10 @@ import numpy as np
 import streamlit as st
 
 from attnviz.charts import Mosaic
-from attnviz.charts.cells import cell_map
+from attnviz.charts.cells import bar_ticks, bar_uri, cell_map
+from attnviz.charts.maps import TICK_LABELS_MAX_N
 from attnviz.charts.raster import png_uri
+from attnviz.text import token_labels
 
 from .components import component, ordered
 from .drawn import drawn_as
@@ -50,6 +52,7 @@ def data(
     max_width: int | None = None,
     save: tuple[str, str] | None = None,
     notes: list[str] | None = None,
+    handout: dict | None = None,
 ) -> dict:
     """What the component draws: the PNG as a data URI and the tile geometry in pixels.
 
@@ -61,6 +64,8 @@ def data(
     ``notes`` paragraphs of plain text under it, as an ``st.caption`` (one element fewer).
     ``alt`` names the picture; its text alternative adds how many maps, how laid out,
     and the name of the tile picked.
+    ``handout`` (from :func:`handout`): the PNG saved is drawn for a handout instead, each
+    tile enlarged under its title, with its tokens and the colour bar (ui/mosaic.js).
     """
     described = tr("app.mosaic_alt", what=alt, count=len(names), rows=m.rows, cols=m.cols)
     if selected:
@@ -80,8 +85,20 @@ def data(
         "alt": described,
         "large": large,
         "maxWidth": max_width,
-        "save": {"label": save[0], "file": save[1]} if save else None,
+        "save": {"label": save[0], "file": save[1]} | (handout or {}) if save else None,
         "notes": notes or [],
+    }
+
+
+def handout(tokens: list[str], lo: float, hi: float, marks: dict[float, str] | None) -> dict:
+    """What a mosaic's saved PNG adds for a handout: the tokens (every tile's rows and
+    columns), the colour bar from ``lo`` to ``hi`` with ``marks`` (as the enlarged map's),
+    and what its rows and columns are."""
+    return {
+        "tokens": token_labels(tokens, escape=False),
+        "dense": TICK_LABELS_MAX_N,
+        "bar": {"src": bar_uri(), "ticks": bar_ticks(lo, hi, marks)},
+        "axes": tr("app.csv_corner"),
     }
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from .keys import BOUND, LINKED, NOTES, RELABEL, SETTLE, SETTLED, SHOWN_IN
+from .keys import BOUND, FIGURES, LINKED, NOTES, RELABEL, SETTLE, SETTLED, SHOWN_IN
 from .language import lang
 from .share import share_link
 
@@ -15,6 +15,7 @@ def begin_page() -> None:
     note whether the language changed since the last run (the controls relabel then)."""
     st.session_state[BOUND] = {}
     st.session_state[NOTES] = st.container()
+    st.session_state[FIGURES] = None  # until a page's columns are drawn (ui.split)
     st.session_state[LINKED] = False
     st.session_state[RELABEL] = st.session_state.get(SHOWN_IN, lang()) != lang()
     values, why = st.session_state.pop(SETTLE, ({}, None))

@@ -6,8 +6,20 @@
 // sets kanji in their Japanese forms, breaks Japanese lines by Japanese rules, and a screen
 // reader reads the page in its language.
 // The label above the box is drawn here too: one element for a rerun to send and redraw.
-// data: {url, lang, label, copy, copied, order} (the box's label and the button's two,
-// translated; order: ui/common.js)
+// In presentation mode a box to tick says whether the link opens the view in presentation
+// mode too (`present=true`): unticked, the link is the view without it, for the students'
+// own screens; the teacher chooses, without a rerun.
+// data: {url, lang, label, copy, copied, present, keepPresent, order} (the box's label and
+// the button's two, translated; present: the page is in presentation mode; keepPresent: the
+// tick box's label; order: ui/common.js)
+
+// The link shared: the browser's address, `present` left out unless `keep`.
+function shared(keep) {
+  const url = new URL(window.location.href);
+  if (keep || !url.searchParams.has("present")) return url.href;
+  url.searchParams.delete("present");
+  return url.href;
+}
 
 export default function ({ data, parentElement }) {
   if (superseded(parentElement, data.order)) return; // ui/common.js
@@ -30,10 +42,25 @@ export default function ({ data, parentElement }) {
     root.append(label, input, button);
     parentElement.append(root);
   }
-  const [label, input, button] = root.children;
-  const current = () => window.location.href;
+  const [label, input, button] = [...root.children].filter((child) => child.className !== "keep");
+  let keep = root.querySelector(".keep"); // the tick box, there only in presentation mode
+  if (data.present && !keep) {
+    keep = Object.assign(document.createElement("label"), { className: "keep" });
+    keep.append(Object.assign(document.createElement("input"), { type: "checkbox" }));
+    keep.append(document.createElement("span"));
+    button.before(keep);
+  }
+  if (!data.present && keep) {
+    keep.remove();
+    keep = null;
+  }
+  const current = () => shared(Boolean(keep?.firstChild.checked));
+  if (keep) {
+    keep.lastChild.textContent = data.keepPresent;
+    keep.firstChild.onchange = () => (input.value = current());
+  }
   label.textContent = data.label;
-  input.value = data.url;
+  input.value = data.present ? current() : data.url;
   button.textContent = data.copy;
   button.onclick = async () => {
     input.value = current();

@@ -10,6 +10,7 @@ import streamlit as st
 from .components import component, ordered
 from .keys import BOUND, LANG, LINKED
 from .language import lang, tr
+from .layout import presenting
 
 SHARE = component("attnviz.share", "share")
 
@@ -41,7 +42,8 @@ def share_link() -> None:
     """Write every control that differs from its default into the URL (language always),
     and show that link in the sidebar with a copy button (once per run). The browser keeps
     the box equal to its own address, so a fragment's later change of the URL shows too,
-    and sets the page's language (``<html lang>``) to the one drawn."""
+    and sets the page's language (``<html lang>``) to the one drawn. In presentation mode
+    the teacher ticks whether the link opens in presentation mode too (ui/share.js)."""
     if st.session_state.get(LINKED):
         return
     st.session_state[LINKED] = True
@@ -51,5 +53,6 @@ def share_link() -> None:
     with st.sidebar:
         url = f"{st.context.url or ''}?{urlencode(params)}"
         labels = {"label": tr("app.share_link"), "copy": tr("app.copy"), "copied": tr("app.copied")}
-        data = {"url": url, "lang": lang(), **labels}
+        present = {"present": presenting(), "keepPresent": tr("app.share_present")}
+        data = {"url": url, "lang": lang(), **labels, **present}
         SHARE(key="share_link", data=ordered("share_link", data))

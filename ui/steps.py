@@ -8,9 +8,11 @@ with its toolbar's PNG and a CSV button. Strings are ``steps.*``; indices shown 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
+import pandas as pd
 import streamlit as st
 
 from attnviz.charts import steps as charts
@@ -21,7 +23,7 @@ from attnviz.stepthrough import WeightSteps
 from attnviz.tables import qk_table, sent_table, step_tables
 
 from .components import component, ordered
-from .export import csv_button, csv_text, download_label, plot
+from .export import csv_button, csv_text, download_label, file_stem, plot
 from .language import tr
 from .layout import presenting
 from .widgets import choice_slider, select
@@ -52,8 +54,10 @@ def follow(
     ``extra`` (the map's own cell, when it differs from a_ij) under the softmax; ``notes``
     (text with $inline math$) under it all. One component, ``key``: its charts' PNG and CSV
     files are named ``key``_terms, _row, _sent and _values."""
-    tables = step_tables(steps, list(tokens)) | {"sent": sent_table(steps, list(tokens))}
-    st.subheader(tr("steps.title", i=steps.i + 1, j=steps.j + 1, where=where))
+    tables = csv_tables(steps, tokens)
+    q_token, k_token = (_markdown_text(tokens[k]) for k in (steps.i, steps.j))  # not x_i only
+    named = dict(i=steps.i + 1, j=steps.j + 1, q_token=q_token, k_token=k_token, where=where)
+    st.subheader(tr("steps.title", **named))
     spec = SCORES[steps.score]
     charts_of = {
         "terms": charts.terms_chart(
@@ -99,14 +103,15 @@ def follow(
             "name": name,
             "formulas": formulas[name],
             "note": tr("steps.row_masked") if name == "row" and masked else None,
-            "chart": chart | {"name": f"{key}_{name}", "saveLabel": tr("app.save_map_png")},
+            "chart": chart | {"name": file_stem(what), "saveLabel": tr("app.save_map_png")},
             "csv": {
-                "label": download_label("csv", tr(f"steps.dl_{name}")),
-                "file": f"{key}_{name}.csv",
+                "label": download_label("csv", what),
+                "file": f"{file_stem(what)}.csv",
                 "text": csv_text(tables[name]),
             },
         }
         for name, chart in charts_of.items()
+        for what in [tr(f"steps.dl_{name}", i=steps.i + 1, j=steps.j + 1)]
     ]
     data = {
         "intro": tr("steps.intro"),
@@ -120,14 +125,55 @@ def follow(
     STEPS(key=key, data=ordered(key, data))
 
 
+def csv_tables(steps: WeightSteps, tokens: Sequence[str]) -> dict[str, pd.DataFrame]:
+    """``step_tables`` with their words in the reader's language: the symbols (s_i,l, a_ij v_j)
+    stay, the term's column and the indices d, u and l are named as the charts name them,
+    and the mask's column, where there is one, says what its 1 and 0 mean."""
+    i = steps.i + 1
+    words = {
+        "term": tr("steps.terms_y"),
+        f"m_{i},l": tr("steps.csv_mask", i=i),
+        SCORES[steps.score].term_index: tr(SCORES[steps.score].terms_axis),
+        "d": tr("steps.terms_x"),
+        "l": tr("steps.csv_key"),
+    }
+    return {
+        name: table.rename(columns=words).rename_axis(words.get(table.index.name))
+        for name, table in (
+            step_tables(steps, list(tokens)) | {"sent": sent_table(steps, list(tokens))}
+        ).items()
+    }
+
+
+TERMS_A_LINE = 3  # products written out a line: four ran past the column at 1400 px
+
+
+MARKDOWN_SIGNS = re.compile(r"([\\`*_{}\[\]()#+\-.!|$<>~])")
+
+
+def _markdown_text(token: str) -> str:
+    """A token as plain text inside Markdown: its signs escaped (a token "$" or "*" is one
+    sign of the text)."""
+    return MARKDOWN_SIGNS.sub(r"\\\1", token)
+
+
 def _one_step_a_line(chain: str) -> str:
     """``a = b = c = d`` as aligned lines, ``a &= b``, ``&= c``, …: the score and softmax
     lines with their numbers are wider than the map's column, and a display formula that
-    overflows hides its result behind a scroll bar."""
+    overflows hides its result behind a scroll bar. A step that sums more than
+    ``TERMS_A_LINE`` terms goes on over lines of that many, each starting with its +."""
     first, *rest = chain.split(" = ")
     if not rest:
         return chain
+    rest = [_terms_a_line(step) for step in rest]
     return rf"\begin{{aligned}}{first} &= " + r" \\ &= ".join(rest) + r"\end{aligned}"
+
+
+def _terms_a_line(step: str) -> str:
+    r"""``t_1 + t_2 + … + t_8`` as lines of ``TERMS_A_LINE`` terms (``\ &\quad + t_5 …``)."""
+    terms = step.split(" + ")
+    lines = [" + ".join(terms[k : k + TERMS_A_LINE]) for k in range(0, len(terms), TERMS_A_LINE)]
+    return r" \\ &\quad + ".join(lines)
 
 
 def qk_controls(key: str) -> tuple[int, str]:
@@ -165,7 +211,8 @@ def qk_view(
     )
     for formula in formulas:
         st.latex(formula)
-    plot(fig, key, key)
+    label = csv_label or tr("steps.dl_qk")
+    plot(fig, key, file_stem(label))  # its PNG named as its CSV, in the reader's language
     d = space.axes.shape[0]
     kept = dict(share=a + b, a=a, b=b, kept=space.inner_products_kept, d=d)
     st.caption(tr("steps.qk_kept", **kept))
@@ -174,5 +221,5 @@ def qk_view(
     if note:
         st.caption(tr(note))
     st.caption(tr("steps.qk_explain"))
-    label = csv_label or tr("steps.dl_qk")
-    csv_button(lambda: qk_table(space, list(tokens)), key, f"{key}_csv", label=label)
+    words = {c: tr(f"steps.csv_{c}") for c in ("kind", "sentence", "position", "token")}
+    csv_button(lambda: qk_table(space, list(tokens)).rename(columns=words), label, f"{key}_csv")

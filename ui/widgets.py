@@ -15,8 +15,9 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from attnviz.i18n import t
 from attnviz.positional import KINDS, MODES
+from attnviz.text import first_tokens
 
-from .keys import BOUND, EXAMPLES, OPTIONS, RELABEL
+from .keys import BOUND, EXAMPLES, OPTIONS, RELABEL, SELECT_KINDS, TEXT_CUT
 from .language import lang, tr
 from .messages import note
 
@@ -145,9 +146,13 @@ def select(
         labels = lambda option: t(prefix + option, language)  # noqa: E731
     if radio:
         kw.setdefault("horizontal", True)
-    if st.session_state.get(RELABEL) and key in st.session_state:
-        # the browser holds the choice by its label: set it again so that it is shown (and
-        # stays chosen) under the label of the new language
+    kinds = st.session_state.setdefault(SELECT_KINDS, {})
+    changed = kinds.get(key, radio) != radio  # a radio now, a select box before, or back
+    kinds[key] = radio
+    if (st.session_state.get(RELABEL) or changed) and key in st.session_state:
+        # the browser holds the choice by its label, and a widget of the other kind is a
+        # new widget: set it again so that it is shown (and stays chosen) under the label
+        # of the new language, in the new widget
         st.session_state[key] = st.session_state[key]
     if not _from_url(key, default, _choice(options), lambda v: v in options):
         kw["index"] = options.index(default)
@@ -197,15 +202,33 @@ def number(key: str, label: str, lo: int, hi: int, default: int, where=st, **kw)
     return where.number_input(label, lo, hi, step=1, key=key, **kw)
 
 
-def text(key: str, label: str, default: str, max_chars: int, where=st, **kw) -> str:
-    """A text input capped at ``max_chars``; a longer URL value is cut, with a notice.
-    ``default`` is an example in the reader's language: left unedited, it is replaced by
-    the other language's when the language changes."""
+def text(
+    key: str,
+    label: str,
+    default: str,
+    max_chars: int,
+    where=st,
+    *,
+    max_tokens: int | None = None,
+    **kw,
+) -> str:
+    """A text input capped at ``max_chars``: a longer text, typed, pasted or from the URL,
+    is cut, with a notice under the input (the input's own cap dropped a longer paste
+    whole, silently keeping the text before it). ``max_tokens``: a text of more tokens is
+    used up to its last token that fits, with a notice (the real model cuts to its 512
+    alike); the input keeps the whole text. ``default`` is an example in the reader's
+    language: left unedited, it is replaced by the other language's when the language
+    changes."""
 
     def parse(raw: str) -> str:
         if len(raw) > max_chars:
             note(tr("app.text_cut", n=max_chars))
         return raw[:max_chars]
+
+    def cut() -> None:  # before the run: the input shows the text cut
+        if len(st.session_state[key]) > max_chars:
+            st.session_state[key] = st.session_state[key][:max_chars]
+            st.session_state[TEXT_CUT] = key
 
     examples = st.session_state.setdefault(EXAMPLES, {})
     if st.session_state.get(RELABEL) and st.session_state.get(key) == examples.get(key):
@@ -213,4 +236,16 @@ def text(key: str, label: str, default: str, max_chars: int, where=st, **kw) -> 
     examples[key] = default
     if not _from_url(key, default, parse, lambda v: isinstance(v, str)):
         kw["value"] = default
-    return where.text_input(label, max_chars=max_chars, key=key, **kw)
+    value = where.text_input(label, key=key, on_change=cut, **kw)
+    if st.session_state.get(TEXT_CUT) == key:
+        del st.session_state[TEXT_CUT]
+        where.warning(tr("app.text_cut", n=max_chars))
+    if max_tokens is None:
+        return value
+    try:
+        start, n = first_tokens(value, max_tokens)
+    except ValueError:  # no text, or too long: the page's engine says so
+        return value
+    if n > max_tokens:
+        where.warning(tr("app.text_tokens_cut", n=n, hi=max_tokens))
+    return start

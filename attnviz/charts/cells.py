@@ -24,7 +24,7 @@ BAR_TICKS = 5  # evenly spaced ticks on the colour bar, ends included
 
 
 @functools.cache
-def _bar_uri() -> str:
+def bar_uri() -> str:
     """The colour scale as a 1 × 256 column, highest value on top."""
     return png_uri(png_bytes(np.ascontiguousarray(colour_table()[::-1, None, :])))
 
@@ -109,7 +109,7 @@ def cell_map(
         "title": title,
         "xTitle": x_title,
         "yTitle": y_title,
-        "bar": {"src": _bar_uri(), "ticks": bar_ticks(lo, hi, marks)},
+        "bar": {"src": bar_uri(), "ticks": bar_ticks(lo, hi, marks)},
         "selected": selected,
         "height": height,
         "large": large,

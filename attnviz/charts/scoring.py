@@ -18,7 +18,9 @@ def _positions(labels: list[str]) -> tuple[np.ndarray, dict]:
     x = np.arange(1, len(labels) + 1)
     if len(labels) > TICK_LABELS_MAX_N or list(labels) == [str(v) for v in x]:
         return x, counted(len(x))  # positions or components, numbered
-    return x, dict(tickmode="array", tickvals=x, ticktext=labels)
+    # Plotly hides a label that runs past the figure's edge ("hide past div", its default on
+    # a numeric axis): the last token's, set level under the last bar, was dropped
+    return x, dict(tickmode="array", tickvals=x, ticktext=labels, ticklabeloverflow="allow")
 
 
 def grouped_bars(
@@ -131,9 +133,6 @@ def matrix(
     numbers = list(x_labels) == [str(x) for x in xs]  # components 1 … n: counted, not named
     named = n_x <= TICK_LABELS_MAX_N and not numbers
     x_ticks = dict(tickmode="array", tickvals=xs, ticktext=x_labels) if named else counted(n_x)
-    if named:  # one turned label a column keeps 12 px, also when presenting: at 20 px the
-        # labels of a half-width map run together
-        x_ticks["tickfont_size"] = 12
     y_ticks = (
         dict(tickmode="array", tickvals=ys, ticktext=y_labels) if n_y <= TICK_LABELS_MAX_N else {}
     )

@@ -25,13 +25,16 @@ from ..text import token_labels
 from .maps import TICK_LABELS_MAX_N
 from .raster import floats
 
+# One meaning per colour across the three charts (and the map's outline): red is key j, the
+# one picked (its bar in the row, its share a_ij v_j); a term that takes from the score is
+# orange (it was red too, beside key j's red in the next chart)
 HIGHLIGHT = "#e02020"  # the picked cell, key and query
-POSITIVE, NEGATIVE, MUTED = "#1f77b4", "#d62728", "#b0b0b0"
+POSITIVE, NEGATIVE, MUTED = "#1f77b4", "#e69f00", "#b0b0b0"
 MARKER = "#555555"  # the open markers of v_j
 
 
 def signed(values: np.ndarray) -> list[str]:
-    """A bar's colour by its sign: blue adds to the sum, red takes from it."""
+    """A bar's colour by its sign: blue adds to the sum, orange takes from it."""
     return np.where(np.asarray(values) >= 0, POSITIVE, NEGATIVE).tolist()
 
 
@@ -77,7 +80,7 @@ def terms_chart(
     steps: WeightSteps, *, title: str = "", x_title: str = "d", y_title: str = ""
 ) -> dict:
     """The summands of s_ij (q_i,d k_j,d, or the score's own terms) as bars, by dimension
-    counted from 1; blue adds to the score, red takes from it.
+    counted from 1; blue adds to the score, orange takes from it.
 
     Shape:
         steps.terms (T,) → one panel of T bars.

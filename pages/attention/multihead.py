@@ -11,7 +11,7 @@ import streamlit as st
 
 import ui
 from attnviz.lessons import multihead
-from attnviz.limits import MAX_D_HEAD, MAX_H, MAX_SEED, MAX_TEXT_CHARS
+from attnviz.limits import MAX_D_HEAD, MAX_H, MAX_N, MAX_SEED, MAX_TEXT_CHARS
 from attnviz.norms import NORMS
 from attnviz.scores import SCORES
 from pages.attention import multihead_views as views
@@ -23,16 +23,23 @@ QK_SCALES = ["0.25", "0.5", "1", "2", "3", "4", "8"]
 
 
 st.title(ui.tr("multihead.title"))
-st.markdown(ui.tr("multihead.intro"))
+if ui.presenting():  # on a projector the seven lines of it pushed the first map off screen
+    with st.expander(ui.tr("multihead.intro_label")):
+        st.markdown(ui.tr("multihead.intro"))
+else:
+    st.markdown(ui.tr("multihead.intro"))
 left, right = ui.split([2, 3])  # the formulas need two fifths
 with left:
-    text = ui.text("text", ui.tr("multihead.text"), ui.tr("multihead.default_text"), MAX_TEXT_CHARS)
+    example = ui.tr("multihead.default_text")
+    text = ui.text("text", ui.tr("multihead.text"), example, MAX_TEXT_CHARS, max_tokens=MAX_N)
     D = int(ui.choice_slider("D", ui.tr("multihead.D"), WIDTHS, "64"))
     H = ui.slider("H", ui.tr("multihead.H"), 1, MAX_H, 8)
     auto = ui.toggle("auto", ui.tr("multihead.d_head_auto"), True)
     d_head = None if auto else ui.slider("d_head", ui.tr("multihead.d_head"), 1, MAX_D_HEAD, 8)
     heads_name = ui.spec_labels(SCORES, "head_label")  # a head divides by √D′, not √D
-    score = ui.select("score", ui.tr("multihead.score"), SCORES, "scaled_dot", labels=heads_name)
+    # presenting, a radio: a select box cut its choice's name at this column's edge
+    menu = dict(radio=True, horizontal=False) if ui.presenting() else {}
+    score = ui.select("score", ui.tr("multihead.score"), SCORES, "scaled_dot", heads_name, **menu)
     causal = ui.toggle("causal", ui.tr("multihead.causal"))
     pe, pe_mode = ui.positions("multihead", "sinusoidal")
     norm = ui.select("norm", ui.tr("multihead.norm"), NORMS, "post", labels=ui.spec_labels(NORMS))
@@ -56,9 +63,12 @@ with left:
     ui.formula_lines(r.formulas)
     st.caption(ui.tr("multihead.composed"))  # S10: W^Q W_h^Q is the W_h^Q drawn
     # the shapes on demand: a popover draws its table only while it is open (an expander
-    # draws what it hides), so its typeset cells are not drawn again on every change of H
-    with st.popover(ui.tr("multihead.pipeline"), icon=":material/table_rows:"):
-        ui.formula_table(r.pipeline, same=cfg)
+    # draws what it hides), so its typeset cells are not drawn again on every change of H.
+    # Presenting, an expander under both columns: the table is wider than this column, and
+    # opened over the figures, the popover hid the map's row labels
+    if not ui.presenting():
+        with st.popover(ui.tr("multihead.pipeline"), icon=":material/table_rows:"):
+            ui.formula_table(r.pipeline, same=cfg)
     lo, hi, qk = r.entropy.min(), r.entropy.max(), cfg.qk_scale
     root, factor = r.d_head**0.5, r.score_factor
     st.markdown(ui.tr(f"multihead.{r.reading}", lo=lo, hi=hi, qk=qk, root=root, factor=factor))
@@ -74,3 +84,6 @@ with left:
 
 with right:
     views.explore(cfg, r)
+if ui.presenting():
+    with st.expander(ui.tr("multihead.pipeline"), icon=":material/table_rows:"):
+        ui.formula_table(r.pipeline, same=cfg)

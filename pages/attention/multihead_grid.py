@@ -13,7 +13,7 @@ from attnviz.charts import Mosaic
 from attnviz.charts.multihead import TITLE_PX, TITLE_PX_LARGE, head_tiles
 from attnviz.lessons import multihead
 from ui import mosaic
-from ui.export import download_label
+from ui.export import download_label, file_stem
 from ui.keys import HEAD
 from ui.language import tr
 from ui.layout import presenting
@@ -69,6 +69,7 @@ def grid(
         notes.append(tr(rule, hi=hi, N=N, uniform=1 / N))
     if show == "contributions":  # rows do not sum to 1: say what they add up to
         notes.append(tr("multihead.range_contributions", hi=hi))
+    what = tr("multihead.dl_grid")
     payload = mosaic.data(
         tiles,
         png,
@@ -80,7 +81,8 @@ def grid(
         alt=tr("multihead.grid"),
         large=presenting(),
         max_width=760 if presenting() else 520,
-        save=(download_label("png", tr("multihead.dl_grid")), "heads.png"),
+        save=(download_label("png", what), f"{file_stem(what)}.png"),
         notes=notes,
+        handout=mosaic.handout(r.tokens, lo, hi, {1 / N: "1/N"} if show == "weights" else None),
     )
     mosaic.mosaic(payload, "grid", pick_head(tiles.cols))

@@ -9,20 +9,19 @@ are ``multihead.*`` and ``steps.*``; heads and positions are shown counting from
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 import streamlit as st
 
 from attnviz.errors import InputError
 from attnviz.formulas import contributions
+from attnviz.i18n import plain
 from attnviz.lessons import multihead, multihead_probe
 from attnviz.norms import NORMS
 from attnviz.scores import SCORES
-from attnviz.tables import long_table
 from attnviz.text import token_labels
 from pages.attention import multihead_grid
 from ui import mosaic, steps
 from ui.compute import compute
-from ui.export import csv_button
+from ui.export import csv_button, file_stem, map_table, maps_table
 from ui.keys import FOLLOW, HEAD
 from ui.language import tr
 from ui.layout import presenting
@@ -69,18 +68,10 @@ def head(cfg: multihead.Config, r: multihead.Result, show: str, view: View, h: i
     map_slot = st.container()  # drawn once the weight followed, if any, is known
     labels = token_labels(r.tokens, escape=False)
     what = tr(f"multihead.{show}")
-    csv_button(  # built on a click: a frame of N string labels costs ms on every rerun
-        lambda: pd.DataFrame(shown[h], index=labels, columns=labels),
-        f"head{h + 1}_{show}",
-        "csv_head",
-        label=tr("multihead.dl_head", h=h + 1, what=what),
-    )
-    csv_button(
-        lambda: long_table(shown, labels, show).set_index("head"),
-        f"all_heads_{show}",
-        "csv_all",
-        label=tr("multihead.dl_all", what=what),
-    )
+    one, every = tr("multihead.dl_head", h=h + 1, what=what), tr("multihead.dl_all", what=what)
+    # built on a click: a frame of N string labels costs ms on every rerun
+    csv_button(map_table(shown[h], labels, labels), one, "csv_head")
+    csv_button(maps_table(shown, labels, plain(what), ("head",)), every, "csv_all")
     # the weight followed (row i, column j) is outlined only while it is used: the steps or
     # the query–key space; a click on a cell picks it and turns the steps on
     follow = toggle(FOLLOW, tr("steps.show_steps"))
@@ -102,7 +93,7 @@ def head(cfg: multihead.Config, r: multihead.Result, show: str, view: View, h: i
             r.tokens,
             r.tokens,
             key="head_map",
-            name=f"head{h + 1}_{show}",
+            name=file_stem(one),
             picked=picked,
             on_pick=mosaic.pick_cell,
             notes=[tr("multihead.map_help")],

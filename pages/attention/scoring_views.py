@@ -47,7 +47,11 @@ def all_scores(cfg: scoring.Config, r: scoring.Result) -> None:
             lambda: charts.matrix(r.by_score, token_labels(r.tokens), full), "all", "all", same=cfg
         )
     csv_button(
-        pd.DataFrame(r.by_score, index=names, columns=token_labels(r.tokens, escape=False)),
+        pd.DataFrame(
+            r.by_score,
+            index=pd.Index(names, name=tr("scoring.col_function")),
+            columns=token_labels(r.tokens, escape=False),
+        ),
         tr("scoring.csv_all", n=len(r.names)),
         "csv_all",
     )

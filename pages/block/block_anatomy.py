@@ -11,6 +11,7 @@ from attnviz.norms import NORMS
 from attnviz.text import token_labels
 
 WIDTHS = [str(2**k) for k in range(3, 10)]  # D = 8 … 512
+LN_DECIMALS = 4  # places of the LN statistics shown (the CSV keeps every digit)
 
 st.title(ui.tr("block_anatomy.title"))
 st.markdown(ui.tr("block_anatomy.intro"))
@@ -92,12 +93,14 @@ with right:
         )
         st.caption(ui.tr("block_anatomy.ln_note"))
         names = {c: ui.tr(f"block_anatomy.col_{c}") for c in r.stats.columns}
+        token = names[r.stats.columns[0]]
 
         def stats():
-            return r.stats.rename(columns=names)
+            return r.stats.rename(columns=names).set_index(token)
 
-        # 4 significant digits: a mean of 1e-8 after LN reads as what it is, not -0.00000001
-        number = st.column_config.NumberColumn(format="%.4g")
-        ui.frame(stats, cfg, column_config=dict.fromkeys(list(names.values())[1:], number))
-        token = names[r.stats.columns[0]]
-        ui.csv_button(lambda: stats().set_index(token), ui.tr("block_anatomy.csv_ln"), "csv_ln")
+        # to LN_DECIMALS places, the scale said under it: a mean of 1e-8 after LN is the 0
+        # it stands for (7.451e-9 hid the point), never "−0.0000"
+        ui.number_table(lambda: stats().round(LN_DECIMALS) + 0.0, decimals=LN_DECIMALS, same=cfg)
+        tiny = f"{0.5 * 10**-LN_DECIMALS:.{LN_DECIMALS + 1}f}"  # 0.00005, not 5e-05
+        st.caption(ui.tr("block_anatomy.ln_scale", d=LN_DECIMALS, tiny=tiny))
+        ui.csv_button(stats, ui.tr("block_anatomy.csv_ln"), "csv_ln")

@@ -41,6 +41,7 @@ def section(text: str, L: int) -> None:
     st.markdown(ui.tr("real_model_layernorm.d_ff", D=r.D, D_ff=r.D_ff, k=r.D_ff / r.D))
     check = dict(n=len(r.tokens), residual=sci(r.residual), mean=sci(r.mean), var=sci(r.var))
     st.markdown(ui.tr("real_model_layernorm.check", **check))
+    where = ui.tr("real_model_layernorm.dl", l=layer + 1)  # files named as their buttons
     ui.plot(
         lambda: charts.gamma_beta(
             r.gamma,
@@ -49,9 +50,10 @@ def section(text: str, L: int) -> None:
             x_title=ui.tr("real_model_layernorm.component"),
         ),
         "ln_gamma_beta",
-        f"gamma_beta_layer{layer + 1}_{site}",
+        ui.file_stem(where),
         same=cfg,
     )
+    title = ui.tr("real_model_layernorm.lines_title", n=len(r.tokens))
     ui.plot(
         lambda: charts.token_lines(
             r.x_hat,
@@ -66,15 +68,14 @@ def section(text: str, L: int) -> None:
             y_title=ui.tr("real_model_layernorm.ln_out"),
         ),
         "ln_lines",
-        f"layernorm_tokens_layer{layer + 1}_{site}",
+        ui.file_stem(title),
         same=cfg,
     )
     st.caption(ui.tr("real_model_layernorm.lines_note"))
     d = pd.RangeIndex(1, r.D + 1, name=ui.tr("real_model_layernorm.component"))
-    name = ui.tr("real_model_layernorm.csv", l=layer + 1)
     ui.csv_button(
         lambda: pd.DataFrame({"γ": r.gamma, "β": r.beta}, index=d),  # built when clicked
-        name,
+        ui.file_stem(where),
         "csv_ln",
-        label=ui.tr("real_model_layernorm.dl", l=layer + 1),
+        label=where,
     )

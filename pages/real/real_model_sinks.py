@@ -15,7 +15,7 @@ from attnviz.lessons.real_model import sinks as real_sinks
 from attnviz.lessons.real_model.measures import MEASURES
 from attnviz.text import columns
 from pages.real import real_model_sinks_layers
-from ui.export import csv_button, halved, plot
+from ui.export import csv_button, file_stem, halved, plot
 from ui.language import tr
 from ui.layout import presenting
 
@@ -24,7 +24,7 @@ SINK_TITLE_WIDTH = 12  # wider panel titles of the sinks are on two lines when p
 
 def section(r: real_model.Result, hide: bool, same: object = None) -> None:
     """Where each head's weight goes ([CLS], [SEP], punctuation, the rest) and what it moves,
-    without the special tokens when they are hidden; the grid drawn once per process for
+    without the special tokens when they are hidden; its figures drawn once per process for
     ``same``, the config of ``r`` (ui.plot)."""
     st.subheader(tr("real_model.sinks_title"))
     shown = [c for c in sinks.CATEGORIES if not (hide and c in real_sinks.HIDDEN)]
@@ -41,6 +41,7 @@ def section(r: real_model.Result, hide: bool, same: object = None) -> None:
     titles = [tr(f"real_model.sink_{c}") for c in shown]
     if presenting():  # at 1024 px, 「句読点 𝒫」 and 「その他のトークン ℛ」 ran into each other
         titles = [halved(t) if columns(t) > SINK_TITLE_WIDTH else t for t in titles]
+    what = tr("real_model.dl_sinks")  # files named as their buttons, in the reader's language
     plot(
         lambda: sink_grid(
             r.sinks.shares[[sinks.CATEGORIES.index(c) for c in shown]],
@@ -53,13 +54,13 @@ def section(r: real_model.Result, hide: bool, same: object = None) -> None:
             head_step=4 if presenting() else 2,
         ),
         "sinks",
-        "sinks",
+        file_stem(what),
         same=same,
     )
     csv_button(
         lambda: real_sinks.sink_table(r.sinks, shown),  # built when clicked
-        "sinks",
+        file_stem(what),
         "csv_sinks",
-        label=tr("real_model.dl_sinks"),
+        label=what,
     )
     real_model_sinks_layers.section(r, same)

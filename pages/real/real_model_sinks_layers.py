@@ -12,7 +12,7 @@ from attnviz import sinks
 from attnviz.charts.sinks import layer_shares
 from attnviz.lessons import real_model
 from attnviz.lessons.real_model import sinks as real_sinks
-from ui.export import number_table, plot
+from ui.export import file_stem, number_table, plot
 from ui.language import tr
 from ui.layout import presenting
 
@@ -39,7 +39,7 @@ def section(r: real_model.Result, same: object = None) -> None:
             title_px=16 if presenting() else 13,
         ),
         "sink_layers",
-        "sink_layers",
+        file_stem(tr("real_model.sinks_layers_title")),
         same=same,
     )
 

@@ -10,7 +10,6 @@ and ``steps.*``; layers, heads and positions are shown counting from 1.
 
 from __future__ import annotations
 
-import pandas as pd
 import streamlit as st
 
 from attnviz.charts import lines_view
@@ -18,12 +17,11 @@ from attnviz.charts.real_model import LINE_MIN_WEIGHT
 from attnviz.lessons import real_model
 from attnviz.lessons.real_model import probe as real_probe
 from attnviz.lessons.real_model.measures import MEASURES
-from attnviz.tables import long_table
 from attnviz.text import token_labels
 from pages.real import real_model_qkspace as qkspace
 from ui import mosaic, steps
 from ui.compute import compute
-from ui.export import csv_button, download_label, plot
+from ui.export import csv_button, download_label, file_stem, map_table, maps_table, plot
 from ui.keys import FOLLOW, HEAD, LAYER, PICK_I, PICK_J
 from ui.language import tr
 from ui.layout import presenting
@@ -56,6 +54,7 @@ def head_grid(r: real_model.Result, L: int, H: int, selected: tuple[int, int]) -
     st.caption(tr("real_model.grid_help"))
     if r.mosaic_top != 1.0:  # contributions: colours up to a percentile, not to 1
         st.caption(tr("real_model.grid_contributions", top=r.mosaic_top, p=real_model.MOSAIC_TOP))
+    what = tr("real_model.dl_grid")
     mosaic.mosaic(
         mosaic.data(
             r.mosaic,
@@ -66,7 +65,7 @@ def head_grid(r: real_model.Result, L: int, H: int, selected: tuple[int, int]) -
             selected=selected,
             alt=tr("real_model.grid"),
             large=presenting(),
-            save=(download_label("png", tr("real_model.dl_grid")), "all_heads.png"),
+            save=(download_label("png", what), f"{file_stem(what)}.png"),
         ),
         "grid",
         pick_head,
@@ -83,52 +82,17 @@ def explore(cfg: real_model.Config, r: real_model.Result, title: str) -> None:
     rollout = cfg.view == "rollout"  # no head to follow a weight of: greyed, values kept
     i = slider(PICK_I, tr("real_model.pick_i"), 1, N, 1, where=left, disabled=rollout) - 1
     j = slider(PICK_J, tr("real_model.pick_j"), 1, N, 1, where=right, disabled=rollout) - 1
-    with map_slot:
-        if cfg.hide_special:
-            st.caption(
-                tr(
-                    "real_model.hide_note"
-                    if r.rows_are_shares
-                    else "real_model.hide_note_contributions"
-                )
-            )
-        look = dict(
-            title=title,
-            zmin=0.0,
-            zmax=r.zmax,
-            x_title=tr("real_model.key"),
-            y_title=tr("real_model.query"),
-            height=720 if presenting() else 600,
-            x_positions=r.keep,
-            y_positions=r.keep,
-        )
-        name = f"{cfg.view}_L{layer + 1}"
-        mosaic.enlarged_map(  # heads combined or rolled out: no one weight behind a cell
-            r.shown,
-            r.shown_tokens,
-            r.shown_tokens,
-            key="map",
-            name=name,
-            picked=(i, j) if cfg.one_head else None,
-            on_pick=mosaic.pick_cell if cfg.one_head else None,
-            notes=[tr("real_model.map_help" if cfg.one_head else "real_model.map_help_combined")],
-            **look,
-        )
-        csv_button(
-            pd.DataFrame(r.shown, index=r.labels, columns=r.labels),
-            name,
-            "csv",
-            label=tr("real_model.dl_map", title=title),
-        )
     if cfg.view == "head":
         st.subheader(tr("real_model.lines"))
         shares = not r.rows_are_shares  # the lines: each row's share of what is sent
         note = "real_model.lines_note_contributions" if shares else "real_model.lines_note"
         st.caption(tr(note, w=LINE_MIN_WEIGHT))
-        plot(lines_view(r.lines, r.shown_tokens), "lines", f"lines_L{layer + 1}")
+        lines = file_stem(f"{tr('real_model.lines')} ({title})")  # in the reader's language
+        plot(lines_view(r.lines, r.shown_tokens), "lines", lines)
+    follow = False
     if not cfg.one_head:
         st.info(tr("real_model.steps_one_head"))
-    elif toggle(FOLLOW, tr("steps.show_steps")):  # a click on a cell turns it on
+    elif follow := toggle(FOLLOW, tr("steps.show_steps")):  # a click on a cell turns it on
         pick = real_probe.Pick(cfg.text, layer, head, i, j, cfg.hide_special)
         s = compute(real_probe.follow, pick)
         where = tr("names.layer_head", l=layer + 1, h=head + 1)
@@ -141,8 +105,39 @@ def explore(cfg: real_model.Config, r: real_model.Result, title: str) -> None:
             note = tr(cell, i=i + 1, j=j + 1, value=s.cell)
         steps.follow(s.steps, s.formulas, r.tokens, where=where, extra=s.renormalised, notes=[note])
     # heads combined, the picture is still one head's: the label names it
-    if toggle("qkview", tr("steps.show_qk", h=head + 1), disabled=rollout) and not rollout:
+    qkview = toggle("qkview", tr("steps.show_qk", h=head + 1), disabled=rollout) and not rollout
+    if qkview:
         qkspace.space(cfg, i)
+    # the weight (i, j) is outlined only while the steps or the query–key picture use it:
+    # before either, nothing is picked. The map is drawn in its place above them, last,
+    # once both toggles are known
+    with map_slot:
+        if cfg.hide_special:
+            hidden = "hide_note" if r.rows_are_shares else "hide_note_contributions"
+            st.caption(tr(f"real_model.{hidden}"))
+        look = dict(
+            title=title,
+            zmin=0.0,
+            zmax=r.zmax,
+            x_title=tr("real_model.key"),
+            y_title=tr("real_model.query"),
+            height=720 if presenting() else 600,
+            x_positions=r.keep,
+            y_positions=r.keep,
+        )
+        what = tr("real_model.dl_map", title=title)
+        mosaic.enlarged_map(  # heads combined or rolled out: no one weight behind a cell
+            r.shown,
+            r.shown_tokens,
+            r.shown_tokens,
+            key="map",
+            name=file_stem(title),
+            picked=(i, j) if cfg.one_head and (follow or qkview) else None,
+            on_pick=mosaic.pick_cell if cfg.one_head else None,
+            notes=[tr("real_model.map_help" if cfg.one_head else "real_model.map_help_combined")],
+            **look,
+        )
+        csv_button(map_table(r.shown, r.labels, r.labels), what, "csv")
     mosaic.keep_in_url()
 
 
@@ -151,12 +146,11 @@ def all_maps_csv(r: real_model.Result, measure: str) -> None:
     this long has none."""
     if r.maps is not None:
         labels = token_labels(r.tokens, escape=False)
-        value = MEASURES[measure].column
+        value = tr(f"real_model.csv_{MEASURES[measure].column}")
         csv_button(
-            lambda: long_table(r.maps, labels, value, lead=("layer", "head")).set_index("layer"),
-            f"all_layers_heads_{measure}",
+            maps_table(r.maps, labels, value, ("layer", "head")),
+            tr(f"real_model.dl_all_{measure}"),
             "csv_all",
-            label=tr(f"real_model.dl_all_{measure}"),
         )
     else:
         st.caption(tr("real_model.all_csv_big", n=len(r.tokens), hi=real_model.CSV_ALL_MAX_N))

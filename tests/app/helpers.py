@@ -212,12 +212,13 @@ def latex(at: AppTest) -> list[str]:
 
 def chain(line: str) -> str:
     """A followed weight's score or softmax line, which the page sets one step a line
-    (``s_{i,j} &= b \\\\ &= c``), as the line the lesson gave (``s_{i,j} = b = c``); any
-    other formula as it is."""
+    (``s_{i,j} &= b \\\\ &= c``, a long sum over lines ``\\\\ &\\quad + …``), as the line
+    the lesson gave (``s_{i,j} = b = c``); any other formula as it is."""
     begin, end = r"\begin{aligned}", r"\end{aligned}"
     if not (line.startswith((begin + "s_{", begin + "a_{")) and line.endswith(end)):
         return line
-    return line[len(begin) : -len(end)].replace(r" \\ &= ", " = ").replace(" &= ", " = ", 1)
+    line = line[len(begin) : -len(end)].replace(r" \\ &\quad + ", " + ")
+    return line.replace(r" \\ &= ", " = ").replace(" &= ", " = ", 1)
 
 
 class _Cells(HTMLParser):
@@ -253,5 +254,9 @@ def number_tables(at: AppTest) -> list[pd.DataFrame]:
             cells = _Cells()
             cells.feed(el.proto.body)
             header, *rows = cells.rows
-            tables.append(pd.DataFrame(rows, columns=header).apply(pd.to_numeric))
+            columns = [[row[k] for row in rows] for k in range(len(header))]
+            first = pd.to_numeric(pd.Series(columns[0]), errors="coerce")  # may be words
+            lead = first if first.notna().all() else pd.Series(columns[0])
+            numbers = [pd.to_numeric(pd.Series(c)) for c in columns[1:]]
+            tables.append(pd.concat([lead, *numbers], axis=1, keys=header))
     return tables

@@ -11,7 +11,15 @@ from attnviz.errors import InputError
 from attnviz.i18n import t
 from attnviz.lessons.block_anatomy import Config, heads, run
 
-from .helpers import assert_clean, decode, figures, latex, run_page, sweep_controls
+from .helpers import (
+    assert_clean,
+    decode,
+    figures,
+    latex,
+    number_tables,
+    run_page,
+    sweep_controls,
+)
 
 
 def shown(at) -> Config:
@@ -52,15 +60,18 @@ def assert_draws(at, cfg: Config, lang: str = "en") -> None:
     assert note in [c.value for c in at.caption]
     if r.ln_hat is None:
         assert len(figs) == 2 and [i.value for i in at.info] == [t("block_anatomy.no_ln", lang)]
-        assert not at.dataframe
+        assert not number_tables(at)
         return
     i = at.slider(key="token").value  # x_i, from 1
     bars = [decode(tr["y"]) for tr in figs[2]["data"] if tr["type"] == "bar"]
     np.testing.assert_array_equal(np.stack(bars), np.stack([r.ln_in[i - 1], r.ln_hat[i - 1]]))
-    table = at.dataframe[0].value
+    [table] = number_tables(at)
     assert list(table.columns) == [t(f"block_anatomy.col_{c}", lang) for c in r.stats.columns]
     assert table.iloc[:, 0].tolist() == r.stats["token"].tolist()
-    np.testing.assert_array_equal(table.iloc[:, 1:].to_numpy(), r.stats.iloc[:, 1:].to_numpy())
+    # to 4 places, the scale said: a mean of 1e-8 after LN shows as the 0 it stands for
+    shown = table.iloc[:, 1:].to_numpy(dtype=float)
+    np.testing.assert_allclose(shown, r.stats.iloc[:, 1:].to_numpy(), atol=0.5e-4 + 1e-12)
+    assert t("block_anatomy.ln_scale", lang, d=4, tiny="0.00005") in [c.value for c in at.caption]
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
@@ -144,11 +155,11 @@ def test_flow_and_formula_use_the_same_symbols_and_tokens_count_from_1(lang):
     bars = figures(at)[2]
     assert decode(bars["data"][0]["x"])[0] == 1  # features d = 1 … D
     assert bars["layout"]["annotations"][0]["text"].startswith("3:c")  # token 3 of 3
-    headers = list(at.dataframe[0].value.columns)
+    headers = list(number_tables(at)[0].columns)
     assert headers[0] == ("トークン" if lang == "ja" else "token")
     if lang == "ja":
         assert not [h for h in headers if any("a" <= ch <= "z" for ch in h)], headers
-    assert at.dataframe[0].value.iloc[0, 0] == "1:a"
+    assert number_tables(at)[0].iloc[0, 0] == "1:a"
 
 
 @pytest.mark.parametrize(
@@ -172,3 +183,13 @@ def test_ln_panel_title_reads_as_one_phrase_and_the_caption_names_the_lines_colo
     captions = " ".join(c.value for c in at.caption)
     assert colour in captions and not re.search(r"赤|\bred\b", captions)
     assert {s["line"]["color"] for s in fig["layout"]["shapes"]} == {"#222"}
+
+
+def test_the_ln_statistics_show_zero_where_the_mean_is_zero():
+    """The table showed 7.451e-9 where the point of LN is "0"; to 4 places, never −0.0000."""
+    at = run_page("block_anatomy", lang="ja", norm="post")
+    [table] = number_tables(at)
+    mean_after = table[t("block_anatomy.col_mean_after", "ja")]
+    assert (mean_after == 0).all()
+    body = next(el.proto.body for el in at.get("html") if "attnviz-numbers" in el.proto.body)
+    assert "0.0000" in body and "-0.0000" not in body and "e-" not in body

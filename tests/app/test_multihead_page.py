@@ -2,6 +2,8 @@
 picked weight's steps end on the map's cell; the query–key picture is the probe's
 projection (the laws behind them are tests/lessons' to check)."""
 
+import csv
+import io
 import re
 
 import numpy as np
@@ -11,8 +13,9 @@ from attnviz.charts.raster import colour
 from attnviz.formulas.heads import head_scores
 from attnviz.i18n import t
 from attnviz.lessons import multihead, multihead_probe
+from attnviz.limits import MAX_N, MAX_TEXT_CHARS
 from attnviz.scores import SCORES
-from attnviz.text import tokenize
+from attnviz.text import token_labels, tokenize
 
 from .helpers import (
     assert_clean,
@@ -29,6 +32,7 @@ from .helpers import (
     png_of,
     run_page,
     step_charts,
+    step_panels,
     sweep_controls,
 )
 
@@ -262,11 +266,12 @@ def test_the_head_slider_picks_the_tile_and_the_map():
     assert_clean(at)
     r = multihead.run(multihead.Config(text=text))
     assert grid(at)["selected"] == [1, 1]  # head 6 = tile (row 2, column 2) of 4 per row
-    name = t("multihead.dl_grid", "en")  # the grid saves its own PNG, the picture shown
-    assert grid(at)["save"] == {
-        "label": t("app.download_png", "en", name=name),
-        "file": "heads.png",
-    }
+    name = t("multihead.dl_grid", "en")  # the grid saves its own PNG, drawn for a handout
+    save = grid(at)["save"]
+    assert (save["label"], save["file"]) == (t("app.download_png", "en", name=name), f"{name}.png")
+    assert save["tokens"] == token_labels(r.tokens, escape=False)  # each tile's rows, columns
+    ticks = dict((label, f) for f, label in save["bar"]["ticks"])  # the enlarged map's bar
+    assert ticks["1/N"] == pytest.approx(1 / len(r.tokens) / r.weights.max())
     np.testing.assert_allclose(map_z(at), r.weights[5], atol=1e-6)
 
 
@@ -366,3 +371,98 @@ def test_a_step_of_h_past_the_divisors_keeps_every_other_control(lang):
     assert at.text_input(key="text").value == t("multihead.default_text", lang)
     expected = t("errors.heads_next", lang, width=24, H=7, next=6)
     assert [i.value for i in at.info] == [expected]
+
+
+@pytest.mark.parametrize("causal", [False, True])
+def test_the_steps_csv_files_speak_the_readers_language(causal):
+    """A handout's CSV: 「l」 and 「term」 headed in Japanese as the charts say them, the file
+    named as its button, and the mask's column only where it masks, saying what 1 and 0 are."""
+    at = run_page("multihead", lang="ja", follow="true", i=2, j=1, causal=str(causal).lower())
+    assert_clean(at)
+    panels = step_panels(at)
+    assert panels["row"]["csv"]["file"] == "softmax 前後の行 i.csv"
+    read = {name: list(csv.reader(io.StringIO(p["csv"]["text"]))) for name, p in panels.items()}
+    header = {name: rows[0] for name, rows in read.items()}
+    assert header["terms"] == ["D′ の次元 d", "q_2,d", "k_1,d", "項の値"]
+    mask = ["m_2,l（1：key l を読む、0：マスクで禁止）"] if causal else []
+    assert header["row"] == ["key l", "s_2,l", *mask, "a_2,l"]
+    assert header["values"][0] == "D′ の次元 d"
+    if causal:  # keys 1 and 2 read, the rest masked
+        assert [row[2] for row in read["row"][1:4]] == ["1", "1", "0"]
+
+
+def test_a_text_past_the_cap_is_cut_with_a_notice_not_dropped():
+    """A paste of 2,100 characters: the input's own cap dropped it whole and kept the old
+    sentence, silently; now the text is cut to the cap and the page says so."""
+    at = run_page("multihead", lang="ja")
+    long = "attention " * 210  # 2,100 characters, 210 tokens
+    at.text_input(key="text").set_value(long).run()
+    assert_clean(at)
+    assert at.text_input(key="text").value == long[:MAX_TEXT_CHARS]
+    assert [w.value for w in at.warning] == [t("app.text_cut", "ja", n=MAX_TEXT_CHARS)]
+    assert len(grid(at)["names"]) == 8  # the page drew the text cut: 8 heads' tiles
+
+
+def test_a_japanese_text_of_too_many_tokens_is_read_up_to_the_last_that_fits():
+    """2,000 Japanese characters (within the cap) are about 1,300 tokens: the page reads
+    the first 512, as the real model cuts to its own 512, and says so."""
+    text = ("猫がマットの上に座った。マットは暖かかった。" * 91)[:MAX_TEXT_CHARS]
+    at = run_page("multihead", lang="ja", text=text, H=2, D=16)
+    assert_clean(at)
+    [warning] = [w.value for w in at.warning]
+    assert warning.startswith("テキストは") and f"最初の {MAX_N} トークン" in warning.replace(
+        "\u00a0", " "
+    )
+    assert len(map_z(at)) == MAX_N  # the map is 512 × 512
+    assert not at.error
+
+
+def test_an_empty_sentence_says_so_where_the_figure_would_be():
+    at = run_page("multihead", lang="ja")
+    at.text_input(key="text").set_value("").run()
+    [error] = at.error
+    assert t("errors.no_tokens", "ja", hi=MAX_N) in error.value
+    # in the page's right column (the figures'), not under the controls in the left
+    right = at.columns[1]
+    assert [e.value for e in right.error] == [error.value]
+
+
+def test_the_weight_followed_names_its_tokens_and_the_cell_its_symbol():
+    """The title named x₂ and x₅ only, not the tokens が and 上; the note said the cell was
+    「softmax の行の最後の数」, which read as the row's last entry."""
+    at = run_page("multihead", lang="ja", follow="true", i=2, j=5)
+    assert_clean(at)
+    title = next(h.value for h in at.subheader if "つの重みを追う" in h.value)
+    assert "「が」が key" in title and "「上」を読む" in title
+    [note] = [n for n in component(at, "attnviz.steps")["notes"] if "セル" in n]
+    assert "最後の数" not in note and "a_{ij}" in note  # the symbol its formula ends on
+
+
+def test_presenting_the_score_is_a_radio_and_keeps_its_choice():
+    """With the sidebar open at 1280 × 720 the select box cut its choice, 「内積注意：qᵀk /
+    √D′（ヘッドご…」; presenting, the scores are a radio of whole names. The choice survives
+    each change of mode (a widget of the other kind is a new widget)."""
+    at = run_page("multihead", lang="ja", score="bilinear")
+    at.toggle(key="present").set_value(True).run()
+    assert_clean(at)
+    [menu] = [r for r in at.radio if r.key == "score"]
+    assert menu.value == "bilinear" and not [s for s in at.selectbox if s.key == "score"]
+    menu.set_value("mlp").run()
+    at.toggle(key="present").set_value(False).run()
+    assert at.selectbox(key="score").value == "mlp" and at.query_params["score"] in ("mlp", ["mlp"])
+
+
+def test_presenting_the_intro_and_the_shapes_fold_away_covering_nothing():
+    """At 1280 × 720 the intro filled the screen (the first map at y ≈ 660), and the shapes'
+    popover, wider than its column, covered the map's row labels: presenting, the intro is
+    an expander, and the shapes an expander under both columns."""
+    at = run_page("multihead", lang="ja", present="true")
+    assert_clean(at)
+    labels = [e.label for e in at.expander]
+    assert t("multihead.intro_label", "ja") in labels and t("multihead.pipeline", "ja") in labels
+    assert not at.get("popover")
+    for column in at.columns:  # the shapes' table lies under both columns, in neither
+        assert t("multihead.pipeline", "ja") not in [e.label for e in column.expander]
+    desk = run_page("multihead", lang="ja")
+    assert t("multihead.intro", "ja") in [m.value for m in desk.markdown]
+    assert len(desk.get("popover")) == 1

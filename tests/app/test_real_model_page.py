@@ -4,6 +4,7 @@ probe's and the run's (their laws are tests/lessons/real_model's)."""
 
 import base64
 import io
+import json
 import re
 
 import numpy as np
@@ -13,7 +14,7 @@ from PIL import Image
 import attnviz
 from attnviz import formulas
 from attnviz.charts.raster import colour
-from attnviz.i18n import t
+from attnviz.i18n import plain, t
 from attnviz.lessons import real_model as rm
 from attnviz.lessons.real_model import forward
 from attnviz.lessons.real_model import probe as rp
@@ -69,7 +70,8 @@ def test_model_view_shows_all_heads_and_the_picked_one(lang, encoded):
     # the mosaic and the map save their own PNGs; CSV: the map, all layers × heads (N ≤ 64)
     # and the sink grid
     label = t("app.download_png", lang, name=t("real_model.dl_grid", lang))
-    assert grid["save"] == {"label": label, "file": "all_heads.png"}
+    name = plain(t("real_model.dl_grid", lang))  # named as its button, in its language
+    assert grid["save"] == {"label": label, "file": f"{name}.png"}
     # the map's, every head's, the sinks', and the LayerNorm section's γ and β
     assert len(at.get("download_button")) == 4
     assert at.title[0].value != ""
@@ -287,3 +289,29 @@ def test_japanese_input_shows_its_wordpiece_tokens(lang):
     assert all(f":{t}" in code for t in tokens)
     english = run_page("real_model", lang=lang, text=TEXT)
     assert not english.warning and any("WordPiece" in c.value for c in english.caption)
+
+
+def test_no_cell_is_outlined_before_one_is_picked():
+    """The map outlined [CLS]→[CLS] in red on opening, before anything was picked; it
+    outlines (i, j) only while the steps (or the query–key picture) use it."""
+    at = run_page("real_model", text=TEXT)
+    assert_clean(at)
+    assert component(at, "attnviz.heatmap")["selected"] is None
+    at = run_page("real_model", text=TEXT, i=3, j=2, follow="true")
+    assert component(at, "attnviz.heatmap")["selected"] == [2, 1]
+    at = run_page("real_model", text=TEXT, i=3, j=2, qkview="true")
+    assert component(at, "attnviz.heatmap")["selected"] == [2, 1]
+
+
+def test_the_pictures_save_under_names_in_the_readers_language():
+    """The lines view saved as lines_L3.png and the query–key picture as space.png, beside
+    Japanese CSV names: both now as their buttons say, in the reader's language."""
+    at = run_page("real_model", lang="ja", text=TEXT, show="head", qkview="true")
+    assert_clean(at)
+    saved = [
+        json.loads(el.proto.config)["toImageButtonOptions"]["filename"]
+        for el in at.get("plotly_chart")
+    ]
+    assert "線による表示：各トークンが読むトークン (層 3・ヘッド 1)" in saved
+    assert plain(t("steps.dl_qk", "ja")) in saved
+    assert not [name for name in saved if name.isascii() and "_" in name]

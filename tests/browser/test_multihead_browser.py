@@ -14,7 +14,7 @@ from PIL import Image
 from playwright.sync_api import expect
 
 from attnviz.charts.raster import colour
-from attnviz.i18n import t
+from attnviz.i18n import plain, t
 from attnviz.lessons import multihead, multihead_probe
 from attnviz.tables import step_tables
 from attnviz.text import token_labels
@@ -130,10 +130,11 @@ def test_the_steps_are_typeset_and_save_their_numbers(page, server):
     what = t("steps.dl_terms", "en")
     with page.expect_download() as saved:
         page.get_by_role("button", name=t("app.download_csv", "en", name=what)).click()
-    assert saved.value.suggested_filename == "steps_terms.csv"
+    assert saved.value.suggested_filename == f"{what}.csv"  # named as its button
     tokens = multihead.run(cfg).tokens
-    want = csv_text(step_tables(followed.steps, tokens)["terms"])
-    assert Path(saved.value.path()).read_text(encoding="utf-8-sig") == want
+    want = step_tables(followed.steps, tokens)["terms"]  # its words headed in English
+    want = want.rename_axis(t("steps.terms_x", "en"))
+    assert Path(saved.value.path()).read_text(encoding="utf-8-sig") == csv_text(want)
     assert_clean(page)
 
 
@@ -146,7 +147,8 @@ def test_the_map_saves_itself_as_shown(page, server):
     plot.wait_for(timeout=90_000)
     with page.expect_download() as saved:
         page.locator(".heatmap .save").click()
-    assert saved.value.suggested_filename == "head1_weights.png"
+    what = t("multihead.dl_head", "ja", h=1, what=t("multihead.weights", "ja"))
+    assert saved.value.suggested_filename == f"{plain(what)}.png"  # named as its CSV
     image = np.asarray(Image.open(saved.value.path()).convert("RGB"))
     frame, box = page.locator(".heatmap").bounding_box(), plot.bounding_box()
     assert abs(image.shape[1] - 2 * frame["width"]) <= 2
@@ -162,18 +164,18 @@ def test_the_map_saves_itself_as_shown(page, server):
 
 
 def test_the_grid_saves_its_own_picture(page, server):
-    """The link under the grid of heads (the mosaic's own) saves the very PNG shown, whose
-    tiles are the heads' maps (test_every_tile_is_its_heads_map_and_the_map_is_head_1)."""
+    """The button under the grid of heads (the mosaic's own) saves its picture drawn for a
+    handout, larger than the one shown (what it holds: test_exports_browser)."""
     open_app(page, f"{server}/multihead?lang=ja&H=4")
     link = page.locator(".mosaic .save")
     expect(link).to_have_text(t("app.download_png", "ja", name=t("multihead.dl_grid", "ja")))
     with page.expect_download() as saved:
         link.click()
-    assert saved.value.suggested_filename == "heads.png"
+    assert saved.value.suggested_filename == "全ヘッドのマップ.png"
     shown = page.locator(".mosaic img").get_attribute("src")
-    assert shown.startswith("data:image/png;base64,")
-    assert Path(saved.value.path()).read_bytes() == base64.b64decode(shown.split(",", 1)[1])
-    assert Image.open(saved.value.path()).format == "PNG"
+    shown = Image.open(io.BytesIO(base64.b64decode(shown.split(",", 1)[1])))
+    picture = Image.open(saved.value.path())
+    assert picture.format == "PNG" and picture.width > 2 * shown.width
 
 
 def test_the_head_csv_holds_the_enlarged_heads_weights(page, server):
@@ -184,11 +186,12 @@ def test_the_head_csv_holds_the_enlarged_heads_weights(page, server):
     what = t("multihead.dl_head", "en", h=3, what=t("multihead.weights", "en"))
     with page.expect_download() as saved:
         page.get_by_role("button", name=t("app.download_csv", "en", name=what)).click()
-    assert saved.value.suggested_filename == "head3_weights.csv"
+    assert saved.value.suggested_filename == f"{what}.csv"  # named as its button
     rows = Path(saved.value.path()).read_text(encoding="utf-8-sig").splitlines()
     r = multihead.run(multihead.Config(text=text))
     labels = token_labels(r.tokens, escape=False)
-    assert rows[0].split(",")[1:] == labels and [row.split(",")[0] for row in rows[1:]] == labels
+    assert rows[0].split(",") == [t("app.csv_corner", "en"), *labels]  # rows: queries
+    assert [row.split(",")[0] for row in rows[1:]] == labels
     weights = np.array([[float(v) for v in row.split(",")[1:]] for row in rows[1:]])
     np.testing.assert_allclose(weights, r.weights[2], atol=1e-7)
     assert_clean(page)
@@ -380,17 +383,23 @@ def test_the_pipeline_opens_under_the_formulas_every_formula_typeset(page, serve
     assert_clean(page)
 
 
-def test_the_pipeline_s_popover_is_at_projector_size_when_presenting(page, server):
-    """Its button is a control like the others, and its table is drawn outside the main area,
-    where the projector's sizes must reach too."""
+def test_the_pipeline_s_table_is_at_projector_size_when_presenting(page, server):
+    """Its button is a control like the others; at a desk its table is a popover's, drawn
+    outside the main area, and presenting an expander's under both columns (the popover
+    covered the map's row labels): the projector's sizes reach both."""
     size = "p => parseFloat(getComputedStyle(p).fontSize)"
     sizes = {}
+    where = {"false": "[data-testid=stPopoverBody]", "true": "[data-testid=stExpander]"}
     for present in ("false", "true"):
         open_app(page, f"{server}/multihead?lang=ja&present={present}")
-        button = page.get_by_role("button", name=t("multihead.pipeline", "ja"))
+        name = t("multihead.pipeline", "ja")
+        if present == "true":
+            button = page.locator("[data-testid=stExpander] summary").filter(has_text=name)
+        else:
+            button = page.get_by_role("button", name=name)
         label = float(button.locator("p").first.evaluate(size))
         button.click()
-        cell = page.locator("[data-testid=stPopoverBody] [data-testid=stTable] td p").last
+        cell = page.locator(f"{where[present]} [data-testid=stTable] td p").last
         sizes[present] = (label, float(cell.evaluate(size)))
     assert max(sizes["false"]) < 18 <= min(sizes["true"]), sizes
 
@@ -414,3 +423,20 @@ def test_the_notes_under_the_grid_and_the_map_look_like_the_page_s_captions(page
     caption, *notes = page.evaluate(NOTE_LOOK)
     assert len(notes) == 2 and caption[-1]
     assert all(note == caption for note in notes), (caption, notes)
+
+
+def test_the_weight_followed_can_be_checked_without_hovering(page, server):
+    """D′ = 8: all eight products typeset (three and "…" before), and each bar of the terms'
+    chart carries its value, so the sum is checked from the page alone."""
+    open_app(page, f"{server}/multihead?lang=ja&follow=true&i=2&j=5")
+    page.wait_for_function(STEP_SHOWN, arg=r"\begin{aligned}s_{2,5} &=", timeout=90_000)
+    wait_idle(page)
+    cfg = multihead.Config(text=t("multihead.default_text", "ja"))
+    steps = multihead_probe.follow(multihead_probe.Pick(cfg, h=0, i=1, j=4)).steps
+    score = next(tex for tex, _ in page.evaluate(STEP_FORMULAS) if tex.startswith(r"\begin"))
+    assert score.count(")(") == 8 and r"\dots" not in score
+    terms = page.locator(".attnviz-steps .bars").first.locator("text.value")
+    expect(terms).to_have_count(8)
+    shown = [float(v.replace("−", "-")) for v in terms.all_text_contents()]
+    np.testing.assert_allclose(shown, steps.terms, rtol=5e-3, atol=1e-6)  # 3 digits
+    assert_clean(page)

@@ -30,7 +30,7 @@ def steps():
     return step_through(trace, mha, h=1, i=3, j=2, x=x, mask=mask)
 
 
-def test_the_terms_are_the_steps_summands_blue_when_they_add_red_when_they_take(steps):
+def test_the_terms_are_the_steps_summands_blue_when_they_add_orange_when_they_take(steps):
     p = charts.terms_chart(steps, title="t", x_title="d", y_title="term")
     (panel,) = p["panels"]
     (bars,) = panel["series"]
@@ -38,6 +38,7 @@ def test_the_terms_are_the_steps_summands_blue_when_they_add_red_when_they_take(
     assert p["n"] == len(steps.terms) == 4 and p["names"] is None  # numbered d = 1 … D′
     want = [charts.POSITIVE if t >= 0 else charts.NEGATIVE for t in steps.terms]
     assert bars["colours"] == want and len(set(want)) == 2  # both signs occur here
+    assert charts.HIGHLIGHT not in want  # red is key j's alone, in the charts below
     assert (p["title"], p["xTitle"], panel["yTitle"]) == ("t", "d", "term")
     json.dumps(p)  # plain JSON: what the component receives
 

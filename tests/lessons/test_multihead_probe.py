@@ -104,8 +104,9 @@ def test_step_tables_hold_the_steps_numbers():
     np.testing.assert_allclose(terms["term"], terms["q_3,d"] * terms["k_2,d"])
     assert terms["term"].sum() * s.steps.scale == pytest.approx(s.steps.s_ij)
     row = parts["row"]
-    assert list(row["m_3,l"]) == [True, True, True, False] and row["a_3,l"].sum() == pytest.approx(
-        1
-    )
+    assert list(row["m_3,l"]) == [1, 1, 1, 0] and row["a_3,l"].sum() == pytest.approx(1)
+    # without a mask, no column of ones
+    open_ = multihead_probe.follow(multihead_probe.Pick(multihead.Config(text="a b c d"), 1, 2, 1))
+    assert list(tables.step_tables(open_.steps, tokenize("a b c d"))["row"]) == ["s_3,l", "a_3,l"]
     values = parts["values"]
     np.testing.assert_allclose(values["a_3,2 v_2,d"], s.steps.a_ij * values["v_2,d"])

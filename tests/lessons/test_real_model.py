@@ -109,9 +109,9 @@ def test_all_heads_table_up_to_its_cap(encoded):
     np.testing.assert_array_equal(r.maps, encoded.attentions)
     labels = token_labels(r.tokens, escape=False)
     table = long_table(r.maps, labels, "weight", lead=("layer", "head"))
-    row = table[(table["layer"] == 2) & (table["head"] == 5)].iloc[
+    row = table[(table["layer"] == 3) & (table["head"] == 6)].iloc[  # from 1, as shown
         len(labels) + 3
-    ]  # query 1, key 3
+    ]  # query 1, key 3 (from 0)
     assert (row.query, row.key) == (labels[1], labels[3])
     assert row.weight == encoded.attentions[2, 5, 1, 3]
     long = rm.run(rm.Config(text="word " * (rm.CSV_ALL_MAX_N - 1)))  # N = CSV_ALL_MAX_N + 1

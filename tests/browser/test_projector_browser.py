@@ -1,0 +1,73 @@
+"""A 1280 × 720 projector in presentation mode, in Japanese, as a teacher met it: the first
+map on the first screen, heat-map tokens and formulas at the prose's size where there is
+room, every bar's label, a legible LN table."""
+
+import pytest
+
+from .conftest import assert_clean, open_app
+
+pytestmark = pytest.mark.browser
+PRESENT = "present=true&lang=ja"
+TICK_SIZES = """sel => [...document.querySelectorAll(sel)].map(p =>
+    [...p.querySelectorAll('.xtick text')].map(t => parseFloat(getComputedStyle(t).fontSize)))"""
+
+
+@pytest.fixture
+def projector(page):
+    page.set_viewport_size({"width": 1280, "height": 720})
+    return page
+
+
+def test_the_first_head_map_is_on_the_first_screen(projector, server):
+    open_app(projector, f"{server}/multihead?{PRESENT}")
+    tiles = projector.locator(".mosaic img")
+    tiles.wait_for(timeout=90_000)
+    assert tiles.bounding_box()["y"] < 600  # the intro's seven lines put it at y ≈ 660
+    assert_clean(projector)
+
+
+def test_heat_map_tokens_grow_on_a_projector(projector, server):
+    open_app(projector, f"{server}/scoring?{PRESENT}")
+    projector.locator(".js-plotly-plot").nth(4).wait_for(timeout=90_000)
+    maps = projector.evaluate(TICK_SIZES, ".js-plotly-plot")
+    named = [sizes for sizes in maps if len(sizes) == 13]  # the maps over the 13 tokens
+    assert named and all(min(sizes) >= 16 for sizes in named), maps  # they stayed at 12
+    assert_clean(projector)
+
+
+def test_formulas_are_as_large_as_the_prose_where_their_column_has_room(projector, server):
+    open_app(projector, f"{server}/scoring?{PRESENT}")
+    projector.wait_for_timeout(1500)  # ui/fit.js sizes them after the page is drawn
+    shown = projector.evaluate("""() => [...document.querySelectorAll(
+        '[data-testid=stMain] .katex-display > .katex')].map(k => [
+        parseFloat(getComputedStyle(k).fontSize), k.scrollWidth,
+        k.closest('[data-testid=stElementContainer]').clientWidth])""")
+    prose = 1.35 * 16
+    for size, wide, room in shown:
+        assert wide <= room + 1  # never wider than its column
+        assert size >= prose or wide >= room - 2, (size, wide, room)  # smaller only to fit
+    assert any(size >= prose for size, _, _ in shown)  # all were 17.6 px in the left column
+    assert_clean(projector)
+
+
+def test_the_last_tokens_label_stays_under_its_bar(page, server):
+    """At 1700 px the labels lie level, and Plotly hid 「13:。」, past the figure's edge."""
+    page.set_viewport_size({"width": 1700, "height": 900})
+    open_app(page, f"{server}/scoring?{PRESENT}")
+    page.locator(".js-plotly-plot").nth(1).wait_for(timeout=90_000)
+    last = page.evaluate("""() => [...document.querySelectorAll('.js-plotly-plot')].slice(0, 2)
+        .map(p => [...p.querySelectorAll('.xtick text')].at(-1))
+        .map(t => [t.textContent, getComputedStyle(t).display])""")
+    assert last == [["13:。", "block"]] * 2
+
+
+def test_the_ln_table_is_legible(projector, server):
+    open_app(projector, f"{server}/block_anatomy?{PRESENT}")
+    table = projector.locator(".attnviz-numbers")
+    table.wait_for(timeout=90_000)
+    sizes = table.evaluate(
+        "t => [...t.querySelectorAll('td')].map(c => getComputedStyle(c).fontSize)"
+    )
+    assert min(float(s.removesuffix("px")) for s in sizes) >= 18  # about 13 px before
+    assert "e-" not in table.inner_text()
+    assert_clean(projector)

@@ -1,0 +1,44 @@
+// Presentation mode: each display formula of the page as large as the prose beside it
+// (ui/presenting.css's 1.485rem, 1.1 × the prose's 1.35rem), shrunk only as far as its own
+// column needs, never under the desk's 1.1em. CSS alone sized them all by the app's widest
+// formula: a short one in a narrow column stayed at 17.6 px beside 21.6 px text.
+// One observer a page: it refits after each change of the page (a rerun draws formulas
+// anew) and of the window, and stops once presentation mode is left (this host is gone).
+
+const FORMULAS = "[data-testid=stMain] .katex-display > .katex";
+
+function fitAll() {
+  const root = parseFloat(getComputedStyle(document.documentElement).fontSize);
+  const [largest, least] = [1.485 * root, 1.1 * 16];
+  for (const formula of document.querySelectorAll(FORMULAS)) {
+    const room = formula.closest("[data-testid=stElementContainer]")?.clientWidth;
+    if (!room) continue;
+    formula.style.setProperty("font-size", `${largest}px`, "important");
+    const wide = formula.scrollWidth;
+    const size = wide > room ? Math.max(least, (largest * room) / wide) : largest;
+    formula.style.setProperty("font-size", `${Math.floor(size * 10) / 10}px`, "important");
+  }
+}
+
+export default function ({ parentElement }) {
+  const fit = window.attnvizFit;
+  if (fit?.host.isConnected) return fit.run();
+  fit?.stop();
+  let pending = 0;
+  const run = () => {
+    if (!parentElement.isConnected) return stop();
+    cancelAnimationFrame(pending);
+    pending = requestAnimationFrame(fitAll);
+  };
+  const changes = new MutationObserver(run);
+  changes.observe(document.body, { childList: true, subtree: true });
+  window.addEventListener("resize", run);
+  const stop = () => {
+    changes.disconnect();
+    window.removeEventListener("resize", run);
+    for (const formula of document.querySelectorAll(FORMULAS)) formula.style.fontSize = "";
+    window.attnvizFit = null;
+  };
+  window.attnvizFit = { host: parentElement, run, stop };
+  run();
+}
