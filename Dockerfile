@@ -1,4 +1,6 @@
-# attnviz: one container serves a classroom (see README, "Hosting").
+# attnviz: one container runs one Streamlit process (see README, "Hosting"). Its sessions'
+# Python takes turns under one GIL, so a process uses about one core: run one container per
+# core (deploy/k8s.yaml: replicas = cores, one core requested each; deploy/haproxy.cfg).
 #
 #   docker build -t attnviz .                                   # CPU torch (default)
 #   docker build --build-arg TORCH_VARIANT=cu126 -t attnviz:cuda .   # CUDA torch wheels

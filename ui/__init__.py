@@ -4,12 +4,14 @@ A run: page_run (begin, settle, end, stop), startup (once per process), navigati
 links, unknown pages), share (the URL and share link), keys (every session-state key).
 Drawing: language, layout (the app's CSS, presentation mode, two columns), messages,
 widgets (controls kept in the URL and bounded by the engine's caps), export (charts with
-PNG, CSV downloads), components, mosaic and steps; compute: one cache style.
+PNG, CSV downloads), components, mosaic and steps; compute: one cache style; drawn: what
+a rerun draws, built once per process.
 """
 
 from attnviz.i18n import LANGS
 
 from .compute import compute, compute_with_progress, config, in_turn
+from .drawn import drawn
 from .export import (
     NUMBER_TABLE,
     csv_button,
@@ -48,6 +50,7 @@ __all__ = [
     "config",
     "csv_button",
     "download_label",
+    "drawn",
     "end_page",
     "error_box",
     "explain",

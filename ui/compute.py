@@ -38,7 +38,7 @@ _heavy = threading.BoundedSemaphore(MAX_HEAVY)
 _cached: dict[Callable, Callable] = {}
 _flights: dict[Hashable, list] = {}  # key → [lock, callers holding or waiting for it]
 _flights_lock = threading.Lock()
-_recent: dict[Callable, OrderedDict] = {}  # run → the configs it was asked for, latest last
+_recent: dict[Callable, OrderedDict] = {}  # run → {config: result} asked for lately, latest last
 _recent_lock = threading.Lock()
 log = get_logger(__name__)
 
@@ -108,18 +108,27 @@ def single_flight(key: Hashable) -> Iterator[None]:
                 del _flights[key]
 
 
-def _recent_hit(run: Callable, cfg: Hashable, keep: int, *, add: bool = False) -> bool:
-    """Whether ``run`` computed ``cfg`` lately (among its last ``keep`` configs); ``add``:
-    it just did. Either way a config found or added becomes the latest."""
+_NONE = object()  # _recent_value: not asked for lately
+
+
+def _recent_value(run: Callable[[C], R], cfg: C) -> R | object:
+    """What ``run`` returned for ``cfg`` lately (which then becomes the latest), or ``_NONE``."""
     with _recent_lock:
         recent = _recent.setdefault(run, OrderedDict())
-        if cfg not in recent and not add:
-            return False
-        recent[cfg] = None
+        if cfg not in recent:
+            return _NONE
+        recent.move_to_end(cfg)
+        return recent[cfg]
+
+
+def _keep_recent(run: Callable[[C], R], cfg: C, value: R, keep: int) -> None:
+    """Keep ``value`` as ``run``'s latest result, for ``cfg``, and its last ``keep`` only."""
+    with _recent_lock:
+        recent = _recent.setdefault(run, OrderedDict())
+        recent[cfg] = value
         recent.move_to_end(cfg)
         while len(recent) > keep:
             recent.popitem(last=False)
-    return True
 
 
 def compute(run: Callable[[C], R], cfg: C, *, max_entries: int = 64) -> R:
@@ -129,16 +138,19 @@ def compute(run: Callable[[C], R], cfg: C, *, max_entries: int = 64) -> R:
     A config not asked for lately computes under a spinner; a recent one (the last half
     of the cache's entries, which its least-recently-used eviction keeps) is read without:
     a spinner starts a timer thread and sends a message even when it never shows: 8 % of
-    the multi-head page's script time on a 2-core server (py-spy, changes of H).
+    the multi-head page's script time on a 2-core server (py-spy, changes of H). A recent
+    result is also shared as it is, not the copy ``st.cache_data`` unpickles for every
+    call (a tenth of the block anatomy page's rerun): pages only read it.
     """
     cached = _cache(run, max_entries)
     try:
         keep = max(1, max_entries // 2)
-        if _recent_hit(run, cfg, keep):
-            return cached(cfg)
+        value = _recent_value(run, cfg)
+        if value is not _NONE:
+            return value
         with st.spinner(tr("app.computing"), show_time=True):
             value = cached(cfg)
-        _recent_hit(run, cfg, keep, add=True)
+        _keep_recent(run, cfg, value, keep)
         return value
     except ValueError as err:
         error_box(err)

@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 
 import pandas as pd
 import plotly.graph_objects as go
+import plotly.io
+import pyarrow as pa
 import streamlit as st
+from plotly.basedatatypes import BaseFigure
 
 from attnviz.i18n import plain
 from attnviz.tables import long_table
 from attnviz.text import TAG, columns, has_japanese, is_wide
 
+from .drawn import drawn_as, place
 from .language import lang, tr
 from .layout import presenting
 
@@ -25,21 +30,58 @@ def download_label(kind: str, what: str) -> str:
     return tr(f"app.download_{kind}", name=what)
 
 
-def plot(fig: go.Figure, key: str, name: str) -> None:
+def plot(
+    fig: go.Figure | Callable[[], go.Figure], key: str, name: str, *, same: Hashable = None
+) -> None:
     """Draw a Plotly figure; its toolbar keeps the PNG download, named ``name``. An axis
     title beside tick labels that grow the margin gets a standoff, which makes the margin
     grow for the title too (else a title can sit among long or turned tick labels). When
     presenting, every titled axis grows its margin: at 20 px the titles of fixed margins
-    lay on the tick labels."""
-    present = presenting()
-    _titled(fig, present)
-    for axes in (fig.for_each_xaxis, fig.for_each_yaxis):
-        axes(lambda axis: _stand_off(axis, present))
+    lay on the tick labels.
+
+    With ``same``, ``fig`` is a function that builds the figure (without, it may be one
+    too, called every time), and its document is built
+    once per process for the function's code, ``key``, ``same`` (everything else it reads:
+    the config, the choices beside it), the language and presentation mode (ui.drawn): a rerun of a
+    figure already drawn builds no Plotly object, which costs more than the rest of a
+    rerun (the block anatomy page: 80 % of its script's CPU)."""
+    if same is None:
+        figure = _dressed(fig() if callable(fig) else fig)
+    else:
+        figure = _Document(drawn_as((*place(fig), key, same), lambda: _document(fig())))
     config = {
         "displaylogo": False,
         "toImageButtonOptions": {"format": "png", "filename": name, "scale": 2},
     }
-    st.plotly_chart(fig, key=key, config=config, theme=None)
+    st.plotly_chart(figure, key=key, config=config, theme=None)
+
+
+def _dressed(fig: go.Figure) -> go.Figure:
+    """``fig`` with its titles and axis titles set for this run's presentation mode."""
+    present = presenting()
+    _titled(fig, present)
+    for axes in (fig.for_each_xaxis, fig.for_each_yaxis):
+        axes(lambda axis: _stand_off(axis, present))
+    return fig
+
+
+def _document(fig: go.Figure) -> dict:
+    """The plotly.js document of ``fig`` dressed (:func:`_dressed`), as plain JSON values."""
+    return json.loads(plotly.io.to_json(_dressed(fig), validate=False))
+
+
+class _Document(BaseFigure):
+    """A figure's plotly.js document, handed to ``st.plotly_chart`` as it is. Streamlit 1.67
+    takes a figure's ``to_dict()`` and serialises it (orjson, fast on plain values), but
+    validates a dict by building a ``go.Figure`` from it, which costs what drawing it once
+    saved. So the document travels as a figure whose ``to_dict()`` is the document, shared
+    and only read (BaseFigure's own state, its validators, is never built)."""
+
+    def __init__(self, document: dict):  # BaseFigure.__init__ left out: no validators
+        self._document = document
+
+    def to_dict(self) -> dict:
+        return self._document
 
 
 def _titled(fig: go.Figure, present: bool) -> None:
@@ -136,6 +178,11 @@ def _stand_off(axis, present: bool) -> None:
         axis.title.standoff = 8
 
 
+def _arrow(table: pd.DataFrame) -> pa.Table:
+    """``table`` as Arrow, without its index (the pages' tables hide it)."""
+    return pa.Table.from_pandas(table, preserve_index=False)
+
+
 def csv_button(
     table: pd.DataFrame | Callable[[], pd.DataFrame],
     name: str,
@@ -208,31 +255,53 @@ def formula_lines(formulas: list[str], where=st) -> None:
     where.latex(r"\begin{gathered}" + LINE_GAP.join(formulas) + r"\end{gathered}")
 
 
-def formula_table(table: pd.DataFrame, where=st) -> None:
+def formula_table(table: pd.DataFrame, where=st, same: Hashable = None) -> None:
     """A table whose ``step`` and ``formula`` columns are LaTeX, typeset; headers from
     ``app.col_<name>``. ``st.table`` typesets each cell on its own, so a rerun that changes
-    only the shapes does not typeset the formulas again, as one Markdown table would."""
-    shown = table.copy()
-    for c, style in (("step", ""), ("formula", r"\displaystyle ")):  # full-size fractions
-        if c in shown:
-            shown[c] = "$" + style + shown[c] + "$"
-    shown.columns = [tr(f"app.col_{c}") for c in table.columns]
-    where.table(shown, hide_index=True)
+    only the shapes does not typeset the formulas again, as one Markdown table would.
+    ``same``: what names ``table`` among every formula table (a config, and which of the
+    page's tables where it draws several); with it, the table is converted for Streamlit
+    (Arrow) once per process for it, the language and presentation mode."""
+
+    def shown() -> pd.DataFrame:
+        shown = table.copy()
+        for c, style in (("step", ""), ("formula", r"\displaystyle ")):  # full-size fractions
+            if c in shown:
+                shown[c] = "$" + style + shown[c] + "$"
+        shown.columns = [tr(f"app.col_{c}") for c in table.columns]
+        return shown
+
+    if same is None:
+        where.table(shown(), hide_index=True)
+    else:
+        arrow = drawn_as(("formula_table", same), lambda: _arrow(shown()))
+        where.table(arrow, hide_index=True)
 
 
 NUMBER_TABLE = "attnviz-numbers"  # the class of number_table's tables (ui/app.css styles it)
 
 
-def number_table(table: pd.DataFrame, decimals: int, where=st) -> None:
+def number_table(
+    table: pd.DataFrame | Callable[[], pd.DataFrame],
+    decimals: int,
+    where=st,
+    *,
+    same: Hashable = None,
+) -> None:
     """A small table of numbers as one HTML element, its index the first column (headed by
     the index's name). ``st.table`` draws every cell as Markdown and draws them all again
     on each of a rerun's React commits (about 13 per change of H on the multi-head page);
-    an HTML element is drawn again only when it changes."""
-    shown = table.reset_index()
-    html = shown.to_html(
-        index=False,
-        border=0,
-        classes=NUMBER_TABLE,
-        float_format=f"{{:.{decimals}f}}".format,
-    )
-    where.html(html)
+    an HTML element is drawn again only when it changes. With ``same``, ``table`` is a
+    function that makes the table, and its HTML is made once per process for the
+    function's code, ``same``, the language and presentation mode (ui.drawn)."""
+
+    def html() -> str:
+        shown = (table() if callable(table) else table).reset_index()
+        return shown.to_html(
+            index=False,
+            border=0,
+            classes=NUMBER_TABLE,
+            float_format=f"{{:.{decimals}f}}".format,
+        )
+
+    where.html(html() if same is None else drawn_as((*place(table), decimals, same), html))

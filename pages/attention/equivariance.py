@@ -82,14 +82,15 @@ with right:
     st.caption(ui.tr("equivariance.maps", h=h))
     titles = tuple(ui.tr(f"equivariance.t_{k}") for k in ("A", "A_P", "PAPt"))
     ui.plot(
-        charts.attention_triplet(
+        lambda: charts.attention_triplet(
             r.A[h - 1], r.A_P[h - 1], r.PAPt[h - 1], r.tokens, r.perm_tokens, titles
         ),
         "maps",
         f"maps_head{h}",
+        same=(cfg, h),
     )
     ui.plot(
-        charts.difference_map(
+        lambda: charts.difference_map(
             r.diff,
             r.perm_tokens,
             title=ui.tr("equivariance.diff_title"),
@@ -98,11 +99,13 @@ with right:
         ),
         "diff",
         "difference",
+        same=cfg,
     )
     ui.plot(
-        charts.permutation_matrix(r.perm, r.tokens, title=ui.tr("equivariance.P_title")),
+        lambda: charts.permutation_matrix(r.perm, r.tokens, title=ui.tr("equivariance.P_title")),
         "P",
         "permutation",
+        same=cfg,
     )
     for name, z, rows, cols in (
         ("A", r.A[h - 1], labels, labels),

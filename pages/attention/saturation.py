@@ -39,7 +39,7 @@ def sig3(x: float) -> str:
 
 
 names = (ui.tr("saturation.unscaled"), ui.tr("saturation.scaled"))
-at_D = r.at(D)  # the logits, one row's weights and the statistics at the chosen D
+at_D = ui.drawn(lambda: r.at(D), cfg, D)  # the logits, a row's weights, the statistics at D
 with right:
     st.subheader(ui.tr("saturation.at_D", D=D, rows=r.rows, N=N))
     for scaled, name in ((False, names[0]), (True, names[1])):
@@ -53,24 +53,32 @@ with right:
         ):
             label = ui.tr(f"saturation.m_{col}", t=saturation.SATURATED)
             cell.metric(label, fmt(at_D.stats.loc[scaled, col]))
-    hist = charts.logit_histograms(
-        at_D.logits,
-        D,
-        names,
-        title=ui.tr("saturation.hist_title", D=D),
-        x_title=ui.tr("saturation.logit"),
+    ui.plot(
+        lambda: charts.logit_histograms(
+            at_D.logits,
+            D,
+            names,
+            title=ui.tr("saturation.hist_title", D=D),
+            x_title=ui.tr("saturation.logit"),
+        ),
+        "hist",
+        f"logits_D{D}",
+        same=(cfg, D),
     )
-    ui.plot(hist, "hist", f"logits_D{D}")
-    row = charts.weight_rows(
-        *at_D.example,
-        names,
-        title=ui.tr("saturation.row_title", N=N, D=D),
-        x_title=ui.tr("saturation.key"),
+    ui.plot(
+        lambda: charts.weight_rows(
+            *at_D.example,
+            names,
+            title=ui.tr("saturation.row_title", N=N, D=D),
+            x_title=ui.tr("saturation.key"),
+        ),
+        "row",
+        f"example_row_D{D}",
+        same=(cfg, D),
     )
-    ui.plot(row, "row", f"example_row_D{D}")
 
 ui.plot(
-    charts.variance_curve(
+    lambda: charts.variance_curve(
         r.curves,
         r.slope,
         D,
@@ -82,6 +90,7 @@ ui.plot(
     ),
     "variance",
     "variance",
+    same=(cfg, D),
 )
 raw = at_D.stats.loc[False, "variance"]  # Var(qᵀk) at the chosen D, read off the red curve
 st.markdown(ui.tr("saturation.var_read", D=D, var=sig3(raw), per_D=raw / D, law=r.product))
@@ -91,7 +100,12 @@ titles = {
 }
 # presenting: four labels a panel stay upright; taller, for the 20 px labels and titles
 few = dict(tick_base=16, height=760) if ui.presenting() else {}
-ui.plot(charts.softmax_curves(r.curves, D, N, names, titles, **few), "curves", "softmax_curves")
+ui.plot(
+    lambda: charts.softmax_curves(r.curves, D, N, names, titles, **few),
+    "curves",
+    "softmax_curves",
+    same=(cfg, D),
+)
 st.markdown(ui.tr("saturation.reading"))
 columns = {c: ui.tr(f"saturation.col_{c}") for c in r.curves.columns if c != "D"}
 ui.csv_button(

@@ -57,19 +57,31 @@ labels = token_labels(r.tokens, escape=False)  # CSV headers: the tokens as type
 k = min(D, 32)  # the first components: enough to see q̃ change
 components = pd.RangeIndex(1, D + 1, name=ui.tr("scoring.component"))
 with right:
-    scores = charts.weights_bar(r.scores, r.tokens, title=ui.tr("scoring.scores_title"))
-    ui.plot(scores, "scores", "scores")
-    weights = charts.weights_bar(r.weights, r.tokens, title=ui.tr("scoring.weights_title"))
-    ui.plot(weights, "weights", "weights")
-    fig = charts.weights_bar(
-        r.attended[:k],
-        [str(j) for j in range(1, k + 1)],
-        title=ui.tr("scoring.attended_title", k=k, D=D),
-        height=260,
-        numbered=False,
+    scores_title, weights_title = ui.tr("scoring.scores_title"), ui.tr("scoring.weights_title")
+    ui.plot(
+        lambda: charts.weights_bar(r.scores, r.tokens, title=scores_title),
+        "scores",
+        "scores",
+        same=cfg,
     )
-    fig.update_xaxes(title=ui.tr("scoring.component"))
-    ui.plot(fig, "attended", "attended")
+    ui.plot(
+        lambda: charts.weights_bar(r.weights, r.tokens, title=weights_title),
+        "weights",
+        "weights",
+        same=cfg,
+    )
+
+    def attended_bars():
+        fig = charts.weights_bar(
+            r.attended[:k],
+            [str(j) for j in range(1, k + 1)],
+            title=ui.tr("scoring.attended_title", k=k, D=D),
+            height=260,
+            numbered=False,
+        )
+        return fig.update_xaxes(title=ui.tr("scoring.component"))
+
+    ui.plot(attended_bars, "attended", "attended", same=cfg)
     cols = [ui.tr("scoring.col_score"), ui.tr("scoring.col_weight")]
     table = pd.DataFrame(dict(zip(cols, (r.scores, r.weights), strict=True)), index=labels)
     ui.csv_button(

@@ -36,10 +36,16 @@ def all_scores(cfg: scoring.Config, r: scoring.Result) -> None:
     if presenting():  # full names took a projector's whole width: formulas, names in the key
         st.caption(tr("scoring.all_rows", rows=tr("scoring.list_sep").join(names)))
         short = [html.escape(tr(SCORES[name].short_label)) for name in r.names]
-        fig = charts.matrix(r.by_score, token_labels(r.tokens), short, y_hover=full)
+        plot(
+            lambda: charts.matrix(r.by_score, token_labels(r.tokens), short, y_hover=full),
+            "all",
+            "all",
+            same=cfg,
+        )
     else:
-        fig = charts.matrix(r.by_score, token_labels(r.tokens), full)
-    plot(fig, "all", "all")
+        plot(
+            lambda: charts.matrix(r.by_score, token_labels(r.tokens), full), "all", "all", same=cfg
+        )
     csv_button(
         pd.DataFrame(
             r.by_score,
@@ -64,27 +70,35 @@ def many_queries(cfg: scoring.Config, r: scoring.Result, k: int) -> None:
     # side by side on a desk; presenting, each half would be a map a few dozen pixels wide
     a, b = (st.container(), st.container()) if presenting() else st.columns(2)
     with a:
-        fig = charts.matrix(
-            r.many,
-            token_labels(r.tokens),
-            rows,
-            title=tr("scoring.many_weights"),
-            x_title=tr("scoring.source_axis"),
-            y_title=tr("scoring.query_axis"),
+        plot(
+            lambda: charts.matrix(
+                r.many,
+                token_labels(r.tokens),
+                rows,
+                title=tr("scoring.many_weights"),
+                x_title=tr("scoring.source_axis"),
+                y_title=tr("scoring.query_axis"),
+            ),
+            "many",
+            "A",
+            same=cfg,
         )
-        plot(fig, "many", "A")
     with b:
-        fig = charts.matrix(
-            r.many_attended[:, :k],
-            [str(j) for j in range(1, k + 1)],
-            rows,
-            title=tr("scoring.many_attended", k=k, D=cfg.D),
-            x_title=tr("scoring.component"),
-            zmin=None,
-            zmax=None,
-            colorscale="RdBu_r",
+        plot(
+            lambda: charts.matrix(
+                r.many_attended[:, :k],
+                [str(j) for j in range(1, k + 1)],
+                rows,
+                title=tr("scoring.many_attended", k=k, D=cfg.D),
+                x_title=tr("scoring.component"),
+                zmin=None,
+                zmax=None,
+                colorscale="RdBu_r",
+            ),
+            "many_attended",
+            "Q_tilde",
+            same=cfg,
         )
-        plot(fig, "many_attended", "Q_tilde")
     query_labels = token_labels(r.queries, escape=False)
     many = pd.DataFrame(r.many, index=query_labels, columns=token_labels(r.tokens, escape=False))
     csv_button(many.rename_axis(tr("scoring.col_query")), tr("scoring.csv_many"), "csv_many")
@@ -100,11 +114,14 @@ def shuffle(cfg: scoring.Config, r: scoring.Result) -> None:
     c2.metric(tr("scoring.stay_metric"), scoring.change(r.stays))
     if min(r.follows, r.stays) < scoring.ZERO_TOL:
         st.caption(tr("scoring.zero_note", exp=scoring.ZERO_TOL_EXP))
-    fig = charts.grouped_bars(
-        {tr("scoring.original"): r.weights, tr("scoring.shuffled"): r.shuffled},
-        charts.position_labels(r.tokens, r.perm),
-        title=tr(SCORES[cfg.score].label),
-        y_title=tr("scoring.weight_axis"),
-    )
-    fig.update_xaxes(title=tr("scoring.position"))
-    plot(fig, "shuffle_chart", "shuffle")
+
+    def bars():
+        fig = charts.grouped_bars(
+            {tr("scoring.original"): r.weights, tr("scoring.shuffled"): r.shuffled},
+            charts.position_labels(r.tokens, r.perm),
+            title=tr(SCORES[cfg.score].label),
+            y_title=tr("scoring.weight_axis"),
+        )
+        return fig.update_xaxes(title=tr("scoring.position"))
+
+    plot(bars, "shuffle_chart", "shuffle", same=cfg)

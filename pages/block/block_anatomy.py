@@ -37,14 +37,19 @@ r = ui.compute(block_anatomy.run, cfg)
 with right:
     st.subheader(ui.tr("block_anatomy.flow"))
     size = dict(row_px=62, font_px=20) if ui.presenting() else {}
-    ui.plot(charts.flow(r.steps, r.shapes, r.residuals, **size), "flow", f"block_{norm}_flow")
+    ui.plot(
+        lambda: charts.flow(r.steps, r.shapes, r.residuals, **size),
+        "flow",
+        f"block_{norm}_flow",
+        same=cfg,
+    )
     st.caption(ui.tr("block_anatomy.flow_note"))
     st.markdown(f"**{ui.tr('block_anatomy.formula')}**")
     for formula in r.formulas:
         st.latex(formula)
     st.subheader(ui.tr("block_anatomy.norms"))
     ui.plot(
-        charts.stream_norms(
+        lambda: charts.stream_norms(
             r.norms,
             r.steps,
             r.tokens,
@@ -56,11 +61,14 @@ with right:
         ),
         "norms",
         f"block_{norm}_norms",
+        same=cfg,
     )
     first, last = r.norms[0].mean(), r.norms[-1].mean()  # the block's input, its output
     st.caption(ui.tr(f"block_anatomy.norms_{norm}", sqrtD=cfg.D**0.5, first=first, last=last))
     ui.csv_button(
-        pd.DataFrame(r.norms.T, index=token_labels(r.tokens, escape=False), columns=r.steps),
+        lambda: pd.DataFrame(
+            r.norms.T, index=token_labels(r.tokens, escape=False), columns=r.steps
+        ),
         ui.tr("block_anatomy.csv_norms", norm=ui.tr(f"block_anatomy.short_{norm}")),
         "csv_norms",
         label=ui.tr("block_anatomy.dl_norms", norm=ui.tr(f"block_anatomy.short_{norm}")),
@@ -73,7 +81,7 @@ with right:
         i = ui.slider("token", ui.tr("block_anatomy.ln_token"), 1, n, 1)
         before = ui.tr("block_anatomy.before", token=token_labels(r.tokens)[i - 1])
         ui.plot(
-            charts.ln_token(
+            lambda: charts.ln_token(
                 r.ln_in[i - 1],
                 r.ln_hat[i - 1],
                 (before, ui.tr("block_anatomy.after")),
@@ -81,13 +89,18 @@ with right:
             ),
             "ln_token",
             f"ln_token{i}",
+            same=(cfg, i),
         )
         st.caption(ui.tr("block_anatomy.ln_note"))
-        stats = r.stats.rename(columns=lambda c: ui.tr(f"block_anatomy.col_{c}"))
-        stats = stats.set_index(stats.columns[0])
+        names = {c: ui.tr(f"block_anatomy.col_{c}") for c in r.stats.columns}
+        token = names[r.stats.columns[0]]
+
+        def stats():
+            return r.stats.rename(columns=names).set_index(token)
+
         # to LN_DECIMALS places, the scale said under it: a mean of 1e-8 after LN is the 0
         # it stands for (7.451e-9 hid the point), never "−0.0000"
-        ui.number_table(stats.round(LN_DECIMALS) + 0.0, decimals=LN_DECIMALS)
+        ui.number_table(lambda: stats().round(LN_DECIMALS) + 0.0, decimals=LN_DECIMALS, same=cfg)
         tiny = f"{0.5 * 10**-LN_DECIMALS:.{LN_DECIMALS + 1}f}"  # 0.00005, not 5e-05
         st.caption(ui.tr("block_anatomy.ln_scale", d=LN_DECIMALS, tiny=tiny))
         ui.csv_button(stats, ui.tr("block_anatomy.csv_ln"), "csv_ln")

@@ -16,16 +16,20 @@ def stream(cfg: Config, t: TrendResult, names: dict[str, str]) -> None:
     """The stream's length after each block of a 24-block stack, post, pre and no LN."""
     tr = ui.tr
     st.subheader(tr("depth_gradients.stream_title"))
-    fig = charts.band(
-        t.length_spread,
-        "block",
-        names=names,
-        title=tr("depth_gradients.stream_chart", D=cfg.D),
-        x_title=tr("depth_gradients.block"),
-        y_title=tr("depth_gradients.length"),
-        log_y=True,
+    ui.plot(
+        lambda: charts.band(
+            t.length_spread,
+            "block",
+            names=names,
+            title=tr("depth_gradients.stream_chart", D=cfg.D),
+            x_title=tr("depth_gradients.block"),
+            y_title=tr("depth_gradients.length"),
+            log_y=True,
+        ),
+        "stream",
+        f"stream_length_D{cfg.D}",
+        same=cfg.trend,
     )
-    ui.plot(fig, "stream", f"stream_length_D{cfg.D}")
     means = t.length_spread.groupby("norm")["mean"]
     none = t.growth["none"]
     st.markdown(

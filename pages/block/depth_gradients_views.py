@@ -29,50 +29,22 @@ def subscripted(name: str) -> str:
 
 def panels(cfg: Config, r: Result, t: TrendResult, param: str, names: dict[str, str]) -> None:
     """(a), (b): each layer's gradient of ``param``, post-LN and pre-LN; (c), (d): the last
-    layer's W_2 against L, pre-LN's with the fitted 1/√L."""
-    tr = ui.tr
-    by_layer, by_depth = r.spread[param], t.spread
+    layer's W_2 against L, pre-LN's with the fitted 1/√L; each drawn once per process for
+    the config and ``param`` (ui.plot)."""
     for row in (("a", "post"), ("b", "pre")), (("c", "post"), ("d", "pre")):
         for column, (key, norm) in zip(st.columns(2), row, strict=True):
             with column:
                 if key in "ab":
-                    fig = charts.band(
-                        by_layer[by_layer.norm == norm],
-                        "layer",
-                        names=names,
-                        title=tr(
-                            "depth_gradients.panel_layer",
-                            panel=key,
-                            norm=tr(f"depth_gradients.short_{norm}"),
-                            param=subscripted(param),
-                            L=cfg.L,
-                        ),
-                        x_title=tr("depth_gradients.layer"),
-                        y_title=tr("depth_gradients.grad"),
-                        height=340,
-                    )
                     name = f"grad_by_layer_{norm}_L{cfg.L}_D{cfg.D}"
                 else:
-                    reference = (*t.reference, tr("depth_gradients.reference"))
-                    fig = charts.band(
-                        by_depth[by_depth.norm == norm],
-                        "L",
-                        names=names,
-                        title=tr(
-                            "depth_gradients.panel_depth",
-                            panel=key,
-                            norm=tr(f"depth_gradients.short_{norm}"),
-                        ),
-                        log=True,
-                        x_title=tr("depth_gradients.depth"),
-                        y_title=tr("depth_gradients.grad"),
-                        reference=reference if norm == "pre" else None,
-                        height=340,
-                    )
                     name = f"grad_trend_{norm}_D{cfg.D}"
-                if key != "d":  # one line: its name is the panel's title; (d) names its 1/√L
-                    fig.update_layout(showlegend=False)
-                ui.plot(fig, f"panel_{key}", name)
+                ui.plot(
+                    lambda key=key, norm=norm: _panel(cfg, r, t, param, names, key, norm),
+                    f"panel_{key}",
+                    name,
+                    same=(cfg, param),
+                )
+    tr = ui.tr
     spread = "depth_gradients.spread" if cfg.seeds_used > 1 else "depth_gradients.spread_one"
     st.caption(tr(spread, seeds=cfg.seeds_used))
     if cfg.L > 1:
@@ -89,6 +61,56 @@ def panels(cfg: Config, r: Result, t: TrendResult, param: str, names: dict[str, 
     )
     label = tr("depth_gradients.dl_trend")
     ui.csv_button(t.table.set_index("norm"), f"grad_trend_D{cfg.D}", "csv_trend", label=label)
+
+
+def _panel(
+    cfg: Config,
+    r: Result,
+    t: TrendResult,
+    param: str,
+    names: dict[str, str],
+    key: str,
+    norm: str,
+):
+    """Panel ``key`` (a–d) of :func:`panels`, for the placement ``norm``."""
+    tr = ui.tr
+    by_layer, by_depth = r.spread[param], t.spread
+    if key in "ab":
+        fig = charts.band(
+            by_layer[by_layer.norm == norm],
+            "layer",
+            names=names,
+            title=tr(
+                "depth_gradients.panel_layer",
+                panel=key,
+                norm=tr(f"depth_gradients.short_{norm}"),
+                param=subscripted(param),
+                L=cfg.L,
+            ),
+            x_title=tr("depth_gradients.layer"),
+            y_title=tr("depth_gradients.grad"),
+            height=340,
+        )
+    else:
+        reference = (*t.reference, tr("depth_gradients.reference"))
+        fig = charts.band(
+            by_depth[by_depth.norm == norm],
+            "L",
+            names=names,
+            title=tr(
+                "depth_gradients.panel_depth",
+                panel=key,
+                norm=tr(f"depth_gradients.short_{norm}"),
+            ),
+            log=True,
+            x_title=tr("depth_gradients.depth"),
+            y_title=tr("depth_gradients.grad"),
+            reference=reference if norm == "pre" else None,
+            height=340,
+        )
+    if key != "d":  # one line: its name is the panel's title; (d) names its 1/√L
+        fig.update_layout(showlegend=False)
+    return fig
 
 
 def verdict(cfg: Config, measured: list[Panel], t: TrendResult) -> None:

@@ -48,7 +48,7 @@ with left:
 positions = pd.RangeIndex(1, len(r.E) + 1, name=ui.tr("positional.position"))  # i = 1 … N
 with right:
     ui.plot(
-        charts.matrix(
+        lambda: charts.matrix(
             r.E,
             title=ui.tr("positional.matrix"),
             x_title=ui.tr("positional.dimension"),
@@ -56,13 +56,14 @@ with right:
         ),
         "pe_matrix",
         f"pe_{kind}",
+        same=cfg,
     )
     dims = pd.RangeIndex(1, r.E.shape[1] + 1, name=ui.tr("positional.dimension"))
     ui.csv_button(
         pd.DataFrame(r.E, index=positions, columns=dims), ui.tr("positional.csv_E"), "csv_pe"
     )
     ui.plot(
-        charts.matrix(
+        lambda: charts.matrix(
             r.G,
             title=ui.tr("positional.similarity_cosine" if cosine else "positional.similarity"),
             x_title=ui.tr("positional.position_j"),
@@ -70,6 +71,7 @@ with right:
         ),
         "pe_sim",
         f"pe_{kind}_similarity",
+        same=cfg,
     )
     st.caption(ui.tr(positional.note(kind)))
     st.caption(ui.tr("positional.note_reads"))

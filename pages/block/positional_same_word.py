@@ -54,7 +54,7 @@ def draw() -> None:
         rows = {ui.tr("positional.at", k=k): two.rows[pe][n] for n, k in enumerate((i, j))}
         with col:
             ui.plot(
-                charts.rows(
+                lambda rows=rows, label=label: charts.rows(
                     rows,
                     two.tokens,
                     y_title=ui.tr("positional.weight"),
@@ -63,9 +63,10 @@ def draw() -> None:
                 ),
                 f"rows_{pe}",
                 f"rows_{pe}",
+                same=(same, pe),
             )
     ui.plot(
-        charts.difference(
+        lambda: charts.difference(
             {labels[pe]: d for pe, d in two.difference.items()},
             two.tokens,
             y_title=ui.tr("positional.delta"),
@@ -73,6 +74,7 @@ def draw() -> None:
         ),
         "rows_delta",
         "rows_difference",
+        same=same,
     )
     sin = two.diff["sinusoidal"]
     ratio = sin / two.uniform

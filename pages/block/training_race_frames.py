@@ -41,26 +41,30 @@ def probe_line(frames: race_frames.Frames) -> None:
     st.caption(tr("training_race.maps_caption", chance=frames.chance))
 
 
-def show_maps(frames: race_frames.Frames, f: int, key: str) -> None:
-    """Frame f's maps of both models (None where a model had diverged)."""
-    shown = {k: frames.decode(f, k) if frames.alive[k][f] else None for k in frames.maps}
+def show_maps(frames: race_frames.Frames, f: int, key: str, same: object = None) -> None:
+    """Frame f's maps of both models (None where a model had diverged); drawn once per
+    process for ``same`` where that names the frames (ui.plot), else every time."""
     tokens = [f"{i + 1}:{d}" for i, d in enumerate(frames.probe)]
     present = presenting()
-    fig = race_maps.maps(
-        shown,
-        tokens,
-        names=names("training_race.short_"),
-        dead_text=tr("training_race.dead"),
-        marks={frames.chance: "1/n"},
-        width_px=560,  # the column's width at 1280 px, on a desk and presenting
-        font_px=20 if present else race_maps.FONT_PX,
-        head_label=tr("training_race.head"),
-        layer_head=layer_head(),
-    )
+
+    def fig():
+        shown = {k: frames.decode(f, k) if frames.alive[k][f] else None for k in frames.maps}
+        return race_maps.maps(
+            shown,
+            tokens,
+            names=names("training_race.short_"),
+            dead_text=tr("training_race.dead"),
+            marks={frames.chance: "1/n"},
+            width_px=560,  # the column's width at 1280 px, on a desk and presenting
+            font_px=20 if present else race_maps.FONT_PX,
+            head_label=tr("training_race.head"),
+            layer_head=layer_head(),
+        )
+
     st.subheader(tr("training_race.maps_heading"))
     probe_line(frames)
     st.caption(tr("training_race.maps_at", t=int(frames.steps[f])))
-    plot(fig, key, f"race_maps_{frames.cfg.task}_step{frames.steps[f]}")
+    plot(fig, key, f"race_maps_{frames.cfg.task}_step{frames.steps[f]}", same=same)
 
 
 def show(state: dict, f: int, live: bool = False) -> None:

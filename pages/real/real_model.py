@@ -87,4 +87,4 @@ with right:
             st.markdown(ui.tr("real_model.rollout_contributions"))
     views.explore(cfg, r, views.map_title(view, combine, layer, head, measure))
     views.all_maps_csv(r, measure)
-real_model_sinks.section(r, hide)
+real_model_sinks.section(r, hide, same=cfg)

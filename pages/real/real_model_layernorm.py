@@ -41,29 +41,41 @@ def section(text: str, L: int) -> None:
     st.markdown(ui.tr("real_model_layernorm.d_ff", D=r.D, D_ff=r.D_ff, k=r.D_ff / r.D))
     check = dict(n=len(r.tokens), residual=sci(r.residual), mean=sci(r.mean), var=sci(r.var))
     st.markdown(ui.tr("real_model_layernorm.check", **check))
-    gb = charts.gamma_beta(
-        r.gamma,
-        r.beta,
-        titles=(ui.tr("real_model_layernorm.gamma"), ui.tr("real_model_layernorm.beta")),
-        x_title=ui.tr("real_model_layernorm.component"),
-    )
     where = ui.tr("real_model_layernorm.dl", l=layer + 1)  # files named as their buttons
-    ui.plot(gb, "ln_gamma_beta", ui.file_stem(where))
-    lines = charts.token_lines(
-        r.x_hat,
-        r.out,
-        r.gamma,
-        r.beta,
-        r.components,
-        r.tokens,
-        name=ui.tr("real_model_layernorm.line", d="{d}", g="{g:.3f}", b="{b:.3f}"),
-        title=ui.tr("real_model_layernorm.lines_title", n=len(r.tokens)),
-        x_title=ui.tr("real_model_layernorm.x_hat"),
-        y_title=ui.tr("real_model_layernorm.ln_out"),
+    ui.plot(
+        lambda: charts.gamma_beta(
+            r.gamma,
+            r.beta,
+            titles=(ui.tr("real_model_layernorm.gamma"), ui.tr("real_model_layernorm.beta")),
+            x_title=ui.tr("real_model_layernorm.component"),
+        ),
+        "ln_gamma_beta",
+        ui.file_stem(where),
+        same=cfg,
     )
     title = ui.tr("real_model_layernorm.lines_title", n=len(r.tokens))
-    ui.plot(lines, "ln_lines", ui.file_stem(title))
+    ui.plot(
+        lambda: charts.token_lines(
+            r.x_hat,
+            r.out,
+            r.gamma,
+            r.beta,
+            r.components,
+            r.tokens,
+            name=ui.tr("real_model_layernorm.line", d="{d}", g="{g:.3f}", b="{b:.3f}"),
+            title=ui.tr("real_model_layernorm.lines_title", n=len(r.tokens)),
+            x_title=ui.tr("real_model_layernorm.x_hat"),
+            y_title=ui.tr("real_model_layernorm.ln_out"),
+        ),
+        "ln_lines",
+        ui.file_stem(title),
+        same=cfg,
+    )
     st.caption(ui.tr("real_model_layernorm.lines_note"))
     d = pd.RangeIndex(1, r.D + 1, name=ui.tr("real_model_layernorm.component"))
-    table = pd.DataFrame({"γ": r.gamma, "β": r.beta}, index=d)
-    ui.csv_button(table, ui.file_stem(where), "csv_ln", label=where)
+    ui.csv_button(
+        lambda: pd.DataFrame({"γ": r.gamma, "β": r.beta}, index=d),  # built when clicked
+        ui.file_stem(where),
+        "csv_ln",
+        label=where,
+    )

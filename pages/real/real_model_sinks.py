@@ -22,9 +22,10 @@ from ui.layout import presenting
 SINK_TITLE_WIDTH = 12  # wider panel titles of the sinks are on two lines when presenting
 
 
-def section(r: real_model.Result, hide: bool) -> None:
+def section(r: real_model.Result, hide: bool, same: object = None) -> None:
     """Where each head's weight goes ([CLS], [SEP], punctuation, the rest) and what it moves,
-    without the special tokens when they are hidden."""
+    without the special tokens when they are hidden; its figures drawn once per process for
+    ``same``, the config of ``r`` (ui.plot)."""
     st.subheader(tr("real_model.sinks_title"))
     shown = [c for c in sinks.CATEGORIES if not (hide and c in real_sinks.HIDDEN)]
     intro = "real_model.sinks_intro_hidden" if hide else "real_model.sinks_intro"
@@ -40,17 +41,26 @@ def section(r: real_model.Result, hide: bool) -> None:
     titles = [tr(f"real_model.sink_{c}") for c in shown]
     if presenting():  # at 1024 px, 「句読点 𝒫」 and 「その他のトークン ℛ」 ran into each other
         titles = [halved(t) if columns(t) > SINK_TITLE_WIDTH else t for t in titles]
-    grid = sink_grid(
-        r.sinks.shares[[sinks.CATEGORIES.index(c) for c in shown]],
-        titles,
-        layer_label=tr("real_model.layer_label", l="{l}"),
-        head_label=tr("real_model.head_label", h="{h}"),
-        cell_name=tr("names.layer_head", l="{l}", h="{h}"),  # as the grid names it
-        value_name=tr("real_model.sink_value"),
-        title_px=16 if presenting() else 13,
-        head_step=4 if presenting() else 2,
-    )
     what = tr("real_model.dl_sinks")  # files named as their buttons, in the reader's language
-    plot(grid, "sinks", file_stem(what))
-    csv_button(real_sinks.sink_table(r.sinks, shown), file_stem(what), "csv_sinks", label=what)
-    real_model_sinks_layers.section(r)
+    plot(
+        lambda: sink_grid(
+            r.sinks.shares[[sinks.CATEGORIES.index(c) for c in shown]],
+            titles,
+            layer_label=tr("real_model.layer_label", l="{l}"),
+            head_label=tr("real_model.head_label", h="{h}"),
+            cell_name=tr("names.layer_head", l="{l}", h="{h}"),  # as the grid names it
+            value_name=tr("real_model.sink_value"),
+            title_px=16 if presenting() else 13,
+            head_step=4 if presenting() else 2,
+        ),
+        "sinks",
+        file_stem(what),
+        same=same,
+    )
+    csv_button(
+        lambda: real_sinks.sink_table(r.sinks, shown),  # built when clicked
+        file_stem(what),
+        "csv_sinks",
+        label=what,
+    )
+    real_model_sinks_layers.section(r, same)

@@ -19,8 +19,9 @@ from ui.layout import presenting
 SHOWN = ["cls", "sep", "punct"]  # the places heads park weight (the rest is what is left)
 
 
-def section(r: real_model.Result) -> None:
-    """Per layer, the two shares side by side (the model's own maps: nothing hidden)."""
+def section(r: real_model.Result, same: object = None) -> None:
+    """Per layer, the two shares side by side (the model's own maps: nothing hidden); the
+    chart and table drawn once per process for ``same``, the config of ``r`` (ui.plot)."""
     view = r.sinks
     st.markdown(f"**{tr('real_model.sinks_layers_title')}**")
     c, layer, w, m = view.largest_gap()
@@ -28,18 +29,26 @@ def section(r: real_model.Result) -> None:
     st.markdown(tr("real_model.sinks_layers_reading", sink=sink, l=layer + 1, w=w, m=m))
     names = (tr("real_model.share_weight"), tr("real_model.share_contribution"))
     titles = [tr(f"real_model.sink_{c}") for c in SHOWN]
-    chart = layer_shares(
-        view.layers()[:, [sinks.CATEGORIES.index(c) for c in SHOWN]],
-        titles,
-        series_names=names,
-        layer_label=tr("real_model.layer_label", l="{l}"),
-        value_name=tr("real_model.sink_value"),
-        title_px=16 if presenting() else 13,
+    plot(
+        lambda: layer_shares(
+            view.layers()[:, [sinks.CATEGORIES.index(c) for c in SHOWN]],
+            titles,
+            series_names=names,
+            layer_label=tr("real_model.layer_label", l="{l}"),
+            value_name=tr("real_model.sink_value"),
+            title_px=16 if presenting() else 13,
+        ),
+        "sink_layers",
+        file_stem(tr("real_model.sinks_layers_title")),
+        same=same,
     )
-    plot(chart, "sink_layers", file_stem(tr("real_model.sinks_layers_title")))
-    table = real_sinks.layer_table(view, SHOWN)
-    table.columns = [
-        f"{tr(f'real_model.sink_{c}')} {tr(f'real_model.share_{m}')}" for c, m in table.columns
-    ]
-    table.index.name = tr("real_model.layer_column")
-    number_table(table, decimals=3)
+
+    def table():
+        shares = real_sinks.layer_table(view, SHOWN)
+        shares.columns = [
+            f"{tr(f'real_model.sink_{c}')} {tr(f'real_model.share_{m}')}" for c, m in shares.columns
+        ]
+        shares.index.name = tr("real_model.layer_column")
+        return shares
+
+    number_table(table, decimals=3, same=same)

@@ -59,9 +59,12 @@ class View:
 class Session:
     """One visitor: one websocket, one Streamlit session."""
 
-    def __init__(self, url: str, locale: str = "en-US"):
+    def __init__(self, url: str, locale: str = "en-US", *, light: bool = False):
         self.url = url.rstrip("/")
         self.locale = locale
+        # light: read only the widgets and exceptions of a run, no fingerprint (a bench's
+        # many clients then cost the machine little beside the server they measure)
+        self.light = light
         self.states: dict[str, tuple[str, object]] = {}  # widget id -> (field, value)
         self.ws = None
         self.jar = http.cookiejar.CookieJar()
@@ -133,7 +136,9 @@ class Session:
                 fwd = ForwardMsg()
                 fwd.ParseFromString(raw)
                 kind = fwd.WhichOneof("type")
-                if kind == "delta":
+                if kind == "delta" and self.light:
+                    _read_widgets(fwd, view)
+                elif kind == "delta":
                     _read_delta(fwd, view)
                 elif kind == "page_info_changed":
                     view.query = fwd.page_info_changed.query_string
@@ -179,6 +184,19 @@ def _as_shown(view: View) -> list[tuple[tuple, bytes]]:
         place = tuple(rank[p[:i]][p[i]] for i in range(len(p)))
         shown.append((place, view.controls[p].encode() if p in view.controls else view.final[p]))
     return sorted(shown)
+
+
+def _read_widgets(fwd: ForwardMsg, view: View) -> None:
+    """Record a delta's widget or exception only (``Session(light=True)``)."""
+    if fwd.delta.WhichOneof("type") != "new_element":
+        return
+    el = fwd.delta.new_element
+    etype = el.WhichOneof("type")
+    if etype == "exception":
+        view.exceptions.append(f"{el.exception.type}: {el.exception.message}")
+    if etype in WIDGETS:
+        proto = getattr(el, etype)
+        view.widgets[proto.id] = (etype, proto)
 
 
 def _read_delta(fwd: ForwardMsg, view: View) -> None:
