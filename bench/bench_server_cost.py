@@ -53,7 +53,7 @@ MAIN = {
     "saturation": ("D", "512"),
     "equivariance": ("D", "64"),
     "block_anatomy": ("D", "256"),
-    "depth_gradients": ("L", 6),
+    "depth_gradients": ("L", 4),  # the default is 6: a setting new to every checkout
     "training_race": ("L", 4),
     "positional": ("D", "128"),
     "real_model": ("text", "everybody in the class types the same new sentence now"),
