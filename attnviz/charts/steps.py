@@ -90,6 +90,33 @@ def terms_chart(
     return chart(title, x_title, len(terms), [panel(y_title, 220, bars)])
 
 
+def key_rows(
+    steps: WeightSteps,
+    tokens: Sequence[str],
+    rows: Sequence[tuple[np.ndarray, str]],
+    title: str,
+    key_title: str,
+) -> dict:
+    """One panel of N bars per (values, name) in ``rows``, a bar per key named by its token;
+    key j in red, keys the mask forbids in grey."""
+    colours = np.where(steps.m_row, POSITIVE, MUTED).astype(object)
+    colours[steps.j] = HIGHLIGHT
+    colours = colours.tolist()
+    panels = [
+        panel(name, 140, series("bars", values, name=name, colours=colours))
+        for values, name in rows
+    ]
+    return chart(
+        title,
+        key_title,
+        len(tokens),
+        panels,
+        names=token_labels(tokens, escape=False),  # drawn as text, never parsed as markup
+        highlight=int(steps.j),
+        masked=np.flatnonzero(~np.asarray(steps.m_row, dtype=bool)),
+    )
+
+
 def row_chart(
     steps: WeightSteps,
     tokens: Sequence[str],
@@ -105,22 +132,8 @@ def row_chart(
     Shape:
         steps.s_row, steps.a_row (N,) → two panels of N bars.
     """
-    n = len(tokens)
-    colours = np.where(steps.m_row, POSITIVE, MUTED).astype(object)
-    colours[steps.j] = HIGHLIGHT
-    colours = colours.tolist()
-    panels = [
-        panel(name, 140, series("bars", values, name=name, colours=colours))
-        for values, name in ((steps.s_row, score_title), (steps.a_row, weight_title))
-    ]
-    return chart(
-        title,
-        key_title,
-        n,
-        panels,
-        names=token_labels(tokens, escape=False),  # drawn as text, never parsed as markup
-        highlight=int(steps.j),
-        masked=np.flatnonzero(~np.asarray(steps.m_row, dtype=bool)),
+    return key_rows(
+        steps, tokens, ((steps.s_row, score_title), (steps.a_row, weight_title)), title, key_title
     )
 
 
@@ -140,23 +153,8 @@ def sent_chart(
     Shape:
         steps.f_row, steps.a_row (N,) → two panels of N bars.
     """
-    n = len(tokens)
-    colours = np.where(steps.m_row, POSITIVE, MUTED).astype(object)
-    colours[steps.j] = HIGHLIGHT
-    colours = colours.tolist()
-    panels = [
-        panel(name, 140, series("bars", values, name=name, colours=colours))
-        for values, name in ((steps.f_row, f_title), (steps.a_row * steps.f_row, sent_title))
-    ]
-    return chart(
-        title,
-        key_title,
-        n,
-        panels,
-        names=token_labels(tokens, escape=False),
-        highlight=int(steps.j),
-        masked=np.flatnonzero(~np.asarray(steps.m_row, dtype=bool)),
-    )
+    rows = ((steps.f_row, f_title), (steps.a_row * steps.f_row, sent_title))
+    return key_rows(steps, tokens, rows, title, key_title)
 
 
 def values_chart(
