@@ -107,15 +107,17 @@ with right:
         "permutation",
         same=cfg,
     )
-    for name, z, rows, cols in (
-        ("A", r.A[h - 1], labels, labels),
-        ("A_P", r.A_P[h - 1], perm_labels, perm_labels),
-        ("PAPt", r.PAPt[h - 1], perm_labels, perm_labels),
-        ("diff", r.diff, perm_labels, range(1, r.diff.shape[1] + 1)),
-        ("P", r.P, perm_labels, labels),
+    # the corner above the row labels says what rows and columns are (blank, it read as
+    # "Unnamed: 0"); the maps' rows are queries
+    for name, z, rows, cols, corner in (
+        ("A", r.A[h - 1], labels, labels, "app.csv_corner"),
+        ("A_P", r.A_P[h - 1], perm_labels, perm_labels, "app.csv_corner"),
+        ("PAPt", r.PAPt[h - 1], perm_labels, perm_labels, "app.csv_corner"),
+        ("diff", r.diff, perm_labels, range(1, r.diff.shape[1] + 1), "equivariance.corner_diff"),
+        ("P", r.P, perm_labels, labels, "equivariance.corner_P"),
     ):
         ui.csv_button(
-            pd.DataFrame(z, index=rows, columns=list(cols)),
+            pd.DataFrame(z, index=pd.Index(rows, name=ui.tr(corner)), columns=list(cols)),
             ui.tr(f"equivariance.csv_{name}", h=h),
             f"csv_{name}",
             label=ui.tr(f"equivariance.dl_{name}", h=h),

@@ -4,9 +4,15 @@ tour link opens its page in the state it names."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
+import numpy as np
 import pytest
 from playwright.sync_api import expect
+
+from attnviz.i18n import t
+from attnviz.lessons import equivariance
+from attnviz.text import token_labels
 
 from .conftest import assert_clean, open_app, slider, wait_idle
 
@@ -86,4 +92,24 @@ def test_a_tour_link_opens_its_page_in_the_state_it_names(server, page):
     wait_for_plots(page, 4)
     expect(thumb_value(page, "次元 D")).to_have_text("1024")  # the link's D, not the earlier 4
     assert re.search(r"D=1024", page.url)  # and the page kept it
+    assert_clean(page)
+
+
+@pytest.mark.browser
+def test_equivariance_csvs_say_what_their_rows_and_columns_are(server, page):
+    """The map A of head 1 saved as CSV in Japanese: its corner names queries and keys (blank,
+    it read as "Unnamed: 0"), and its numbers are the lesson's."""
+    text = "the cat sat on the mat"
+    open_app(page, f"{server}/equivariance?lang=ja&text={text.replace(' ', '+')}")
+    wait_for_plots(page, 3)
+    what = t("equivariance.dl_A", "ja", h=1)
+    with page.expect_download() as saved:
+        # a space before を after a Latin letter or sign, as the app writes 行 i を
+        page.get_by_role("button", name=t("app.download_csv", "ja", name=f"{what} ")).click()
+    rows = Path(saved.value.path()).read_text(encoding="utf-8-sig").splitlines()
+    r = equivariance.run(equivariance.Config(text=text))
+    labels = token_labels(r.tokens, escape=False)
+    assert rows[0].split(",") == [t("app.csv_corner", "ja"), *labels]  # rows: queries
+    weights = np.array([[float(v) for v in row.split(",")[1:]] for row in rows[1:]])
+    np.testing.assert_allclose(weights, r.A[0], atol=1e-7)
     assert_clean(page)
