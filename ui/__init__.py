@@ -26,7 +26,7 @@ from .language import lang, tr
 from .layout import presenting, split, style
 from .messages import error_box, explain
 from .navigation import back_to_tour, reopen_link, unknown_page
-from .page_run import begin_page, end_page, settle, settled, stop
+from .page_run import begin_page, end_page, settle, settled, show_settled, stop
 from .startup import warm_up
 from .widgets import (
     choice_slider,
@@ -68,6 +68,7 @@ __all__ = [
     "select",
     "settle",
     "settled",
+    "show_settled",
     "slider",
     "spec_labels",
     "split",

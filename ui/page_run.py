@@ -44,6 +44,17 @@ def settled() -> str | None:
     return st.session_state.get(SETTLED)
 
 
+SETTLED_ICON = ":material/swap_vert:"  # marks the notice: it tells of a change, once
+
+
+def show_settled(where=st) -> None:
+    """``settled()``'s notice, in ``where``, if the last run moved a control. It belongs to
+    the change that moved it: a link to this view (whose URL holds the moved value) opens
+    the view without it."""
+    if why := settled():
+        where.info(why, icon=SETTLED_ICON)
+
+
 def end_page() -> None:
     """End a run (app.py, whatever stopped it): the share link; the language drawn in."""
     share_link()

@@ -36,8 +36,7 @@ with left:
             "order", ui.tr("equivariance.order"), "", 400, help=ui.tr("equivariance.order_help")
         )
     perm_notice = st.container()  # what the run made of the permutation asked for
-    if ui.settled():
-        perm_notice.info(ui.settled())
+    ui.show_settled(perm_notice)
     pe, pe_mode = ui.positions("equivariance", "none")
     placements = ui.spec_labels(NORMS)
     norm = ui.select("norm", ui.tr("equivariance.norm"), NORMS, "post", labels=placements)

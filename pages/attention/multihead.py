@@ -54,8 +54,7 @@ with left:
     st.session_state[LAST_H] = cfg.H
     if moved:  # H moved to a divisor: the slider shows it, and the next run says why
         ui.settle(ui.explain(moved), H=cfg.H)
-    if ui.settled():
-        st.info(ui.settled())
+    ui.show_settled()
     r = ui.compute(multihead.run, cfg)
     st.caption(ui.tr("multihead.d_head_is", width=r.width, H=cfg.H, d_head=r.d_head))
     if r.d_head >= r.width:

@@ -30,6 +30,8 @@ import websockets
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
+from ui.page_run import SETTLED_ICON
+
 WIDGETS = ("slider", "selectbox", "radio", "checkbox", "number_input", "text_input")
 FINISHED_OK = ForwardMsg.FINISHED_SUCCESSFULLY
 
@@ -210,7 +212,10 @@ def _read_delta(fwd: ForwardMsg, view: View) -> None:
         etype = el.WhichOneof("type")
         view.controls.pop(path, None)
         view.blanks.discard(path)
-        if etype == "empty":
+        if etype == "empty" or (etype == "alert" and el.alert.icon == SETTLED_ICON):
+            # a placeholder left empty, or the notice of why a control moved: it tells of
+            # the change, once, and a link to the view (its URL holding the moved value)
+            # opens the view without it
             view.blanks.add(path)
         if etype == "exception":
             view.exceptions.append(f"{el.exception.type}: {el.exception.message}")
