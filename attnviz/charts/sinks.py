@@ -12,6 +12,22 @@ import plotly.graph_objects as go
 from .maps import LEGEND_AT_FOOT, colour_bar, map_trace
 
 
+def panel_title(text: str, domain: list[float], size: int) -> dict:
+    """A panel's title as a paper note centred over its x ``domain``, just above the plot
+    (Plotly's "auto" anchors a paper note at its nearer side)."""
+    return dict(
+        text=text,
+        x=(domain[0] + domain[1]) / 2,
+        y=1.0,
+        xref="paper",
+        yref="paper",
+        xanchor="center",
+        yanchor="bottom",
+        showarrow=False,
+        font_size=size,
+    )
+
+
 def sink_grid(
     shares: np.ndarray,
     titles: list[str],
@@ -76,19 +92,7 @@ def sink_grid(
             showticklabels=c == 0,
             automargin=True,
         )
-        notes.append(
-            dict(
-                text=titles[c],
-                x=(domain[0] + domain[1]) / 2,
-                y=1.0,
-                xref="paper",
-                yref="paper",
-                xanchor="center",  # Plotly's "auto" anchors a paper note at its nearer side
-                yanchor="bottom",
-                showarrow=False,
-                font_size=title_px,
-            )
-        )
+        notes.append(panel_title(titles[c], domain, title_px))
     lines = max(title.count("<br>") for title in titles) + 1  # the titles' lines, above
     top = round(14 + 1.3 * title_px * lines)
     layout |= dict(annotations=notes, height=height, margin=dict(l=10, r=10, t=top, b=10))
@@ -139,19 +143,7 @@ def layer_shares(
             title=value_name if c == 0 else None,
             automargin=True,
         )
-        notes.append(
-            dict(
-                text=titles[c],
-                x=(domain[0] + domain[1]) / 2,
-                y=1.0,
-                xref="paper",
-                yref="paper",
-                xanchor="center",
-                yanchor="bottom",
-                showarrow=False,
-                font_size=title_px,
-            )
-        )
+        notes.append(panel_title(titles[c], domain, title_px))
     top = round(14 + 1.3 * title_px)
     layout |= dict(
         annotations=notes,
