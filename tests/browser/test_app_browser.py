@@ -64,12 +64,13 @@ TIGHT_FORMULAS = """() => Array.from(document.querySelectorAll('.katex-display')
     .map(e => e.textContent.slice(0, 50))"""
 
 
-def wide_formulas(page) -> list[str]:
-    """The formulas wider than their column once the columns have their width (measured
-    as they settled, one was 11 px over)."""
+def once_settled(page, finds: str) -> list[str]:
+    """What the script `finds` once the columns have their width and the fonts their
+    metrics: measured as they settled, one formula was 11 px over its column, and all five
+    of the real-model page's read as tight while its model was loading."""
     with contextlib.suppress(PlaywrightTimeout):  # then the list names them
-        page.wait_for_function(f"() => ({WIDE_FORMULAS})().length === 0", timeout=10_000)
-    return page.evaluate(WIDE_FORMULAS)
+        page.wait_for_function(f"() => ({finds})().length === 0", timeout=10_000)
+    return page.evaluate(finds)
 
 
 # toggle and metric labels cut short ("…"), which Streamlit does to a label longer than its line
@@ -112,8 +113,8 @@ def test_every_page_loads_cleanly_and_its_formulas_and_titles_fit(server, page, 
         open_app(page, f"{server}/{path}?lang={lang}{present}")
         assert_clean(page)
         formulas += page.locator(".katex-display").count()
-        assert wide_formulas(page) == [], path
-        assert page.evaluate(TIGHT_FORMULAS) == [], path
+        assert once_settled(page, WIDE_FORMULAS) == [], path
+        assert once_settled(page, TIGHT_FORMULAS) == [], path
         toggles += page.locator("[data-testid=stCheckbox]").count()
         assert page.evaluate(CUT_LABELS) == [], path
         page.wait_for_function(CHARTS_DRAWN, timeout=60_000)
@@ -145,7 +146,7 @@ def test_formulas_of_settings_off_the_defaults_fit_their_columns(server, page, v
     open_app(page, f"{server}/{view}&lang={lang}&present=true")
     page.wait_for_selector(".katex-display")
     page.evaluate("() => document.fonts.ready.then(() => true)")  # KaTeX's, not a fallback's
-    assert wide_formulas(page) == []
+    assert once_settled(page, WIDE_FORMULAS) == []
     assert_clean(page)
 
 
