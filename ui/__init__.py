@@ -25,7 +25,7 @@ from .export import (
 from .language import lang, tr
 from .layout import presenting, split, style
 from .messages import error_box, explain
-from .navigation import back_to_tour, reopen_link, unknown_page
+from .navigation import back_to_tour, navigate, reopen_link, unknown_page
 from .page_run import begin_page, end_page, settle, settled, show_settled, stop
 from .startup import warm_up
 from .widgets import (
@@ -59,6 +59,7 @@ __all__ = [
     "formula_table",
     "in_turn",
     "lang",
+    "navigate",
     "number",
     "number_table",
     "plot",

@@ -46,11 +46,15 @@ def ordered(key: str, data: dict) -> dict:
     nothing of it does not draw it again. Why: ui/common.js.
 
     The digest is of the pickle, on every rerun: much cheaper than JSON for a large map.
-    Two equal payloads built differently may pickle apart; that only draws them once more."""
+    Two equal payloads built differently may pickle apart; that only draws them once more.
+
+    Lists go out as tuples (the same JSON arrays): Streamlit asks of each value of a
+    component's data whether it is a table, ~0.2 ms for a list, nothing for a tuple."""
     session, numbers = st.session_state.setdefault(ORDER, (uuid.uuid4().hex, {}))
     digest = hashlib.blake2b(pickle.dumps(data, protocol=5), digest_size=16).digest()
     last, n = numbers.get(key, (None, 0))
     if digest != last:
         n += 1
         numbers[key] = (digest, n)
-    return data | {"order": [session, n]}
+    shipped = {k: tuple(v) if isinstance(v, list) else v for k, v in data.items()}
+    return shipped | {"order": (session, n)}

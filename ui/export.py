@@ -220,13 +220,16 @@ def file_stem(what: str) -> str:
     return NOT_IN_FILE_NAMES.sub("-", plain(what))
 
 
-def map_table(z, rows: list[str], cols: list[str]) -> Callable[[], pd.DataFrame]:
+def map_table(
+    z, rows: list[str], cols: list[str], corner: str = "app.csv_corner"
+) -> Callable[[], pd.DataFrame]:
     """An attention map (or scores) as a CSV's table, built when its button is clicked: a
     row per query, a column per key, and the corner above the row labels says so (blank,
-    it read as "Unnamed: 0"). Its header is translated now: the click's callback runs
-    outside the page's run, where the language is not known."""
-    corner = tr("app.csv_corner")
-    return lambda: pd.DataFrame(z, index=pd.Index(rows, name=corner), columns=cols)
+    it read as "Unnamed: 0"; ``corner`` names another matrix's rows and columns). Its
+    header is translated now: the click's callback runs outside the page's run, where the
+    language is not known."""
+    name = tr(corner)
+    return lambda: pd.DataFrame(z, index=pd.Index(rows, name=name), columns=cols)
 
 
 def maps_table(

@@ -1,15 +1,17 @@
-"""Links to a page: a deep link on a fresh server, a link to no page, and the way back to
-the tour's stop a page was opened from."""
+"""The app's navigation, and links to a page: a deep link on a fresh server, a link to no
+page, and the way back to the tour's stop a page was opened from."""
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urlencode, urlsplit
 
 import streamlit as st
 
+from .drawn import drawn
 from .keys import PRESENT, TOUR_RETURN
 from .language import lang, tr
 from .layout import css, presenting
@@ -24,6 +26,22 @@ SCROLL = st.components.v2.component(
     "attnviz.scroll", js=(HERE / "scroll.js").read_text(encoding="utf-8")
 )
 TOUR = "pages/start/tour.py"
+
+
+def navigate(pages: Callable[[], dict[str, list[st.Page]]]) -> st.Page:
+    """``st.navigation`` over the groups of pages ``pages()`` lists, built once per process
+    and language (ui.drawn): an ``st.Page`` resolves its file on the disk, and a class of 40
+    rerunning at once spent ~5 % of its CPU there. Each run gets copies, since
+    ``st.navigation`` marks its copy of the page it returns as the one to run."""
+    built = drawn(pages)
+    return st.navigation({group: [_copy(p) for p in listed] for group, listed in built.items()})
+
+
+def _copy(page: st.Page) -> st.Page:
+    """A shallow copy of ``page`` (its attributes; copy.copy costs ~10x as much)."""
+    copied = object.__new__(type(page))
+    copied.__dict__.update(page.__dict__)
+    return copied
 
 
 def reopen_link() -> None:

@@ -1,6 +1,5 @@
 """Permutation equivariance (S7, S15, S16): f(PX) = P f(X) without positions, not with them."""
 
-import pandas as pd
 import streamlit as st
 
 import ui
@@ -9,6 +8,7 @@ from attnviz.lessons import equivariance
 from attnviz.limits import MAX_SEED
 from attnviz.norms import NORMS
 from attnviz.text import token_labels
+from ui.export import map_table
 
 st.title(ui.tr("equivariance.title"))
 st.markdown(ui.tr("equivariance.intro"))
@@ -116,7 +116,7 @@ with right:
         ("P", r.P, perm_labels, labels, "equivariance.corner_P"),
     ):
         ui.csv_button(
-            pd.DataFrame(z, index=pd.Index(rows, name=ui.tr(corner)), columns=list(cols)),
+            map_table(z, rows, list(cols), corner),
             ui.tr(f"equivariance.csv_{name}", h=h),
             f"csv_{name}",
             label=ui.tr(f"equivariance.dl_{name}", h=h),

@@ -108,8 +108,8 @@ ui.plot(
 )
 st.markdown(ui.tr("saturation.reading"))
 columns = {c: ui.tr(f"saturation.col_{c}") for c in r.curves.columns if c != "D"}
-ui.csv_button(
-    r.curves.set_index("D").rename(columns=columns),
+ui.csv_button(  # the tables built when their buttons are clicked
+    lambda: r.curves.set_index("D").rename(columns=columns),
     ui.tr("saturation.csv_curves"),
     "csv_curves",
     label=ui.tr("saturation.dl_curves"),
@@ -117,13 +117,13 @@ ui.csv_button(
 rows = pd.RangeIndex(1, r.rows + 1, name=ui.tr("saturation.col_row"))  # numbered from 1
 keys = pd.RangeIndex(1, N + 1, name=ui.tr("saturation.col_key"))
 ui.csv_button(
-    pd.DataFrame(at_D.logits, index=rows, columns=[f"k_{j}" for j in keys]),
+    lambda: pd.DataFrame(at_D.logits, index=rows, columns=[f"k_{j}" for j in keys]),
     ui.tr("saturation.csv_logits", D=D),
     "csv_logits",
     label=ui.tr("saturation.dl_logits", D=D),
 )
 ui.csv_button(
-    pd.DataFrame(dict(zip(names, at_D.example, strict=True)), index=keys),
+    lambda: pd.DataFrame(dict(zip(names, at_D.example, strict=True)), index=keys),
     ui.tr("saturation.csv_row", D=D),
     "csv_row",
     label=ui.tr("saturation.dl_row", D=D),

@@ -82,13 +82,18 @@ with right:
         return fig.update_xaxes(title=ui.tr("scoring.component"))
 
     ui.plot(attended_bars, "attended", "attended", same=cfg)
-    cols = [ui.tr("scoring.col_score"), ui.tr("scoring.col_weight")]
-    table = pd.DataFrame(dict(zip(cols, (r.scores, r.weights), strict=True)), index=labels)
+    cols = [ui.tr("scoring.col_score"), ui.tr("scoring.col_weight")]  # translated now,
+    sources = pd.Index(labels, name=ui.tr("scoring.col_source"))  # the tables when clicked
     ui.csv_button(
-        table.rename_axis(ui.tr("scoring.col_source")), ui.tr("scoring.csv_one"), "csv_one"
+        lambda: pd.DataFrame(dict(zip(cols, (r.scores, r.weights), strict=True)), index=sources),
+        ui.tr("scoring.csv_one"),
+        "csv_one",
     )
-    attended = pd.DataFrame({"q̃": r.attended}, index=components)
-    ui.csv_button(attended, ui.tr("scoring.csv_attended"), "csv_attended")
+    ui.csv_button(
+        lambda: pd.DataFrame({"q̃": r.attended}, index=components),
+        ui.tr("scoring.csv_attended"),
+        "csv_attended",
+    )
 
 views.all_scores(cfg, r)
 views.many_queries(cfg, r, k)

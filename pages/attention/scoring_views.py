@@ -46,10 +46,11 @@ def all_scores(cfg: scoring.Config, r: scoring.Result) -> None:
         plot(
             lambda: charts.matrix(r.by_score, token_labels(r.tokens), full), "all", "all", same=cfg
         )
+    corner = tr("scoring.col_function")  # translated now: the click runs outside the page
     csv_button(
-        pd.DataFrame(
+        lambda: pd.DataFrame(
             r.by_score,
-            index=pd.Index(names, name=tr("scoring.col_function")),
+            index=pd.Index(names, name=corner),
             columns=token_labels(r.tokens, escape=False),
         ),
         tr("scoring.csv_all", n=len(r.names)),
@@ -99,9 +100,12 @@ def many_queries(cfg: scoring.Config, r: scoring.Result, k: int) -> None:
             "Q_tilde",
             same=cfg,
         )
-    query_labels = token_labels(r.queries, escape=False)
-    many = pd.DataFrame(r.many, index=query_labels, columns=token_labels(r.tokens, escape=False))
-    csv_button(many.rename_axis(tr("scoring.col_query")), tr("scoring.csv_many"), "csv_many")
+    queries = pd.Index(token_labels(r.queries, escape=False), name=tr("scoring.col_query"))
+    csv_button(
+        lambda: pd.DataFrame(r.many, index=queries, columns=token_labels(r.tokens, escape=False)),
+        tr("scoring.csv_many"),
+        "csv_many",
+    )
 
 
 def shuffle(cfg: scoring.Config, r: scoring.Result) -> None:

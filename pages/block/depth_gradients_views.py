@@ -53,14 +53,16 @@ def panels(cfg: Config, r: Result, t: TrendResult, param: str, names: dict[str, 
         )
     lo, hi = depth_gradients.RATIO_DEPTHS
     st.markdown(tr("depth_gradients.ratio", lo=lo, hi=hi, **t.ratios))
-    ui.csv_button(
-        r.table.set_index("norm"),
+    ui.csv_button(  # the tables built when their buttons are clicked
+        lambda: r.table.set_index("norm"),
         f"grad_by_layer_L{cfg.L}_D{cfg.D}",
         "csv_layers",
         label=tr("depth_gradients.dl_layers", L=cfg.L),
     )
     label = tr("depth_gradients.dl_trend")
-    ui.csv_button(t.table.set_index("norm"), f"grad_trend_D{cfg.D}", "csv_trend", label=label)
+    ui.csv_button(
+        lambda: t.table.set_index("norm"), f"grad_trend_D{cfg.D}", "csv_trend", label=label
+    )
 
 
 def _panel(
@@ -120,19 +122,31 @@ def verdict(cfg: Config, measured: list[Panel], t: TrendResult) -> None:
     st.subheader(tr("depth_gradients.verdict"))
     if cfg.L == 1:  # one layer: the per-layer panels have no direction
         measured = [p for p in measured if p.key in "cd"]
-    rows = {
-        tr("depth_gradients.col_panel"): [tr(f"depth_gradients.what_{p.key}") for p in measured],
-        tr("depth_gradients.col_paper"): [tr(f"depth_gradients.dir_{p.paper}") for p in measured],
-        tr("depth_gradients.col_here"): [
-            tr("depth_gradients.here", ratio=p.ratio, dir=tr(f"depth_gradients.dir_{p.measured}"))
-            for p in measured
-        ],
-        tr("depth_gradients.col_agrees"): [
-            tr("depth_gradients.agrees" if p.agrees else "depth_gradients.differs")
-            for p in measured
-        ],
-    }
-    ui.number_table(pd.DataFrame(rows).set_index(tr("depth_gradients.col_panel")), 2)
+
+    def table() -> pd.DataFrame:  # made once per process for cfg (the panels come from it)
+        rows = {
+            tr("depth_gradients.col_panel"): [
+                tr(f"depth_gradients.what_{p.key}") for p in measured
+            ],
+            tr("depth_gradients.col_paper"): [
+                tr(f"depth_gradients.dir_{p.paper}") for p in measured
+            ],
+            tr("depth_gradients.col_here"): [
+                tr(
+                    "depth_gradients.here",
+                    ratio=p.ratio,
+                    dir=tr(f"depth_gradients.dir_{p.measured}"),
+                )
+                for p in measured
+            ],
+            tr("depth_gradients.col_agrees"): [
+                tr("depth_gradients.agrees" if p.agrees else "depth_gradients.differs")
+                for p in measured
+            ],
+        }
+        return pd.DataFrame(rows).set_index(tr("depth_gradients.col_panel"))
+
+    ui.number_table(table, 2, same=cfg)
     st.caption(tr("depth_gradients.ratios_are", L=cfg.L))
     for p in measured:
         why = WHY.get((p.key, p.measured))

@@ -60,7 +60,9 @@ with right:
     )
     dims = pd.RangeIndex(1, r.E.shape[1] + 1, name=ui.tr("positional.dimension"))
     ui.csv_button(
-        pd.DataFrame(r.E, index=positions, columns=dims), ui.tr("positional.csv_E"), "csv_pe"
+        lambda: pd.DataFrame(r.E, index=positions, columns=dims),  # built when clicked
+        ui.tr("positional.csv_E"),
+        "csv_pe",
     )
     ui.plot(
         lambda: charts.matrix(
@@ -76,7 +78,7 @@ with right:
     st.caption(ui.tr(positional.note(kind)))
     st.caption(ui.tr("positional.note_reads"))
     ui.csv_button(
-        pd.DataFrame(r.G, index=positions, columns=positions.rename(None)),
+        lambda: pd.DataFrame(r.G, index=positions, columns=positions.rename(None)),
         ui.tr("positional.csv_similarity"),
         "csv_sim",
     )

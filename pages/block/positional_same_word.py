@@ -83,4 +83,4 @@ def draw() -> None:
     )
     st.markdown(ui.tr("positional.row_diff", **shown))
     keys = pd.Index(token_labels(two.tokens, escape=False), name=ui.tr("positional.key"))
-    ui.csv_button(two.table.set_axis(keys), ui.tr("positional.csv_rows"), "csv_rows")
+    ui.csv_button(lambda: two.table.set_axis(keys), ui.tr("positional.csv_rows"), "csv_rows")
