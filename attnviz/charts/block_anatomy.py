@@ -7,6 +7,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from ..text import token_labels
+from .rules import hline, panel
 
 HALF = 0.3  # half a box's height, in rows
 BARS, STATS = "#636efa", "#222"  # both panels' bars one colour; mean and ± SD lines dark on them
@@ -25,45 +26,55 @@ def flow(
     coloured) with the shape of its output beside it, an arrow between steps, and each
     residual connection ``(a, b)`` as a line from step a down the left into step b, the
     sum. Consecutive connections take alternate lanes, and one leaves its box below the
-    middle, where the one before may end: two lines where one ends and the next begins."""
-    fig = go.Figure()
+    middle, where the one before may end: two lines where one ends and the next begins.
+
+    The boxes, lines and notes are set at once: Plotly checks every annotation again at
+    each ``add_annotation``, and adding them one by one cost ~0.2 s a figure."""
     n = len(steps)
     row = {k: n - 1 - k for k in range(n)}  # step k's row, the first at the top
+    boxes: list[dict] = []
+    notes: list[dict] = []
     for k, (label, shape) in enumerate(zip(steps, shapes, strict=True)):
         ln = label.startswith("LN") or "= LN" in label  # a LayerNorm step, not one fed by it
-        fig.add_shape(
-            type="rect",
-            x0=0,
-            x1=1,
-            y0=row[k] - HALF,
-            y1=row[k] + HALF,
-            fillcolor="#fde0c5" if ln else "#dbe9f6",
-            line_color="#555",
+        boxes.append(
+            dict(
+                type="rect",
+                x0=0,
+                x1=1,
+                y0=row[k] - HALF,
+                y1=row[k] + HALF,
+                fillcolor="#fde0c5" if ln else "#dbe9f6",
+                line_color="#555",
+            )
         )
-        fig.add_annotation(x=0.5, y=row[k], text=label, showarrow=False, font_size=font_px)
-        fig.add_annotation(
-            x=1.04,
-            y=row[k],
-            text=shape,
-            showarrow=False,
-            xanchor="left",
-            font_size=font_px - 1,
-            font_color="#555",
+        notes.append(dict(x=0.5, y=row[k], text=label, showarrow=False, font_size=font_px))
+        notes.append(
+            dict(
+                x=1.04,
+                y=row[k],
+                text=shape,
+                showarrow=False,
+                xanchor="left",
+                font_size=font_px - 1,
+                font_color="#555",
+            )
         )
         if k:
-            _arrow(fig, (0.5, row[k - 1] - HALF), (0.5, row[k] + HALF))
+            notes.append(_arrow((0.5, row[k - 1] - HALF), (0.5, row[k] + HALF)))
     for lane, (a, b) in enumerate(residuals):
         x, y = -LANE * (1 + lane % 2), row[a] - HALF / 2  # leaves below an arrow that ends at a
-        fig.add_shape(type="path", path=f"M 0,{y} L {x},{y} L {x},{row[b]}", line_color="#555")
-        _arrow(fig, (x, row[b]), (0, row[b]))
+        boxes.append(dict(type="path", path=f"M 0,{y} L {x},{y} L {x},{row[b]}", line_color="#555"))
+        notes.append(_arrow((x, row[b]), (0, row[b])))
+    fig = go.Figure(layout=dict(shapes=boxes, annotations=notes))
     fig.update_xaxes(visible=False, range=[-3 * LANE, 1.5], fixedrange=True)
     fig.update_yaxes(visible=False, range=[-0.5, n - 0.5], fixedrange=True)
     fig.update_layout(height=n * row_px + 10, margin=dict(l=5, r=5, t=5, b=5), plot_bgcolor="white")
     return fig
 
 
-def _arrow(fig: go.Figure, tail: tuple[float, float], head: tuple[float, float]) -> None:
-    fig.add_annotation(
+def _arrow(tail: tuple[float, float], head: tuple[float, float]) -> dict:
+    """An arrow from ``tail`` to ``head``, in the data's coordinates, as an annotation."""
+    return dict(
         x=head[0],
         y=head[1],
         ax=tail[0],
@@ -119,6 +130,7 @@ def ln_token(
 ) -> go.Figure:
     """One token's D features (numbered 1 … D) before LN and after normalisation (before γ, β)."""
     fig = make_subplots(rows=1, cols=2, subplot_titles=names)
+    lines: list[dict] = []  # the mean and mean ± SD of each panel
     for col, values in ((1, before), (2, after)):
         values = np.asarray(values, np.float32)
         features = np.arange(1, len(values) + 1)
@@ -131,7 +143,7 @@ def ln_token(
             (values.mean() + values.std(), "dot"),
             (values.mean() - values.std(), "dot"),
         ):
-            fig.add_hline(y=float(y), line_dash=dash, line_color=STATS, row=1, col=col)
+            lines.append(hline(float(y), panel(1, col, 2), dash=dash, color=STATS))
     # room above for a panel title of two lines (one line ran past the chart's right edge)
-    fig.update_layout(height=height, margin=dict(l=60, r=10, t=64, b=40))
+    fig.update_layout(height=height, margin=dict(l=60, r=10, t=64, b=40), shapes=lines)
     return fig

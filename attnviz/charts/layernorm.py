@@ -9,6 +9,7 @@ from plotly.subplots import make_subplots
 
 from ..text import token_labels
 from .maps import LEGEND_AT_FOOT
+from .rules import hline, panel
 
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c")
 
@@ -25,9 +26,11 @@ def gamma_beta(
     all tokens. Dotted: their values at initialisation, 1 and 0."""
     d = np.arange(1, len(gamma) + 1)
     fig = make_subplots(rows=2, cols=1, shared_xaxes=True, subplot_titles=titles)
-    for row, (v, start) in enumerate(((gamma, 1.0), (beta, 0.0)), start=1):
+    for row, v in enumerate((gamma, beta), start=1):
         fig.add_scatter(x=d, y=np.asarray(v, np.float32), mode="lines", row=row, col=1)
-        fig.add_hline(y=start, line=dict(color="grey", dash="dot"), row=row, col=1)
+    starts = (1.0, 0.0)  # γ's and β's values at initialisation, dotted
+    dotted = [hline(y, panel(r, 1, 1), color="grey", dash="dot") for r, y in enumerate(starts, 1)]
+    fig.update_layout(shapes=dotted)
     fig.update_xaxes(title=x_title, row=2, col=1)
     fig.update_layout(height=height, showlegend=False, margin=dict(l=60, r=10, t=40, b=40))
     return fig

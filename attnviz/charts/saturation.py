@@ -12,6 +12,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from .maps import LEGEND_AT_FOOT
+from .rules import hline, panel, vline
 
 RAW, SCALED = "#d62728", "#1f77b4"  # unscaled qᵀk red, scaled qᵀk/√D blue
 BINS = 80
@@ -95,7 +96,7 @@ def variance_curve(
         flat = np.full(2, product, dtype=np.float32)
         style = dict(color="grey", dash="dash")
         fig.add_scatter(x=xs, y=flat, mode="lines", name=f"Var = {product:g}", line=style)
-    fig.add_vline(x=D, line_color="grey", line_width=1)
+    fig.update_layout(shapes=[vline(D, color="grey", width=1)])
     fig.update_xaxes(title="D", **D_TICKS)
     fig.update_yaxes(type="log", dtick=1, title=y_title)  # one label a decade
     fig.update_layout(title=title, height=height, margin=dict(l=60, r=10, t=50, b=40), legend=BELOW)
@@ -141,8 +142,9 @@ def softmax_curves(
                 row=r + 1,
                 col=c + 1,
             )
-        fig.add_vline(x=D, line_color="grey", line_width=1, row=r + 1, col=c + 1)
-    fig.add_hline(y=float(np.log(N)), line=dict(color="grey", dash="dot"), row=1, col=2)
+    rules = [vline(D, panel(r, c, 2), color="grey", width=1) for r in (1, 2) for c in (1, 2)]
+    rules.append(hline(float(np.log(N)), panel(1, 2, 2), color="grey", dash="dot"))
+    fig.update_layout(shapes=rules)
     # entropy ≤ log N: room above its line, which would otherwise run along the panel's title
     fig.update_yaxes(range=[0, 1.12 * float(np.log(N))], row=1, col=2)
     labelled = [tick_base**k for k in range(7) if tick_base**k <= curves["D"].max()]

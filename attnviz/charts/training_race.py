@@ -14,6 +14,7 @@ from plotly.subplots import make_subplots
 
 from .depth_gradients import NORM_COLOURS
 from .maps import LEGEND_AT_FOOT
+from .rules import hline, panel, vline
 
 HEAD_DASHES = ("solid", "dot", "dash", "dashdot", "longdash", "longdashdot")
 
@@ -56,8 +57,9 @@ def race(
             )
     if mark is not None:
         at = history[history["step"] == mark]
+        step = dict(width=1, dash="dot", color="#555")
+        fig.update_layout(shapes=[vline(mark, panel(1, col, 2), **step) for col in (1, 2)])
         for col, value in ((1, "loss"), (2, "accuracy")):
-            fig.add_vline(x=mark, line_width=1, line_dash="dot", line_color="#555", row=1, col=col)
             for norm, row in at.groupby("norm", sort=False):
                 fig.add_trace(
                     go.Scatter(
@@ -104,6 +106,7 @@ def scores(
         rows=1, cols=len(parts), shared_yaxes=True, subplot_titles=[names[k] for k in parts]
     )
     x = np.asarray(steps)
+    rules = []  # chance on each panel, and the step shown
     for col, norm in enumerate(parts, start=1):
         for layer in range(L):
             for head in range(H):
@@ -126,9 +129,11 @@ def scores(
                     row=1,
                     col=col,
                 )
-        fig.add_hline(y=chance[0], line_dash="dot", line_color="#777", row=1, col=col)
+        at = panel(1, col, len(parts))
+        rules.append(hline(chance[0], at, dash="dot", color="#777"))
         if mark is not None:
-            fig.add_vline(x=mark, line_width=1, line_dash="dot", line_color="#555", row=1, col=col)
+            rules.append(vline(mark, at, width=1, dash="dot", color="#555"))
+    fig.update_layout(shapes=rules)
     # the dotted line's name in the legend: written on the panel, it lay over the curves,
     # which run at chance level before a head finds its pattern
     fig.add_scatter(
