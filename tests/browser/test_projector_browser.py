@@ -5,6 +5,9 @@ room, every bar's label, a legible LN table."""
 from itertools import pairwise
 
 import pytest
+from playwright.sync_api import expect
+
+from attnviz.i18n import t
 
 from .conftest import assert_clean, open_app
 from .test_app_browser import CUT_TITLES
@@ -67,6 +70,10 @@ def test_the_three_equivariance_maps_stack_with_a_projectors_tokens(projector, s
     bar = maps.evaluate("p => p.querySelector('.colorbar').getBoundingClientRect().left")
     assert all(bar >= panel["map"][2] for panel in panels)
     assert projector.evaluate(CUT_TITLES) == []
+    # the caption names the two maps that match, which are not "the middle and right" here
+    caption = t("equivariance.maps", "ja", h=1)
+    assert all(t(f"equivariance.t_{k}", "ja") in caption for k in ("A_P", "PAPt"))
+    expect(projector.get_by_text(caption)).to_be_visible()
     assert_clean(projector)
 
 
