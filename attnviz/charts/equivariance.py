@@ -9,14 +9,17 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from ..text import token_labels
+from ..text import is_wide, token_labels
 from .maps import TICK_LABELS_MAX_N, colour_bar, map_trace, pairs
 from .raster import COLORSCALE
 
 DIVERGING = "RdBu_r"
 
 
-TICK_PX = 12  # the key tokens under each of the three maps
+TICK_PX = 12  # the tokens of three maps side by side, each about 85 px wide on a desk
+STACKED_TICK_PX = 20  # stacked, the tokens at a projector's 20 px, as its other maps
+STACKED_MAP_PX = 300  # each stacked map's height: about square in a projector's column
+PANEL_TITLE_PX = 40  # a panel's title above its map, with room between it and the labels
 
 
 def attention_triplet(
@@ -28,55 +31,83 @@ def attention_triplet(
     titles: tuple[str, str, str],
     *,
     height: int = 420,
+    stacked: bool = False,
 ) -> go.Figure:
-    """Three (N, N) weight maps side by side on one colour scale [0, largest weight].
+    """Three (N, N) weight maps on one colour scale [0, largest weight].
 
     A(X) is labelled by ``tokens``; A(PX) and P A Pᵀ by the permuted ``perm_tokens``,
     so the last two are equal exactly when attention is permutation-equivariant.
+    Side by side, ``height`` high; ``stacked``, one under another (a projector's column
+    is too narrow for three at its type size), each map labelling its rows and the figure
+    as tall as the maps and their labels need.
     """
     N = len(tokens)
     show = N <= TICK_LABELS_MAX_N // 2
-    fig = make_subplots(rows=1, cols=3, subplot_titles=titles)
+    rows, cols = (3, 1) if stacked else (1, 3)
+    fig = make_subplots(rows=rows, cols=cols, subplot_titles=titles)
+    tick_px = STACKED_TICK_PX if stacked else TICK_PX
     slots = np.arange(1, N + 1)  # numbered from 1, as the page numbers the tokens
     for k, (z, toks) in enumerate(((A, tokens), (A_P, perm_tokens), (PAPt, perm_tokens))):
         labels = token_labels(toks)
         hover = pairs(labels, labels)
+        at = dict(row=k + 1, col=1) if stacked else dict(row=1, col=k + 1)
         fig.add_trace(
             map_trace(z, x=slots, y=slots, coloraxis="coloraxis", hover=hover, name=titles[k]),
-            row=1,
-            col=k + 1,
+            **at,
         )
-        ticks = dict(tickmode="array", tickvals=slots, ticktext=labels)
-        fig.update_xaxes(  # three maps share the width: the turned labels keep 12 px, also
-            # on a projector, whose 20 px would overlap in a map about 85 px wide
-            showticklabels=show,
-            tickfont_size=TICK_PX,
-            row=1,
-            col=k + 1,
-            **(ticks if show else {}),
-        )
-        fig.update_yaxes(  # A(PX)'s rows are the permuted tokens: named again, not A(X)'s
-            showticklabels=show and k < 2,  # P A Pᵀ's rows are A(PX)'s, beside it
-            tickfont_size=TICK_PX,
+        ticks = dict(tickmode="array", tickvals=slots, ticktext=labels) if show else {}
+        fig.update_xaxes(showticklabels=show, tickfont_size=tick_px, **at, **ticks)
+        fig.update_yaxes(  # A(PX)'s rows are the permuted tokens: named again, not A(X)'s;
+            # side by side, P A Pᵀ's rows are A(PX)'s, beside it
+            showticklabels=show and (stacked or k < 2),
+            tickfont_size=tick_px,
             autorange="reversed",
-            row=1,
-            col=k + 1,
-            **(ticks if show else {}),
+            **at,
+            **ticks,
         )
-    # room for A(PX)'s row labels between the first two maps; the last two sit close
+    top = float(max(np.max(A), np.max(A_P), np.max(PAPt)))
+    fig.update_layout(coloraxis=dict(colorscale=COLORSCALE, cmin=0.0, cmax=top))
+    if stacked:
+        # columns of the widest label as shown: a token's tags are shown, not applied
+        shown = token_labels(tokens + perm_tokens, escape=False)
+        longest = max(sum(2 if is_wide(c) else 1 for c in w) for w in shown)
+        _stack(fig, longest if show else 0)
+    else:
+        _side_by_side(fig, show, height)
+    return fig
+
+
+def _side_by_side(fig: go.Figure, show: bool, height: int) -> None:
+    """The three maps in a row, room for A(PX)'s row labels between the first two; the
+    last two sit close."""
     gaps = (0.16 if show else 0.04, 0.03)
     width = (1 - sum(gaps)) / 3
     starts = (0.0, width + gaps[0], 2 * width + sum(gaps))
     for k, x0 in enumerate(starts):
         fig.update_xaxes(domain=[x0, x0 + width], row=1, col=k + 1)
         fig.layout.annotations[k].x = x0 + width / 2  # its title, over it
-    top = float(max(np.max(A), np.max(A_P), np.max(PAPt)))
+    fig.update_layout(height=height, margin=dict(l=90, r=10, t=40, b=90))
+
+
+def _stack(fig: go.Figure, longest: int) -> None:
+    """The three maps one under another, ``longest`` the widest token label's columns (0
+    without labels): under each map its turned column labels, then the next map's title.
+    The colour bar stands beside the first map; the last map's labels fill the foot."""
+    labels = round(longest * 0.55 * STACKED_TICK_PX) + 12  # about half an em a column
+    row = PANEL_TITLE_PX + STACKED_MAP_PX + labels  # (px)
+    height = 3 * row
+    plot = height - PANEL_TITLE_PX - labels  # the plot area, between the margins (px)
+    for k in range(3):
+        y1 = 1 - k * row / plot  # the map's top, a share of the plot area
+        y0 = y1 - STACKED_MAP_PX / plot
+        fig.update_yaxes(domain=[max(y0, 0.0), y1], row=k + 1, col=1)
+        fig.layout.annotations[k].update(y=y1, font_size=STACKED_TICK_PX)  # its title
     fig.update_layout(
-        coloraxis=dict(colorscale=COLORSCALE, cmin=0.0, cmax=top),
+        coloraxis_colorbar=dict(y=1, yanchor="top", len=STACKED_MAP_PX / plot),
         height=height,
-        margin=dict(l=90, r=10, t=40, b=90),
+        margin=dict(l=10, r=10, t=PANEL_TITLE_PX, b=labels),
     )
-    return fig
+    fig.update_yaxes(automargin=True)  # the rows' labels widen the left margin
 
 
 def difference_map(

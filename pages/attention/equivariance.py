@@ -81,8 +81,14 @@ with right:
     st.caption(ui.tr("equivariance.maps", h=h))
     titles = tuple(ui.tr(f"equivariance.t_{k}") for k in ("A", "A_P", "PAPt"))
     ui.plot(
-        lambda: charts.attention_triplet(
-            r.A[h - 1], r.A_P[h - 1], r.PAPt[h - 1], r.tokens, r.perm_tokens, titles
+        lambda: charts.attention_triplet(  # stacked on a projector: its tokens at 20 px
+            r.A[h - 1],
+            r.A_P[h - 1],
+            r.PAPt[h - 1],
+            r.tokens,
+            r.perm_tokens,
+            titles,
+            stacked=ui.presenting(),
         ),
         "maps",
         f"maps_head{h}",

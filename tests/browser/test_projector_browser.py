@@ -2,9 +2,15 @@
 map on the first screen, heat-map tokens and formulas at the prose's size where there is
 room, every bar's label, a legible LN table."""
 
+from itertools import pairwise
+
 import pytest
+from playwright.sync_api import expect
+
+from attnviz.i18n import t
 
 from .conftest import assert_clean, open_app
+from .test_app_browser import CUT_TITLES
 
 pytestmark = pytest.mark.browser
 PRESENT = "present=true&lang=ja"
@@ -32,6 +38,42 @@ def test_heat_map_tokens_grow_on_a_projector(projector, server):
     maps = projector.evaluate(TICK_SIZES, ".js-plotly-plot")
     named = [sizes for sizes in maps if len(sizes) == 13]  # the maps over the 13 tokens
     assert named and all(min(sizes) >= 16 for sizes in named), maps  # they stayed at 12
+    assert_clean(projector)
+
+
+# each of a figure's maps (subplots xy, x2y2, x3y3): its box, its title's, the sizes of its
+# row and column labels and where the column labels end (boxes as left, top, right, bottom)
+PANELS = """p => { const box = e => { const r = e.getBoundingClientRect();
+        return [r.left, r.top, r.right, r.bottom]; };
+    return ['', '2', '3'].map((k, i) => ({
+        map: box(p.querySelector(`.nsewdrag[data-subplot=x${k}y${k}]`)),
+        title: box(p.querySelectorAll('.annotation')[i]),
+        sizes: [...p.querySelectorAll(`.x${k}tick text, .y${k}tick text`)]
+            .map(t => parseFloat(getComputedStyle(t).fontSize)),
+        labels: Math.max(...[...p.querySelectorAll(`.x${k}tick text`)]
+            .map(t => t.getBoundingClientRect().bottom))})); }"""
+
+
+def test_the_three_equivariance_maps_stack_with_a_projectors_tokens(projector, server):
+    """A(X), A(PX) and P A Pᵀ side by side were about 85 px wide, their tokens at 12 px:
+    presenting, they stack, each with its rows and columns named at the projector's size,
+    its title between the map above's labels and its own map, the colour bar beside them."""
+    open_app(projector, f"{server}/equivariance?{PRESENT}")
+    projector.locator(".js-plotly-plot").nth(2).wait_for(timeout=90_000)
+    maps = projector.locator(".js-plotly-plot").first
+    panels = maps.evaluate(PANELS)
+    for panel in panels:  # 犬が男を噛んだ: six tokens, each naming a row and a column
+        assert len(panel["sizes"]) == 12 and min(panel["sizes"]) >= 16, panels
+        assert panel["title"][3] <= panel["map"][1] + 1, panel  # over its map, not on it
+    for upper, lower in pairwise(panels):
+        assert upper["labels"] <= lower["title"][1], panels  # one under another, apart
+    bar = maps.evaluate("p => p.querySelector('.colorbar').getBoundingClientRect().left")
+    assert all(bar >= panel["map"][2] for panel in panels)
+    assert projector.evaluate(CUT_TITLES) == []
+    # the caption names the two maps that match, which are not "the middle and right" here
+    caption = t("equivariance.maps", "ja", h=1)
+    assert all(t(f"equivariance.t_{k}", "ja") in caption for k in ("A_P", "PAPt"))
+    expect(projector.get_by_text(caption)).to_be_visible()
     assert_clean(projector)
 
 

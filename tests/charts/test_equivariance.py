@@ -3,6 +3,7 @@
 import json
 
 import numpy as np
+import pytest
 
 from attnviz.charts import equivariance as charts
 
@@ -56,3 +57,45 @@ def test_permutation_matrix_is_I_of_perm():
     np.testing.assert_array_equal(P, np.eye(3, dtype=np.float32)[PERM])
     assert fig["layout"]["xaxis"]["ticktext"] == ["1:&lt;b&gt;x&lt;/b&gt;", "2:y", "3:z"]
     assert fig["layout"]["yaxis"]["ticktext"] == ["1:z", "2:&lt;b&gt;x&lt;/b&gt;", "3:y"]
+
+
+def test_stacked_maps_lie_one_under_another_with_a_projectors_tokens():
+    """Presenting, three maps side by side were about 85 px wide each, their tokens at 12 px:
+    stacked, each map has the column's width, its rows labelled, its tokens at 20 px, and
+    between two maps room for the upper one's turned labels and the lower one's title."""
+    rng = np.random.default_rng(1)
+    A, A_P, PAPt = rng.random((3, 3, 3))
+    perm_tokens = [TOKENS[k] for k in PERM]
+    figure = charts.attention_triplet(
+        A, A_P, PAPt, TOKENS, perm_tokens, ("a", "b", "c"), stacked=True
+    )
+    fig = shipped(figure)
+    layout = fig["layout"]
+    x = [layout[f"xaxis{k}"]["domain"] for k in ("", "2", "3")]
+    y = [layout[f"yaxis{k}"]["domain"] for k in ("", "2", "3")]
+    assert x == [[0.0, 1.0]] * 3  # each map as wide as the figure's plot area
+    assert 1.0 == y[0][1] > y[0][0] > y[1][1] > y[1][0] > y[2][1] > y[2][0] >= 0.0
+    # the three maps are as tall and share the height between the margins
+    plot = layout["height"] - layout["margin"]["t"] - layout["margin"]["b"]
+    tall = {round((top - bottom) * plot) for bottom, top in y}
+    assert tall == {charts.STACKED_MAP_PX}
+    gap = (y[0][0] - y[1][1]) * plot  # the upper map's labels and the lower one's title (px)
+    longest = len("1:<b>x</b>")  # the widest label, 10 columns at about half an em each
+    assert gap >= 0.5 * longest * charts.STACKED_TICK_PX + charts.PANEL_TITLE_PX
+    assert layout["margin"]["b"] >= 0.5 * longest * charts.STACKED_TICK_PX  # the last's
+    for k, toks in zip(("", "2", "3"), (TOKENS, perm_tokens, perm_tokens), strict=True):
+        for axis in (f"xaxis{k}", f"yaxis{k}"):
+            assert layout[axis]["tickfont"]["size"] >= 16, axis  # 12 side by side
+            assert layout[axis]["showticklabels"], axis  # P A Pᵀ names its rows too
+        shown = [w.split(":", 1)[1] for w in layout[f"yaxis{k}"]["ticktext"]]
+        assert shown == [w.replace("<", "&lt;").replace(">", "&gt;") for w in toks]
+    # each title over its map; the one colour bar beside the first map, not along all three
+    assert [(a["text"], a["y"]) for a in layout["annotations"]] == [
+        (t, top) for t, (_, top) in zip("abc", y, strict=True)
+    ]
+    bar = layout["coloraxis"]["colorbar"]
+    assert (bar["y"], bar["yanchor"]) == (1, "top")
+    assert bar["len"] == pytest.approx(y[0][1] - y[0][0])
+    side = shipped(charts.attention_triplet(A, A_P, PAPt, TOKENS, perm_tokens, ("a", "b", "c")))
+    assert side["layout"]["xaxis"]["tickfont"]["size"] == 12  # the desk keeps its layout
+    assert side["layout"]["height"] == 420
