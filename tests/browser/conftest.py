@@ -152,3 +152,14 @@ def assert_clean(page: Page) -> None:
     """No Streamlit exception element and no JavaScript page error."""
     assert page.locator("[data-testid=stException]").count() == 0, "exception shown on page"
     assert not page.errors, f"page errors: {page.errors}"
+
+
+# chart titles (and subtitles) and notes, panel titles among them, that run past their
+# chart's edges: Plotly does not wrap them
+CUT_TITLES = """() => Array.from(document.querySelectorAll('.js-plotly-plot .main-svg'))
+    .flatMap(svg => { const box = svg.getBoundingClientRect();
+      return Array.from(svg.querySelectorAll('.gtitle, .gtitle-subtitle, .annotation-text'))
+        .filter(t => { const r = t.getBoundingClientRect();
+          return r.width > 0 && (r.left < box.left - 1 || r.right > box.right + 1
+            || r.top < box.top - 1); })
+        .map(t => t.textContent.slice(0, 50)); })"""

@@ -13,7 +13,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from attnviz.i18n import t
 
-from .conftest import ROOT, assert_clean, open_app, slider, start_server, wait_idle
+from .conftest import CUT_TITLES, ROOT, assert_clean, open_app, slider, start_server, wait_idle
 
 PAGES = re.findall(r'url_path="([\w-]+)"', (ROOT / "app.py").read_text())
 PLOT_DATA = """() => Array.from(document.querySelectorAll('.js-plotly-plot'))
@@ -92,15 +92,6 @@ WORD_BREAKS = """() => Array.from(document.querySelectorAll(
 # every Plotly chart of the page drawn (Streamlit loads Plotly after the run)
 CHARTS_DRAWN = """() => Array.from(document.querySelectorAll('[data-testid=stPlotlyChart]'))
     .every(c => c.querySelector('.main-svg'))"""
-# chart titles (and subtitles) and notes, panel titles among them, that run past their
-# chart's edges: Plotly does not wrap them
-CUT_TITLES = """() => Array.from(document.querySelectorAll('.js-plotly-plot .main-svg'))
-    .flatMap(svg => { const box = svg.getBoundingClientRect();
-      return Array.from(svg.querySelectorAll('.gtitle, .gtitle-subtitle, .annotation-text'))
-        .filter(t => { const r = t.getBoundingClientRect();
-          return r.width > 0 && (r.left < box.left - 1 || r.right > box.right + 1
-            || r.top < box.top - 1); })
-        .map(t => t.textContent.slice(0, 50)); })"""
 
 
 @pytest.mark.browser

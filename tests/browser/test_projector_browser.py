@@ -9,8 +9,7 @@ from playwright.sync_api import expect
 
 from attnviz.i18n import t
 
-from .conftest import assert_clean, open_app
-from .test_app_browser import CUT_TITLES
+from .conftest import CUT_TITLES, assert_clean, open_app
 
 pytestmark = pytest.mark.browser
 PRESENT = "present=true&lang=ja"
