@@ -27,7 +27,7 @@ with st.spinner(ui.tr("saturation.computing")):
     r = ui.compute(saturation.run, cfg, max_entries=32)
 with left:
     if r.rows < cfg.rows:
-        st.info(ui.tr("saturation.rows_capped", rows=r.rows, N=N))
+        st.info(ui.tr("saturation.rows_capped", rows=r.rows, N=N, most=saturation.MAX_LOGITS))
     st.subheader(ui.tr("saturation.formulas"))
     for formula in r.formulas:
         st.latex(formula)

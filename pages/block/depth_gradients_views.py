@@ -30,7 +30,8 @@ def subscripted(name: str) -> str:
 def panels(cfg: Config, r: Result, t: TrendResult, param: str, names: dict[str, str]) -> None:
     """(a), (b): each layer's gradient of ``param``, post-LN and pre-LN; (c), (d): the last
     layer's W_2 against L, pre-LN's with the fitted 1/√L; each drawn once per process for
-    the config and ``param`` (ui.plot)."""
+    what it shows (ui.plot): (a) and (b) for the config and ``param``, (c) and (d) for the
+    trend's config, which a change of L leaves as it is."""
     for row in (("a", "post"), ("b", "pre")), (("c", "post"), ("d", "pre")):
         for column, (key, norm) in zip(st.columns(2), row, strict=True):
             with column:
@@ -42,7 +43,7 @@ def panels(cfg: Config, r: Result, t: TrendResult, param: str, names: dict[str, 
                     lambda key=key, norm=norm: _panel(cfg, r, t, param, names, key, norm),
                     f"panel_{key}",
                     name,
-                    same=(cfg, param),
+                    same=(cfg, param) if key in "ab" else cfg.trend,
                 )
     tr = ui.tr
     spread = "depth_gradients.spread" if cfg.seeds_used > 1 else "depth_gradients.spread_one"

@@ -68,7 +68,7 @@ def test_formulas_shown_are_those_of_the_config_run(lang):
 def test_capped_rows_are_announced():
     at = run_page("saturation", N=128, rows=2000)
     assert_clean(at)
-    assert any("64" in i.value for i in at.info)  # 64 rows fit the draw budget at N = 128
+    assert any("512" in i.value for i in at.info)  # 512 rows of 128 logits fit MAX_LOGITS
     at = run_page("saturation", N=8, rows=500)
     assert not at.info
 

@@ -45,6 +45,36 @@ def test_draws_are_seeded_and_shaped():
     assert a.shape == (len(saturation.DS), 100, 4)
 
 
+@pytest.mark.parametrize("D", [1, 4, 64])
+def test_the_draw_of_q_k_matches_drawing_every_component(D):
+    """The lesson draws a block's qᵀk_j as ‖q‖ z_j (‖q‖² ~ χ², z_j ~ N(0, 1)), not the
+    components. Oracle: q and N keys drawn component by component by torch. Past the
+    variance, the two agree on what a normal draw would miss: the heavy tails of a product
+    (excess kurtosis 6 at D = 1, 6 / D in general) and the link between keys of one query,
+    which share its q: the correlation of two keys' squared logits, 1 / (D + 3))."""
+    N, R = 4, 60_000
+    # 2000 rows a draw, the most the lesson draws; 30 seeds' draws
+    draws = [saturation.draw_logits(N, 2000, seed=s)[saturation.DS.index(D)] for s in range(30)]
+    ours = np.concatenate(draws).astype(np.float64)  # (R, N)
+    g = torch.Generator().manual_seed(0)
+    q = torch.randn(R, 1, D, generator=g, dtype=torch.float64)
+    k = torch.randn(R, N, D, generator=g, dtype=torch.float64)
+    theirs = (q * k).sum(-1).numpy()  # (R, N)
+
+    def kurtosis(x):
+        return float(((x - x.mean()) ** 4).mean() / x.var() ** 2 - 3)
+
+    def linked(x):  # correlation of the squares of two keys' logits of one row
+        return float(np.corrcoef(x[:, 0] ** 2, x[:, 1] ** 2)[0, 1])
+
+    tails = 0.15 * 6 / D + 0.05  # a sample's kurtosis wanders (its 8th moment is large)
+    assert kurtosis(ours) == pytest.approx(6 / D, abs=tails)
+    assert kurtosis(ours) == pytest.approx(kurtosis(theirs), abs=2 * tails)
+    assert linked(ours) == pytest.approx(1 / (D + 3), abs=0.02)
+    assert linked(ours) == pytest.approx(linked(theirs), abs=0.03)
+    assert ours.var() / D == pytest.approx(1.0, rel=0.03)
+
+
 def test_jacobian_norm_matches_the_explicit_matrix():
     logits = torch.randn(50, 7, dtype=torch.float64) * 3
     a = torch.softmax(logits, -1)
@@ -59,9 +89,9 @@ def test_jacobian_norm_matches_the_explicit_matrix():
 
 
 def test_budget_caps_rows_and_bad_input_raises():
-    assert saturation.rows_allowed(128, 2000) * 128 * 4096 <= saturation.MAX_DRAWS
+    assert saturation.rows_allowed(128, 2000) * 128 <= saturation.MAX_LOGITS
     assert saturation.rows_allowed(2, 100) == 100
-    assert saturation.run(saturation.Config(N=128, rows=2000)).rows == 64
+    assert saturation.run(saturation.Config(N=128, rows=2000)).rows == 512
     with pytest.raises(InputError, match="N"):
         saturation.Config(N=0, rows=100)
     with pytest.raises(InputError, match="samples"):
