@@ -30,10 +30,11 @@ def stream(cfg: Config, t: TrendResult, names: dict[str, str]) -> None:
         f"stream_length_D{cfg.D}",
         same=cfg.trend,
     )
-    means = t.length_spread.groupby("norm")["mean"]
-    none = t.growth["none"]
-    st.markdown(
-        tr(
+
+    def text() -> str:  # set once per process for the trend's config
+        means = t.length_spread.groupby("norm")["mean"]
+        none = t.growth["none"]
+        return tr(
             "depth_gradients.stream_text",
             post=means.last()["post"],
             sqrtD=math.sqrt(cfg.D),
@@ -41,8 +42,9 @@ def stream(cfg: Config, t: TrendResult, names: dict[str, str]) -> None:
             pre=t.growth["pre"],
             none=f"{none:,.0f}" if none >= 100 else f"{none:.2f}",  # 47,735 rather than 4.77e+04
         )
-    )
+
+    st.markdown(ui.drawn(text, cfg.trend))
     label = tr("depth_gradients.dl_lengths")
-    ui.csv_button(
-        t.lengths.set_index("norm"), f"stream_length_D{cfg.D}", "csv_lengths", label=label
+    ui.csv_button(  # the table built when the button is clicked
+        lambda: t.lengths.set_index("norm"), f"stream_length_D{cfg.D}", "csv_lengths", label=label
     )
