@@ -32,6 +32,7 @@ from attnviz.device import resolve_device
 from attnviz.lessons import depth_gradients as depth
 from attnviz.lessons import depth_model
 from attnviz.lessons import training_race as training
+from attnviz.lessons.threads import THREADS
 from attnviz.lessons.training_race import config as race_config
 from attnviz.lessons.training_race import frames as race_frames
 from attnviz.lessons.training_race import results as race_results
@@ -167,7 +168,7 @@ def claims() -> None:
 
 
 def main() -> None:
-    torch.set_num_threads(training.THREADS)
+    torch.set_num_threads(THREADS)
     if sys.argv[1:] == ["claims"]:
         claims()
         return

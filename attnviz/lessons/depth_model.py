@@ -15,8 +15,7 @@ no LN and measures ‖x_ℓ‖ per token after each block, in all three placemen
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterable
 
 import numpy as np
 import torch
@@ -27,10 +26,10 @@ from ..limits import MAX_D, MAX_LAYERS, check_choice, check_int
 from ..norms import NORMS as PLACEMENTS
 from ..norms import placement
 from ..stack import SEED_STRIDE, TransformerStack
+from .threads import one_thread
 
 NORMS = ("post", "pre")
 PARAMS = ("W_2", "W_1", "W_O", "W_V")  # per-layer matrices whose gradient norm is reported
-THREADS = 2
 H, B, N = 8, 2, 16  # heads; B sequences of N tokens per gradient
 X_SCALES = {  # the input tokens' entries: N(0, 1), so ‖x_0‖ ≈ √D (the length of embeddings
     # drawn N(0, 1/D) and multiplied by √D, as Vaswani et al. do); or √D times that, ‖x_0‖ ≈ D,
@@ -100,7 +99,7 @@ def layer_gradients(L: int, D: int, seed: int, x_scale: str = "unit") -> dict[st
     D = check_int("D", D, 8, MAX_D)
     check_choice("input scale", x_scale, X_SCALES)
     out = {}
-    with _threads(THREADS):
+    with one_thread():
         stack, (X, r) = _stack(L, D, seed), _inputs(D, seed, x_scale)
         blocks = stack.blocks
         # matrix → (the parameter that holds it, the part of that parameter's gradient it is):
@@ -156,7 +155,7 @@ def depth_pass(
     """
     depths = [check_int("layers", d, 1, MAX_LAYERS) for d in depths]
     grads: dict[str, dict[int, float]] = {norm: {} for norm in NORMS}
-    with _threads(THREADS):
+    with one_thread():
         X, r = _inputs(D, seed, x_scale)
         x = dict.fromkeys(PLACEMENTS, X)
         lengths = {norm: [X.norm(dim=-1).flatten()] for norm in PLACEMENTS}
@@ -177,14 +176,3 @@ def depth_pass(
         {norm: np.array([g[d] for d in depths]) for norm, g in grads.items()},
         {norm: torch.stack(ls).double().cpu().numpy() for norm, ls in lengths.items()},
     )
-
-
-@contextmanager
-def _threads(n: int) -> Iterator[None]:
-    """Run torch on ``n`` threads inside the block (the app's server has 2 cores)."""
-    previous = torch.get_num_threads()
-    torch.set_num_threads(n)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(previous)

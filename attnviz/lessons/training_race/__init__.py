@@ -21,9 +21,7 @@ tables, the positions learned) is in ``results``.
 from __future__ import annotations
 
 import math
-import threading
 from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
 
 import numpy as np
 import torch
@@ -31,16 +29,12 @@ from torch.nn import functional as F
 
 from ... import formulas
 from ...device import resolve_device
+from ..threads import one_thread
 from .config import Config
 from .frames import Frames
 from .model import NORMS, SeqModel
 from .results import Result, StepRecord, positions
 from .tasks import make_batch, probe
-
-# One intra-op thread per race: the same numbers as two, about as fast on an idle 2-core
-# machine, and much faster than two when other work shares the cores, as the races of a
-# classroom on one server do.
-THREADS = 1
 
 
 def _weights(models: Mapping[str, SeqModel], alive: Mapping[str, bool], x: torch.Tensor) -> dict:
@@ -51,28 +45,6 @@ def _weights(models: Mapping[str, SeqModel], alive: Mapping[str, bool], x: torch
         except ValueError:  # the engine rejects non-finite activations
             out[norm] = None
     return out
-
-
-_threads_lock = threading.Lock()
-_racing = [0, 0]  # races running in this process; the thread count to restore after the last
-
-
-@contextmanager
-def _race_threads() -> Iterator[None]:
-    """THREADS intra-op threads for this thread; the process's count returns after the last
-    concurrent race (restoring each race's own earlier count could leave the server at 1)."""
-    with _threads_lock:
-        if not _racing[0]:
-            _racing[1] = torch.get_num_threads()
-        _racing[0] += 1
-        torch.set_num_threads(THREADS)
-    try:
-        yield
-    finally:
-        with _threads_lock:
-            _racing[0] -= 1
-            if not _racing[0]:
-                torch.set_num_threads(_racing[1])
 
 
 def race(
@@ -88,7 +60,7 @@ def race(
     A model whose loss turns non-finite is frozen and reports NaN from then on.
     """
     device = resolve_device(device, many_small_kernels=True)
-    with _race_threads():
+    with one_thread():  # the same numbers as two threads, faster beside other work
         models = models if models is not None else {}
         for norm in NORMS:
             models[norm] = SeqModel(cfg, norm, device)
@@ -135,7 +107,7 @@ def initial(cfg: Config) -> Frames:
     Computed on the CPU on any host: one 8-token forward pass of two small models takes a
     few milliseconds there, less than moving their parameters to a GPU.
     """
-    with _race_threads():
+    with one_thread():  # the same numbers as two threads, faster beside other work
         frames = Frames(cfg, steps=[0])
         x = torch.from_numpy(frames.probe)
         models = {norm: SeqModel(cfg, norm, "cpu") for norm in NORMS}
