@@ -46,7 +46,10 @@ FROM ${BASE_IMAGE}
 ENV PATH=/opt/venv/bin:$PATH PYTHONUNBUFFERED=1 PYTHONDONTWRITEBYTECODE=1 \
     STREAMLIT_SERVER_PORT=8501 STREAMLIT_SERVER_ADDRESS=0.0.0.0 \
     STREAMLIT_SERVER_HEADLESS=true STREAMLIT_BROWSER_GATHER_USAGE_STATS=false \
-    MALLOC_MMAP_THRESHOLD_=134217728 MALLOC_TRIM_THRESHOLD_=536870912
+    MALLOC_MMAP_THRESHOLD_=134217728 MALLOC_TRIM_THRESHOLD_=536870912 OMP_NUM_THREADS=1
+# One torch thread: a container serves one core (docs/hosting.md), and two server processes
+# each running torch on two threads of the same two cores waited on each other's threads
+# (the real model on a new sentence: 142 ms an encode against 18 ms on one thread each).
 # The MALLOC_ settings keep glibc from handing attention maps' pages back to the OS after
 # every run and faulting them in again (bench/bench_engine.py: up to 2x at N = 512).
 # A user without a login shell or write access to the code; its home is the only

@@ -253,12 +253,14 @@ def class_table(trees: list[Path], pages: list[str], k: int) -> None:
 def balanced(n: int, pages: list[str]):
     """HAProxy (deploy/haproxy.cfg as shipped) in front of ``n`` server processes; its
     other replicas point at closed ports, and the class starts once HAProxy has marked
-    them down."""
+    them down. Each process runs torch on its share of the cores (OMP_NUM_THREADS), as
+    docs/hosting.md asks of a host: threads × processes = cores."""
     with ExitStack() as stack, tempfile.TemporaryDirectory() as tmp:
         env, urls = {}, []
         for i, name in enumerate(REPLICAS):
             if i < n:
-                proc, url = start_server("app.py", cwd=ROOT)
+                threads = str(max(1, (os.cpu_count() or 1) // n))
+                proc, url = start_server("app.py", cwd=ROOT, env={"OMP_NUM_THREADS": threads})
                 stack.callback(_stop, proc)
                 urls.append(url)
                 where = url.split("://", 1)[1]
