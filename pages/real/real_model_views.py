@@ -21,6 +21,7 @@ from attnviz.text import token_labels
 from pages.real import real_model_qkspace as qkspace
 from ui import mosaic, steps
 from ui.compute import compute
+from ui.drawn import drawn
 from ui.export import csv_button, download_label, file_stem, map_table, maps_table, plot
 from ui.keys import FOLLOW, HEAD, LAYER, PICK_I, PICK_J
 from ui.language import tr
@@ -55,13 +56,22 @@ def head_grid(r: real_model.Result, L: int, H: int, selected: tuple[int, int]) -
     if r.mosaic_top != 1.0:  # contributions: colours up to a percentile, not to 1
         st.caption(tr("real_model.grid_contributions", top=r.mosaic_top, p=real_model.MOSAIC_TOP))
     what = tr("real_model.dl_grid")
+
+    def labels() -> tuple[list[str], list[str], list[str]]:  # once per process for L, H
+        return (
+            [tr("real_model.layer_label", l=a + 1) for a in range(L)],
+            [tr("real_model.head_label", h=b + 1) for b in range(H)],
+            [tr("names.layer_head", l=a + 1, h=b + 1) for a in range(L) for b in range(H)],
+        )
+
+    rows, cols, names = drawn(labels, L, H)
     mosaic.mosaic(
         mosaic.data(
             r.mosaic,
             r.png,
-            row_labels=[tr("real_model.layer_label", l=a + 1) for a in range(L)],
-            col_labels=[tr("real_model.head_label", h=b + 1) for b in range(H)],
-            names=[tr("names.layer_head", l=a + 1, h=b + 1) for a in range(L) for b in range(H)],
+            row_labels=rows,
+            col_labels=cols,
+            names=names,
             selected=selected,
             alt=tr("real_model.grid"),
             large=presenting(),
