@@ -77,40 +77,28 @@ def _panel(
 ):
     """Panel ``key`` (a–d) of :func:`panels`, for the placement ``norm``."""
     tr = ui.tr
-    by_layer, by_depth = r.spread[param], t.spread
-    if key in "ab":
-        fig = charts.band(
-            by_layer[by_layer.norm == norm],
-            "layer",
-            names=names,
-            title=tr(
-                "depth_gradients.panel_layer",
-                panel=key,
-                norm=tr(f"depth_gradients.short_{norm}"),
-                param=subscripted(param),
-                L=cfg.L,
-            ),
-            x_title=tr("depth_gradients.layer"),
-            y_title=tr("depth_gradients.grad"),
-            height=340,
-        )
-    else:
-        reference = (*t.reference, tr("depth_gradients.reference"))
-        fig = charts.band(
-            by_depth[by_depth.norm == norm],
-            "L",
-            names=names,
-            title=tr(
-                "depth_gradients.panel_depth",
-                panel=key,
-                norm=tr(f"depth_gradients.short_{norm}"),
-            ),
-            log=True,
-            x_title=tr("depth_gradients.depth"),
-            y_title=tr("depth_gradients.grad"),
-            reference=reference if norm == "pre" else None,
-            height=340,
-        )
+    short = tr(f"depth_gradients.short_{norm}")
+    if key in "ab":  # each layer of the depth-L stack
+        stats, x, log, reference = r.spread[param], "layer", False, None
+        p = subscripted(param)
+        title = tr("depth_gradients.panel_layer", panel=key, norm=short, param=p, L=cfg.L)
+        x_title = tr("depth_gradients.layer")
+    else:  # the last layer against L, pre-LN's beside the fitted 1/√L
+        stats, x, log = t.spread, "L", True
+        reference = (*t.reference, tr("depth_gradients.reference")) if norm == "pre" else None
+        title = tr("depth_gradients.panel_depth", panel=key, norm=short)
+        x_title = tr("depth_gradients.depth")
+    fig = charts.band(
+        stats[stats.norm == norm],
+        x,
+        names=names,
+        title=title,
+        log=log,
+        x_title=x_title,
+        y_title=tr("depth_gradients.grad"),
+        reference=reference,
+        height=340,
+    )
     if key != "d":  # one line: its name is the panel's title; (d) names its 1/√L
         fig.update_layout(showlegend=False)
     return fig
