@@ -30,62 +30,8 @@ with st.sidebar:
     ui.toggle(keys.PRESENT, ui.tr("app.present"))
 ui.style()
 
-
-def pages() -> dict[str, list[st.Page]]:
-    """The pages by group, in this run's language."""
-    return {
-        "": [
-            st.Page(
-                "pages/start/home.py", title=ui.tr("app.nav_home"), url_path="home", default=True
-            ),
-            st.Page("pages/start/tour.py", title=ui.tr("app.nav_tour"), url_path="tour"),
-        ],
-        ui.tr("app.nav_group_basics"): [
-            st.Page("pages/attention/scoring.py", title=ui.tr("scoring.nav"), url_path="scoring"),
-            st.Page(
-                "pages/attention/multihead.py", title=ui.tr("multihead.nav"), url_path="multihead"
-            ),
-            st.Page(
-                "pages/attention/saturation.py",
-                title=ui.tr("saturation.nav"),
-                url_path="saturation",
-            ),
-            st.Page(
-                "pages/attention/equivariance.py",
-                title=ui.tr("equivariance.nav"),
-                url_path="equivariance",
-            ),
-        ],
-        ui.tr("app.nav_group_block"): [
-            st.Page(
-                "pages/block/block_anatomy.py",
-                title=ui.tr("block_anatomy.nav"),
-                url_path="block_anatomy",
-            ),
-            st.Page(
-                "pages/block/depth_gradients.py",
-                title=ui.tr("depth_gradients.nav"),
-                url_path="depth_gradients",
-            ),
-            st.Page(
-                "pages/block/training_race.py",
-                title=ui.tr("training_race.nav"),
-                url_path="training_race",
-            ),
-            st.Page(
-                "pages/block/positional.py", title=ui.tr("positional.nav"), url_path="positional"
-            ),
-        ],
-        ui.tr("app.nav_group_real"): [
-            st.Page(
-                "pages/real/real_model.py", title=ui.tr("real_model.nav"), url_path="real_model"
-            ),
-        ],
-    }
-
-
 try:
-    page = ui.navigate(pages)
+    page = ui.navigate()
     ui.unknown_page(page)
     ui.back_to_tour(page)
     page.run()

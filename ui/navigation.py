@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urlencode, urlsplit
 
@@ -28,13 +27,47 @@ SCROLL = st.components.v2.component(
 TOUR = "pages/start/tour.py"
 
 
-def navigate(pages: Callable[[], dict[str, list[st.Page]]]) -> st.Page:
-    """``st.navigation`` over the groups of pages ``pages()`` lists, built once per process
-    and language (ui.drawn): an ``st.Page`` resolves its file on the disk, and a class of 40
-    rerunning at once spent ~5 % of its CPU there. Each run gets copies, since
-    ``st.navigation`` marks its copy of the page it returns as the one to run."""
-    built = drawn(pages)
+# The app's pages by group (its title's key; the first group has none): each page's script,
+# pages/<where>.py, whose stem is its URL path and names its title, "<stem>.nav". The first
+# page opens at the app's root. Tests and benchmarks read their page list from here.
+GROUPS: dict[str, tuple[str, ...]] = {
+    "": ("start/home", "start/tour"),
+    "app.nav_group_basics": (
+        "attention/scoring",
+        "attention/multihead",
+        "attention/saturation",
+        "attention/equivariance",
+    ),
+    "app.nav_group_block": (
+        "block/block_anatomy",
+        "block/depth_gradients",
+        "block/training_race",
+        "block/positional",
+    ),
+    "app.nav_group_real": ("real/real_model",),
+}
+SCRIPTS = {Path(where).name: f"pages/{where}.py" for group in GROUPS.values() for where in group}
+
+
+def navigate() -> st.Page:
+    """``st.navigation`` over ``GROUPS``, its pages built once per process and language
+    (ui.drawn): an ``st.Page`` resolves its file on the disk, and a class of 40 rerunning at
+    once spent ~5 % of its CPU there. Each run gets copies, since ``st.navigation`` marks its
+    copy of the page it returns as the one to run."""
+    built = drawn(_pages)
     return st.navigation({group: [_copy(p) for p in listed] for group, listed in built.items()})
+
+
+def _pages() -> dict[str, list[st.Page]]:
+    """``GROUPS`` as ``st.Page`` objects titled in this run's language."""
+    home = next(iter(SCRIPTS))
+    return {
+        tr(group) if group else "": [
+            st.Page(SCRIPTS[stem], title=tr(f"{stem}.nav"), url_path=stem, default=stem == home)
+            for stem in (Path(where).name for where in listed)
+        ]
+        for group, listed in GROUPS.items()
+    }
 
 
 def _copy(page: st.Page) -> st.Page:

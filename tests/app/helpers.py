@@ -6,7 +6,6 @@ from __future__ import annotations
 import base64
 import io
 import json
-import re
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -17,15 +16,14 @@ from streamlit.testing.v1 import AppTest
 
 from ui import keys
 from ui.export import LINE_GAP, NUMBER_TABLE
+from ui.navigation import SCRIPTS
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-# the pages app.py's navigation lists (a module beside page X, X_<concern>.py, is none)
-PAGES = {
-    Path(path).stem: path
-    for path in re.findall(r'st\.Page\(\s*"(pages/[^"]+)"', (ROOT / "app.py").read_text("utf-8"))
-}
+# the pages the app's navigation lists, by URL path (a module beside page X, X_<concern>.py,
+# is none)
+PAGES = SCRIPTS
 
 
 def run_page(page: str, lang: str = "en", timeout: float = 120, **params: object) -> AppTest:

@@ -18,13 +18,14 @@ import pytest
 from attnviz.i18n import t
 from attnviz.lessons import multihead
 from attnviz.text import token_labels
+from ui.navigation import SCRIPTS
 
 from .conftest import ROOT, open_app, slider, wait_idle
 
 pytestmark = pytest.mark.browser
 
 AXE = ROOT / "tests" / "browser" / "node_modules" / "axe-core" / "axe.min.js"
-PAGES = re.findall(r'url_path="([\w-]+)"', (ROOT / "app.py").read_text())
+PAGES = list(SCRIPTS)
 VIEWS = [(lang, present) for lang in ("ja", "en") for present in ("false", "true")]
 TEXT = "the cat sat on the mat because the mat was warm"  # N = 11 tokens
 PICKED = "rgb(224, 32, 32)"  # the outline of a picked tile or cell (ui/mosaic.css, heatmap.css)

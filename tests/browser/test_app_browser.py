@@ -12,10 +12,11 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from attnviz.i18n import t
+from ui.navigation import SCRIPTS
 
-from .conftest import CUT_TITLES, ROOT, assert_clean, open_app, slider, start_server, wait_idle
+from .conftest import CUT_TITLES, assert_clean, open_app, slider, start_server, wait_idle
 
-PAGES = re.findall(r'url_path="([\w-]+)"', (ROOT / "app.py").read_text())
+PAGES = list(SCRIPTS)
 PLOT_DATA = """() => Array.from(document.querySelectorAll('.js-plotly-plot'))
     .filter(gd => gd.data && gd.querySelector('.main-svg'))
     .map(gd => JSON.stringify(gd.data.map(t => [t.type, t.z, t.y, t.source])))"""

@@ -12,20 +12,20 @@ from __future__ import annotations
 
 import asyncio
 import random
-import re
 import statistics
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from tests.load.stclient import Session, next_value
+from ui.navigation import SCRIPTS
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def app_pages() -> list[str]:
-    """The url paths registered in app.py (home first)."""
-    return re.findall(r'url_path="([^"]+)"', (ROOT / "app.py").read_text(encoding="utf-8"))
+    """The URL paths of the app's pages (home first)."""
+    return list(SCRIPTS)
 
 
 @dataclass
