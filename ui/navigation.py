@@ -24,9 +24,6 @@ DISMISS = st.components.v2.component(
 SCROLL = st.components.v2.component(
     "attnviz.scroll", js=(HERE / "scroll.js").read_text(encoding="utf-8")
 )
-TOUR = "pages/start/tour.py"
-
-
 # The app's pages by group (its title's key; the first group has none): each page's script,
 # pages/<where>.py, whose stem is its URL path and names its title, "<stem>.nav". The first
 # page opens at the app's root. Tests and benchmarks read their page list from here.
@@ -47,6 +44,7 @@ GROUPS: dict[str, tuple[str, ...]] = {
     "app.nav_group_real": ("real/real_model",),
 }
 SCRIPTS = {Path(where).name: f"pages/{where}.py" for group in GROUPS.values() for where in group}
+TOUR = SCRIPTS["tour"]
 
 
 def navigate() -> st.Page:
