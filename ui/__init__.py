@@ -20,13 +20,13 @@ from .export import (
     formula_lines,
     formula_table,
     number_table,
-    plot,
 )
 from .language import lang, tr
 from .layout import presenting, split, style
 from .messages import error_box, explain
 from .navigation import back_to_tour, navigate, reopen_link, unknown_page
 from .page_run import begin_page, end_page, settle, settled, show_settled, stop
+from .plots import plot
 from .startup import warm_up
 from .widgets import (
     choice_slider,

@@ -23,9 +23,10 @@ from attnviz.stepthrough import WeightSteps
 from attnviz.tables import qk_table, sent_table, step_tables
 
 from .components import component, ordered
-from .export import csv_button, csv_text, download_label, file_stem, plot
+from .export import csv_button, csv_text, download_label, file_stem
 from .language import tr
 from .layout import presenting
+from .plots import plot
 from .widgets import choice_slider, select
 
 TOP_K = [str(k) for k in (1, 2, 3, 5, 8, 12, 16)]

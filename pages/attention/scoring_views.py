@@ -14,9 +14,10 @@ from attnviz.charts import scoring as charts
 from attnviz.lessons import scoring
 from attnviz.scores import SCORES
 from attnviz.text import token_labels
-from ui.export import csv_button, plot
+from ui.export import csv_button
 from ui.language import tr
 from ui.layout import presenting
+from ui.plots import plot
 
 
 def all_scores(cfg: scoring.Config, r: scoring.Result) -> None:

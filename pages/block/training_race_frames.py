@@ -15,10 +15,10 @@ from attnviz.charts import training_race as charts
 from attnviz.lessons import training_race
 from attnviz.lessons.training_race import frames as race_frames
 from attnviz.lessons.training_race import results as race_results
-from ui.export import plot
 from ui.keys import RACE_FRAME
 from ui.language import tr
 from ui.layout import presenting
+from ui.plots import plot
 
 
 def names(prefix: str = "names.norm_") -> dict[str, str]:

@@ -15,9 +15,10 @@ from attnviz.lessons.real_model import sinks as real_sinks
 from attnviz.lessons.real_model.measures import MEASURES
 from attnviz.text import columns
 from pages.real import real_model_sinks_layers
-from ui.export import csv_button, file_stem, halved, plot
+from ui.export import csv_button, file_stem
 from ui.language import tr
 from ui.layout import presenting
+from ui.plots import halved, plot
 
 SINK_TITLE_WIDTH = 12  # wider panel titles of the sinks are on two lines when presenting
 

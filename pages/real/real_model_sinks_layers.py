@@ -12,9 +12,10 @@ from attnviz import sinks
 from attnviz.charts.sinks import layer_shares
 from attnviz.lessons import real_model
 from attnviz.lessons.real_model import sinks as real_sinks
-from ui.export import file_stem, number_table, plot
+from ui.export import file_stem, number_table
 from ui.language import tr
 from ui.layout import presenting
+from ui.plots import plot
 
 SHOWN = ["cls", "sep", "punct"]  # the places heads park weight (the rest is what is left)
 

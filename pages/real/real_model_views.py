@@ -22,10 +22,11 @@ from pages.real import real_model_qkspace as qkspace
 from ui import mosaic, steps
 from ui.compute import compute
 from ui.drawn import drawn
-from ui.export import csv_button, download_label, file_stem, map_table, maps_table, plot
+from ui.export import csv_button, download_label, file_stem, map_table, maps_table
 from ui.keys import FOLLOW, HEAD, LAYER, PICK_I, PICK_J
 from ui.language import tr
 from ui.layout import presenting
+from ui.plots import plot
 from ui.widgets import slider, toggle
 
 

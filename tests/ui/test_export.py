@@ -7,7 +7,7 @@ import pytest
 from plotly.subplots import make_subplots
 
 from ui import export
-from ui.export import _stand_off, _titled, halved
+from ui.plots import _stand_off, _titled, halved
 
 
 def test_a_japanese_title_breaks_only_at_its_punctuation_nearest_the_middle():
