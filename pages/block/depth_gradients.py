@@ -7,7 +7,7 @@ import streamlit as st
 import ui
 from attnviz.lessons import depth_gradients
 from attnviz.limits import MAX_LAYERS
-from pages.block import depth_gradients_stream
+from pages.block import depth_gradients_stream, depth_gradients_verdict
 from pages.block import depth_gradients_views as views
 
 WIDTHS = ["64", "128", "256", "512"]
@@ -48,7 +48,7 @@ with right:
     r = ui.compute_with_progress(depth_gradients.run, cfg, computing)
     t = ui.compute_with_progress(depth_gradients.trend, cfg.trend, computing)
     views.panels(cfg, r, t, param, names)
-    views.verdict(cfg, depth_gradients.panels(r, t), t)
+    depth_gradients_verdict.verdict(cfg, depth_gradients.panels(r, t), t)
     depth_gradients_stream.stream(cfg, t, names)
 with left:
     for formula in t.formulas:
