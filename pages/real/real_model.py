@@ -15,7 +15,7 @@ from attnviz.lessons.real_model import forward
 from attnviz.lessons.real_model.measures import MEASURES
 from attnviz.limits import MAX_TEXT_CHARS
 from attnviz.text import token_labels
-from pages.real import real_model_layernorm, real_model_sinks
+from pages.real import real_model_grid, real_model_layernorm, real_model_sinks
 from pages.real import real_model_views as views
 from ui.keys import HEAD, LAYER
 
@@ -80,7 +80,7 @@ if r.truncated:
 real_model_layernorm.section(cfg.text, L)
 with right:
     if view == "model":
-        views.head_grid(r, L, H, selected=(layer, head))
+        real_model_grid.head_grid(r, L, H, selected=(layer, head))
     if view == "rollout":
         st.markdown(ui.tr("real_model.rollout_help"))
         if not MEASURES[measure].rows_sum_to_one:

@@ -1,7 +1,7 @@
-"""The real-model page's sections, drawn by pages/real/real_model.py in this order: the
-grid of every layer's heads, the map and what hangs on it (one ``st.fragment``: the weight
-followed, the query–key pictures of ``real_model_qkspace``), and the CSV of every map; the
-attention sinks below are ``real_model_sinks``.
+"""The real-model page's sections, drawn by pages/real/real_model.py after the grid of every
+layer's heads (``real_model_grid``): the map and what hangs on it (one ``st.fragment``: the
+weight followed, the query–key pictures of ``real_model_qkspace``), and the CSV of every
+map; the attention sinks below are ``real_model_sinks``.
 
 The controls on the page's left (and a click in the mosaic) rerun the page; a click in
 the map, or a control under it, reruns only the fragment. Strings are ``real_model.*``
@@ -21,18 +21,12 @@ from attnviz.text import token_labels
 from pages.real import real_model_qkspace as qkspace
 from ui import mosaic, steps
 from ui.compute import compute
-from ui.drawn import drawn
-from ui.export import csv_button, download_label, file_stem, map_table, maps_table
-from ui.keys import FOLLOW, HEAD, LAYER, PICK_I, PICK_J
+from ui.export import csv_button, file_stem, map_table, maps_table
+from ui.keys import FOLLOW, PICK_I, PICK_J
 from ui.language import tr
 from ui.layout import presenting
 from ui.plots import plot
 from ui.widgets import slider, toggle
-
-
-def pick_head(cell: tuple[int, int]) -> None:
-    """Grid click → layer and head sliders (from 1; runs before the next script run)."""
-    st.session_state[LAYER], st.session_state[HEAD] = cell[0] + 1, cell[1] + 1
 
 
 def map_title(view: str, combine: str | None, layer: int, head: int, measure: str) -> str:
@@ -48,39 +42,6 @@ def map_title(view: str, combine: str | None, layer: int, head: int, measure: st
     if MEASURES[measure].rows_sum_to_one:
         return title
     return tr("real_model.title_contributions", title=title)
-
-
-def head_grid(r: real_model.Result, L: int, H: int, selected: tuple[int, int]) -> None:
-    """Every layer's heads as one mosaic, a click picks a head (``pick_head``), and its PNG."""
-    st.subheader(tr("real_model.grid"))
-    st.caption(tr("real_model.grid_help"))
-    if r.mosaic_top != 1.0:  # contributions: colours up to a percentile, not to 1
-        st.caption(tr("real_model.grid_contributions", top=r.mosaic_top, p=real_model.MOSAIC_TOP))
-    what = tr("real_model.dl_grid")
-
-    def labels() -> tuple[list[str], list[str], list[str]]:  # once per process for L, H
-        return (
-            [tr("real_model.layer_label", l=a + 1) for a in range(L)],
-            [tr("real_model.head_label", h=b + 1) for b in range(H)],
-            [tr("names.layer_head", l=a + 1, h=b + 1) for a in range(L) for b in range(H)],
-        )
-
-    rows, cols, names = drawn(labels, L, H)
-    mosaic.mosaic(
-        mosaic.data(
-            r.mosaic,
-            r.png,
-            row_labels=rows,
-            col_labels=cols,
-            names=names,
-            selected=selected,
-            alt=tr("real_model.grid"),
-            large=presenting(),
-            save=(download_label("png", what), f"{file_stem(what)}.png"),
-        ),
-        "grid",
-        pick_head,
-    )
 
 
 @st.fragment
