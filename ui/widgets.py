@@ -7,86 +7,18 @@ names, numbers out of range are clamped and unknown values dropped, each with a 
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Mapping, Sequence
 
 import streamlit as st
-from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from attnviz.i18n import t
 from attnviz.positional import KINDS, MODES
 from attnviz.text import first_tokens
 
-from .keys import BOUND, EXAMPLES, OPTIONS, RELABEL, SELECT_KINDS, TEXT_CUT
+from .keys import EXAMPLES, OPTIONS, RELABEL, SELECT_KINDS, TEXT_CUT
 from .language import lang, tr
 from .messages import note
-
-
-def _from_url(
-    key: str, default: object, parse: Callable[[str], object], valid: Callable[[object], bool]
-) -> bool:
-    """Seed ``st.session_state[key]`` from ``?key=`` on first sight; True if a value is set.
-
-    ``parse`` turns the URL text into a valid value (clamping where sensible) or raises
-    ValueError; a rejected value is dropped with a translated notice. A value left under
-    the same key by another page's widget that is not ``valid`` here is forgotten, and so
-    is every value when the browser went back or forward: the URL of that entry wins.
-    """
-    st.session_state.setdefault(BOUND, {})[key] = default
-    if key in st.session_state and (_history() or not valid(st.session_state[key])):
-        del st.session_state[key]
-    if key not in st.session_state and key in st.query_params:
-        raw = st.query_params[key]
-        try:
-            value = parse(raw)
-        except (ValueError, TypeError):
-            note(tr("app.url_ignored", name=key))
-        else:
-            if isinstance(value, int | float) and not isinstance(value, bool) and str(value) != raw:
-                note(tr("app.url_clamped", name=key, value=value))
-            st.session_state[key] = value
-    return key in st.session_state
-
-
-def _history() -> bool:
-    """True in a run that the browser's back or forward button started (the page would
-    otherwise write its widgets' values over the URL it went back to)."""
-    ctx = get_script_run_ctx()
-    return bool(ctx and ctx.is_history_navigation)
-
-
-def _number_in(value: object, kind: type, lo: float, hi: float) -> bool:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return False
-    return (kind is float or isinstance(value, int)) and lo <= value <= hi
-
-
-def _clamp(kind: type, lo: float, hi: float) -> Callable[[str], float]:
-    def parse(raw: str) -> float:
-        value = kind(raw)
-        if not math.isfinite(value):
-            raise ValueError(raw)
-        return min(max(value, lo), hi)
-
-    return parse
-
-
-def _choice(options: Sequence[str]) -> Callable[[str], str]:
-    def parse(raw: str) -> str:
-        if raw not in options:
-            raise ValueError(raw)
-        return raw
-
-    return parse
-
-
-BOOLS = {"true": True, "1": True, "false": False, "0": False}  # what a link may write
-
-
-def _bool(raw: str) -> bool:
-    if raw.lower() not in BOOLS:
-        raise ValueError(raw)
-    return BOOLS[raw.lower()]
+from .url_values import as_bool, choice, clamp, from_url, number_in
 
 
 def slider(
@@ -103,7 +35,7 @@ def slider(
     kind = int if isinstance(default, int) else float
     if hi <= lo:  # Streamlit refuses a slider without a range
         return kind(lo)
-    if _from_url(key, default, _clamp(kind, lo, hi), lambda v: _number_in(v, kind, lo, hi)):
+    if from_url(key, default, clamp(kind, lo, hi), lambda v: number_in(v, kind, lo, hi)):
         return where.slider(label, lo, hi, key=key, **options)
     return where.slider(label, lo, hi, default, key=key, **options)
 
@@ -112,7 +44,7 @@ def kept_int(key: str, lo: int, hi: int, default: int) -> int:
     """An integer in [lo, hi] that something other than a widget sets (a click on a map),
     kept in ``?key=`` as a control's value is: clamped from the URL, and forgotten (back to
     ``default``) when it no longer lies in the range."""
-    if _from_url(key, default, _clamp(int, lo, hi), lambda v: _number_in(v, int, lo, hi)):
+    if from_url(key, default, clamp(int, lo, hi), lambda v: number_in(v, int, lo, hi)):
         return st.session_state[key]
     st.session_state[key] = default
     return default
@@ -154,7 +86,7 @@ def select(
         # new widget: set it again so that it is shown (and stays chosen) under the label
         # of the new language, in the new widget
         st.session_state[key] = st.session_state[key]
-    if not _from_url(key, default, _choice(options), lambda v: v in options):
+    if not from_url(key, default, choice(options), lambda v: v in options):
         kw["index"] = options.index(default)
     widget = where.radio if radio else where.selectbox
     return widget(label, options, format_func=labels, key=key, **kw)
@@ -183,21 +115,21 @@ def choice_slider(
     """A slider over a few named stops (powers of two, say), kept in ``?key=`` by name."""
     options = list(options)
     st.session_state.setdefault(OPTIONS, {})[key] = options
-    if not _from_url(key, default, _choice(options), lambda v: v in options):
+    if not from_url(key, default, choice(options), lambda v: v in options):
         kw["value"] = default
     return where.select_slider(label, options, key=key, **kw)
 
 
 def toggle(key: str, label: str, default: bool = False, where=st, **kw) -> bool:
     """A toggle kept in ``?key=true|false``."""
-    if not _from_url(key, default, _bool, lambda v: isinstance(v, bool)):
+    if not from_url(key, default, as_bool, lambda v: isinstance(v, bool)):
         kw["value"] = default
     return where.toggle(label, key=key, **kw)
 
 
 def number(key: str, label: str, lo: int, hi: int, default: int, where=st, **kw) -> int:
     """An integer input in [lo, hi] kept in ``?key=`` (clamped)."""
-    if not _from_url(key, default, _clamp(int, lo, hi), lambda v: _number_in(v, int, lo, hi)):
+    if not from_url(key, default, clamp(int, lo, hi), lambda v: number_in(v, int, lo, hi)):
         kw["value"] = default
     return where.number_input(label, lo, hi, step=1, key=key, **kw)
 
@@ -234,7 +166,7 @@ def text(
     if st.session_state.get(RELABEL) and st.session_state.get(key) == examples.get(key):
         st.session_state[key] = default  # an example left as it was follows the language
     examples[key] = default
-    if not _from_url(key, default, parse, lambda v: isinstance(v, str)):
+    if not from_url(key, default, parse, lambda v: isinstance(v, str)):
         kw["value"] = default
     value = where.text_input(label, key=key, on_change=cut, **kw)
     if st.session_state.get(TEXT_CUT) == key:

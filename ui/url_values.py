@@ -1,0 +1,88 @@
+"""A control's value read from the page's link (``?key=value``): parsed, clamped into range
+or dropped with a translated notice, and forgotten when the browser went back or forward
+(the link of that entry wins). ui/widgets.py seeds each control through ``from_url``."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+
+import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+from .keys import BOUND
+from .language import tr
+from .messages import note
+
+
+def from_url(
+    key: str, default: object, parse: Callable[[str], object], valid: Callable[[object], bool]
+) -> bool:
+    """Seed ``st.session_state[key]`` from ``?key=`` on first sight; True if a value is set.
+
+    ``parse`` turns the URL text into a valid value (clamping where sensible) or raises
+    ValueError; a rejected value is dropped with a translated notice. A value left under
+    the same key by another page's widget that is not ``valid`` here is forgotten, and so
+    is every value when the browser went back or forward: the URL of that entry wins.
+    """
+    st.session_state.setdefault(BOUND, {})[key] = default
+    if key in st.session_state and (history_run() or not valid(st.session_state[key])):
+        del st.session_state[key]
+    if key not in st.session_state and key in st.query_params:
+        raw = st.query_params[key]
+        try:
+            value = parse(raw)
+        except (ValueError, TypeError):
+            note(tr("app.url_ignored", name=key))
+        else:
+            if isinstance(value, int | float) and not isinstance(value, bool) and str(value) != raw:
+                note(tr("app.url_clamped", name=key, value=value))
+            st.session_state[key] = value
+    return key in st.session_state
+
+
+def history_run() -> bool:
+    """True in a run that the browser's back or forward button started (the page would
+    otherwise write its widgets' values over the URL it went back to)."""
+    ctx = get_script_run_ctx()
+    return bool(ctx and ctx.is_history_navigation)
+
+
+def number_in(value: object, kind: type, lo: float, hi: float) -> bool:
+    """Whether a value kept in the session is a ``kind`` in [lo, hi] (a bool is no number)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    return (kind is float or isinstance(value, int)) and lo <= value <= hi
+
+
+def clamp(kind: type, lo: float, hi: float) -> Callable[[str], float]:
+    """A parser of a link's number: a finite ``kind``, clamped into [lo, hi]."""
+
+    def parse(raw: str) -> float:
+        value = kind(raw)
+        if not math.isfinite(value):
+            raise ValueError(raw)
+        return min(max(value, lo), hi)
+
+    return parse
+
+
+def choice(options: Sequence[str]) -> Callable[[str], str]:
+    """A parser of a link's name: one of ``options``, as it is."""
+
+    def parse(raw: str) -> str:
+        if raw not in options:
+            raise ValueError(raw)
+        return raw
+
+    return parse
+
+
+BOOLS = {"true": True, "1": True, "false": False, "0": False}  # what a link may write
+
+
+def as_bool(raw: str) -> bool:
+    """A link's toggle: true/1 or false/0, in any case."""
+    if raw.lower() not in BOOLS:
+        raise ValueError(raw)
+    return BOOLS[raw.lower()]
