@@ -1,7 +1,8 @@
 """attnviz: the attention chapter's equations in PyTorch, with traces of every intermediate."""
 
 from .allocator import keep_freed_memory
-from .attention import AttentionTrace, MultiHeadAttention, attend, scaled_dot_product_attention
+from .attend import attend, scaled_dot_product_attention
+from .attention import MultiHeadAttention
 from .block import BlockTrace, LayerNorm, TransformerBlock
 from .device import resolve_device
 from .interop import from_torch
@@ -10,6 +11,7 @@ from .positional import PositionalEncoding, sinusoidal
 from .pretrained import load_pretrained
 from .scores import SCORES, make_score
 from .stack import TransformerStack
+from .trace import AttentionTrace
 
 __all__ = [
     "SCORES",

@@ -10,10 +10,11 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
-from .attention import AttentionTrace, MultiHeadAttention
+from .attention import MultiHeadAttention
 from .limits import MAX_D, MAX_D_FF, MAX_N, check_choice, check_float, check_int
 from .norms import NORMS
 from .params import Init
+from .trace import AttentionTrace
 
 ACTIVATIONS = {"relu": F.relu, "gelu": F.gelu}
 

@@ -39,10 +39,11 @@ from itertools import pairwise
 
 import numpy as np
 
-from .attention import AttentionTrace, MultiHeadAttention
+from .attention import MultiHeadAttention
 from .block import BlockTrace
 from .device import to_numpy
 from .limits import MAX_N, check_choice, check_int
+from .trace import AttentionTrace
 
 CENTRES = ("each", "keys", "none")
 

@@ -25,11 +25,12 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch
 
-from .attention import AttentionTrace, MultiHeadAttention
+from .attention import MultiHeadAttention
 from .block import BlockTrace
 from .device import to_numpy
 from .limits import check_int
 from .scores import scale, spec_of
+from .trace import AttentionTrace
 
 TRACE_ATOL = 1e-3  # far above float32 rounding, far below a wrong module, mask or input
 

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from torch.nn import functional as F
 
 import attnviz
-from attnviz.attention import attend, scaled_dot_product_attention
+from attnviz.attend import attend, scaled_dot_product_attention
 
 
 @pytest.mark.parametrize("dtype,tol", [(torch.float32, 1e-5), (torch.float64, 1e-10)])

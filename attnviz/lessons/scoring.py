@@ -21,7 +21,7 @@ import numpy as np
 import torch
 
 from .. import formulas
-from ..attention import attend, scaled_dot_product_attention
+from ..attend import attend, scaled_dot_product_attention
 from ..errors import InputError
 from ..limits import MAX_D, MAX_MLP_HIDDEN, MAX_N, MAX_SEED, check_choice, check_int
 from ..scores import SCORES, make_score, spec_of
