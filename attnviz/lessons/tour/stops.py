@@ -22,6 +22,7 @@ from .. import block_anatomy, depth_gradients, equivariance, multihead, position
 from .. import scoring as scoring_lesson
 from . import block_asks as block
 from . import law_asks as law
+from . import output_asks as output
 from . import scoring_asks as scoring
 
 PAGE_FILES = {  # url path → the page's script, as app.py registers it
@@ -121,11 +122,11 @@ ASKS = {
         _scoring(
             "S8",
             "scaled_dot",
-            scoring.s8,
-            scoring.s8_figure,
+            output.s8,
+            output.s8_figure,
             lambda: formulas.single_query("scaled_dot"),
         ),
-        _scoring("S9", "scaled_dot", scoring.s9, scoring.s9_figure, _many(1), "scoring.many_title"),
+        _scoring("S9", "scaled_dot", output.s9, output.s9_figure, _many(1), "scoring.many_title"),
         Ask(
             "S10",
             "multihead",
@@ -137,7 +138,7 @@ ASKS = {
             _multihead("X W_h^Q"),  # Q, K, V from the same X
         ),
         _scoring(
-            "S11", "scaled_dot", scoring.s11, scoring.s11_figure, _many(2), "scoring.many_title"
+            "S11", "scaled_dot", output.s11, output.s11_figure, _many(2), "scoring.many_title"
         ),
         Ask(
             "S12",
