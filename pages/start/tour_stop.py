@@ -41,8 +41,7 @@ def links(stop: tour.Stop) -> None:
     """The stop's page, opened in the state the figure was drawn in (and the mode the tour is
     in), then the further pages it names; each of them links back to this stop."""
     mode = {PRESENT: "true"} if ui.presenting() else {}
-    state = ui.tr(f"tour.{stop.claim.lower()}_state")
-    label = ui.tr("tour.open", page=ui.tr(f"{stop.page}.nav"), state=state)
+    label = ui.tr("tour.open", page=ui.tr(f"{stop.page}.nav"), state=stop.state)
     st.html(css("tour_presenting" if ui.presenting() else "tour"))  # as large as the prose
     with st.container(key="tour_links"):
         st.page_link(stop.script, label=label, icon="➡️", query_params=stop.query() | mode)
@@ -66,11 +65,13 @@ def show(claim: str, seed: int) -> None:
     cfg, r = _compute(ask, seed)
     try:
         ex = ask.ask(cfg, r, ui.lang(), seed)
-    except ValueError:  # this example ties two answers: none could be marked right alone
+    except tour.NoQuestion:  # this example ties two answers: none could be marked right alone
         st.info(ui.tr("tour.tied"))
         ui.plot(ask.figure(cfg, r, ui.lang(), seed), f"tour_{key}", f"tour_{key}_seed{seed}")
         links(stop)
         return
+    if ex.given:  # the example's values, read before the question that reasons from them
+        st.markdown(ex.given)
     st.markdown(f"**{ui.tr('tour.question')}** {ex.question}")
     answer = st.session_state.get(TOUR_ANSWERS, {}).get(claim)
     answer = answer if answer and answer["seed"] == seed else None

@@ -2,11 +2,12 @@
 result, its figure drawn from the same configuration as the page its link opens.
 
 ``stops.ASKS`` holds how each claim is asked; ``scoring_asks`` and ``output_asks`` (the
-scoring lesson's weights and outputs), ``law_asks`` and ``block_asks`` the exercises by
-lesson; ``exercise`` the checked exercise itself.
+scores, and what attention puts out), ``law_asks`` and ``block_asks`` the exercises by
+lesson; ``exercise`` the checked exercise itself. Each stop asks one of a few concept
+questions, the example's seed picking which, with the choices in an order drawn per example.
 """
 
-from .exercise import Choice, Exercise, sentences
+from .exercise import Choice, Exercise, NoQuestion, sentences
 from .stops import ASKS, CLAIMS, PAGE_FILES, Ask, Stop, stop, stops
 
 __all__ = [
@@ -16,6 +17,7 @@ __all__ = [
     "Ask",
     "Choice",
     "Exercise",
+    "NoQuestion",
     "Stop",
     "sentences",
     "stop",

@@ -1,8 +1,10 @@
-"""The tour's exercises on the block: multi-head attention (S10, S12), LayerNorm in one
-block (S13), the last layer's gradient against depth (S14) and the sinusoidal positions'
-similarity (S16)."""
+"""The tour's exercises on the block: Q, K, V from one X (S10), the heads' widths, divisor
+and W^O (S12), LayerNorm in a post-LN block (S13), post-LN and pre-LN against depth (S14),
+and the sinusoidal positions (S16)."""
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 import plotly.graph_objects as go
@@ -14,70 +16,150 @@ from ...charts import positional as pos_charts
 from ...i18n import t
 from ...text import token_labels, tokenize
 from .. import block_anatomy, depth_gradients, multihead, positional
-from .exercise import Choice, Exercise, exercise, in_order, pick_distractors, sentences, tr
+from .exercise import Choice, Exercise, choices_of, exercise, kind, numbers, shaped, tr
 from .scoring_asks import EXAMPLES, example
 
-TIE = 1e-4
+# ---- S10: Q, K and V are linear maps of the same X; S12: H heads of width D′ = D / H
+S10_KINDS = ("shape", "from_x", "scale")
+S12_KINDS = ("width", "divisor", "output")
+S10_HEADS = (2, 4, 8)
+S12_HEADS = (2, 4, 16)
+QK_SCALE = 2  # s of W^Q, W^K in S10's "scale" question: every score × s²
 
 
-def mh_config(lang: str, seed: int) -> multihead.Config:
-    """The multi-head page's sentence for example 0, the scoring examples' after it."""
-    text = example(lang, seed)[0] if seed % EXAMPLES else t("multihead.default_text", lang)
-    return multihead.Config(text=text, D=64, H=8, seed=seed)
+def heads(seed: int, options: tuple[int, ...], kinds: int) -> int:
+    return options[(seed // kinds) % len(options)]
+
+
+def mh_config(claim: str):
+    def config(lang: str, seed: int) -> multihead.Config:
+        """The multi-head page's sentence for example 0, the scoring examples' after it."""
+        text = example(lang, seed)[0] if seed % EXAMPLES else t("multihead.default_text", lang)
+        if claim == "S10":
+            H = heads(seed, S10_HEADS, len(S10_KINDS))
+            scale = QK_SCALE if kind(seed, S10_KINDS) == "scale" else 1
+        else:
+            H, scale = heads(seed, S12_HEADS, len(S12_KINDS)), 1
+        return multihead.Config(text=text, D=64, H=H, seed=seed, qk_scale=float(scale))
+
+    return config
 
 
 def mh_link(cfg: multihead.Config, lang: str, seed: int) -> dict[str, str]:
     params = dict(text=cfg.text, D=str(cfg.D), H=str(cfg.H), auto="true", score=cfg.score)
     params |= dict(causal=str(cfg.causal).lower(), pe=cfg.pe, pe_mode=cfg.pe_mode, norm=cfg.norm)
-    params |= dict(seed=str(cfg.seed), qk="1", show="weights", head="1")
+    params |= dict(seed=str(cfg.seed), qk=f"{cfg.qk_scale:g}", show="weights", head="1")
     # the step-through and q–k views closed: no weight is picked (no i, j)
     return params | dict(follow="false", qkview="false")
 
 
-def s10(cfg, r, lang, seed) -> Exercise:
-    """The shape of one head's queries Q_h = X W_h^Q, read off the lesson's pipeline."""
+def mh_state(cfg: multihead.Config, lang: str, seed: int) -> str:
+    return tr("mh_state", lang, D=cfg.D, H=cfg.H, Dp=cfg.D // cfg.H, s=f"{cfg.qk_scale:g}")
+
+
+def dims(r: multihead.Result) -> tuple[int, int, int, int]:
+    """N, D, H and D′ as the lesson's pipeline computed them: Q_h, K_h, V_h are H × N × D′."""
     steps = r.pipeline.set_index("step")["shape"]
     H, N, Dp = (int(n) for n in steps["Q_h, K_h, V_h"].split(" × "))
-    W = r.width
-    shapes = {"ND'": (N, Dp), "ND": (N, W), "DD'": (W, Dp), "NN": (N, N)}
-    keys = [k for k, s in shapes.items() if k == "ND'" or s != shapes["ND'"]]
+    return N, r.width, H, Dp
+
+
+def s10(cfg, r, lang, seed) -> Exercise:
+    k = kind(seed, S10_KINDS)
+    N, D, H, Dp = dims(r)
+    fields = dict(N=N, D=D, H=H, Dp=Dp)
+    if k == "shape":
+        shapes = {"ND'": (N, Dp), "ND": (N, D), "DD'": (D, Dp), "NN": (N, N)}
+        return exercise(
+            "S10",
+            seed,
+            k,
+            tr("s10_ask_shape", lang, **fields),
+            shaped("ND'", shapes),
+            "ND'",
+            tr("s10_why_shape", lang, **fields),
+        )
+    if k == "from_x":
+        keys = ("all", "q", "kv", "none")
+        return exercise(
+            "S10",
+            seed,
+            k,
+            tr("s10_ask_from_x", lang),
+            choices_of("s10_from_x", keys, lang),
+            "all",
+            tr("s10_why_from_x", lang, **fields),
+        )
+    s = cfg.qk_scale
+    choices = numbers(
+        ("s2", s * s, f"× {s * s:g} (= s²)"),
+        ("s", s, f"× {s:g} (= s)"),
+        ("1", 1.0, tr("s10_scale_same", lang)),
+        ("root", math.sqrt(s), f"× {math.sqrt(s):.2f} (= √s)"),
+    )
     return exercise(
         "S10",
-        tr("s10_ask", lang, N=N, D=W, H=H, Dp=Dp),
-        [Choice(k, f"{shapes[k][0]} × {shapes[k][1]}") for k in keys],
-        "ND'",
-        tr("s10_why", lang, N=N, D=W, Dp=Dp, H=H),
+        seed,
+        k,
+        tr("s10_ask_scale", lang, s=f"{s:g}", Dp=Dp),
+        choices,
+        "s2",
+        tr("s10_why_scale", lang, s=f"{s:g}", s2=f"{s * s:g}", Dp=Dp),
     )
 
 
 def heads_figure(cfg, r, lang, seed) -> go.Figure:
     titles = [t("tour.head", lang, h=h + 1) for h in range(cfg.H)]
-    # the colours span 0 … the largest weight of any head: its brightest cell is the answer
+    # the colours span 0 … the largest weight of any head
     return head_grid(r.weights, r.tokens, titles=titles, zmax=float(r.weights.max()))
 
 
 def s12(cfg, r, lang, seed) -> Exercise:
-    """The head whose map holds the largest single weight."""
-    values = {str(h + 1): float(m) for h, m in enumerate(r.max_weight)}
-    heads = list(values)
-    right = max(heads, key=values.get)
-    keys = [right, *pick_distractors(heads, values, right, 3, seed, TIE)]
-    low = min(values, key=values.get)
-    why = dict(h=right, a=values[right], low=low, b=values[low], H=cfg.H, Dp=r.d_head)
+    k = kind(seed, S12_KINDS)
+    N, D, H, Dp = dims(r)
+    fields = dict(N=N, D=D, H=H, Dp=Dp, root=f"{math.sqrt(Dp):.3g}")
+    if k == "width":
+        choices = numbers(
+            ("D/H", Dp, str(Dp)),
+            ("D", D, str(D)),
+            ("DH", D * H, str(D * H)),
+            ("H", H, str(H)),
+        )
+        right = "D/H"
+    elif k == "divisor":
+        choices = numbers(
+            ("rootDp", math.sqrt(Dp), f"√D′ = √{Dp} ≈ {math.sqrt(Dp):.3g}"),
+            ("rootD", math.sqrt(D), f"√D = √{D} = {math.sqrt(D):.3g}"),
+            ("Dp", Dp, f"D′ = {Dp}"),
+            ("rootH", math.sqrt(H), f"√H = √{H} ≈ {math.sqrt(H):.3g}"),
+        )
+        right = "rootDp"
+    else:
+        shapes = {"DpH_D": (Dp * H, D), "Dp_D": (Dp, D), "D_Dp": (D, Dp), "H_D": (H, D)}
+        choices, right = shaped("DpH_D", shapes), "DpH_D"
     return exercise(
         "S12",
-        tr("s12_ask", lang, H=cfg.H),
-        [Choice(k, t("tour.head", lang, h=k)) for k in in_order(keys, heads)],
+        seed,
+        k,
+        tr(f"s12_ask_{k}", lang, **fields),
+        choices,
         right,
-        tr("s12_why", lang, **why, width=cfg.H * r.d_head),
-        values,
-        TIE,
+        tr(f"s12_why_{k}", lang, **fields, width=H * Dp),
     )
+
+
+# ---- S13: LayerNorm in a post-LN block: per token, one γ and β shared by all tokens
+S13_KINDS = ("moments", "gamma", "where")
+MOMENTS = ("0,1", "0,D", "1,0", "1,1")
 
 
 def block_config(lang: str, seed: int) -> block_anatomy.Config:
     text = t("block_anatomy.default_text", lang)
     return block_anatomy.Config(norm="post", text=text, D=64, H=4, ff=4, seed=seed)
+
+
+def block_state(cfg: block_anatomy.Config, lang: str, seed: int) -> str:
+    return tr("block_state", lang, norm=t(f"names.norm_{cfg.norm}", lang), D=cfg.D, H=cfg.H)
 
 
 def ln_token(r, seed: int) -> int:
@@ -97,32 +179,47 @@ def pre_link(lang: str, seed: int) -> dict[str, str]:
     return block_link(block_anatomy.Config(**{**vars(cfg), "norm": "pre"}), lang, seed)
 
 
-# S13: a token's mean and variance over its D features after LN (before γ, β)
-MOMENTS = ("0,1", "0,D", "1,0", "1,1")
-
-
 def s13(cfg, r, lang, seed) -> Exercise:
-    """The (mean, variance) pair nearest the measured one of the stop's token."""
+    k = kind(seed, S13_KINDS)
     i = ln_token(r, seed)
+    token = token_labels(r.tokens, escape=False)[i]
+    N, D = len(r.tokens), cfg.D
+    if k == "gamma":
+        choices = numbers(
+            ("D", D, f"{D} (= D)"),
+            ("ND", N * D, f"{N * D} (= N × D)"),
+            ("N", N, f"{N} (= N)"),
+            ("1", 1, "1"),
+        )
+        return exercise(
+            "S13", seed, k, tr("s13_ask_gamma", lang, N=N, D=D), choices, "D",
+            tr("s13_why_gamma", lang, N=N, D=D),
+        )  # fmt: skip
+    if k == "where":
+        keys = ("after", "before", "softmax", "end")
+        return exercise(
+            "S13", seed, k, tr("s13_ask_where", lang), choices_of("s13_where", keys, lang),
+            "after", tr("s13_why_where", lang),
+        )  # fmt: skip
     row = r.stats.iloc[i]
     got = np.array([row["mean_after"], row["var_after"]])
     targets = {"0,1": (0, 1), "0,D": (0, cfg.D), "1,0": (1, 0), "1,1": (1, 1)}
-    closeness = {k: -float(np.hypot(*(got - v))) for k, v in targets.items()}
-    right = max(MOMENTS, key=closeness.get)
-    token = token_labels(r.tokens, escape=False)[i]
+    right = min(MOMENTS, key=lambda m: float(np.hypot(*(got - targets[m]))))
     fields = dict(mean=got[0], var=got[1], mb=row["mean_before"], vb=row["var_before"])
     return exercise(
         "S13",
-        tr("s13_ask", lang, token=token, D=cfg.D),
-        [Choice(k, tr(f"s13_{k.replace(',', '_')}", lang, D=cfg.D)) for k in MOMENTS],
-        right,
-        tr("s13_why", lang, token=token, D=cfg.D, **fields),
-        closeness,
-        0.0,
+        seed,
+        k,
+        tr("s13_ask", lang, token=token, D=D, mb=row["mean_before"], vb=row["var_before"]),
+        choices_of("s13", [m.replace(",", "_") for m in MOMENTS], lang, D=D),
+        right.replace(",", "_"),
+        tr("s13_why", lang, token=token, D=D, **fields),
     )
 
 
 def s13_figure(cfg, r, lang, seed) -> go.Figure:
+    if kind(seed, S13_KINDS) == "where":
+        return block_charts.flow(r.steps, r.shapes, r.residuals)
     i = ln_token(r, seed)
     before = t("block_anatomy.before", lang, token=token_labels(r.tokens)[i])
     return block_charts.ln_token(
@@ -133,36 +230,64 @@ def s13_figure(cfg, r, lang, seed) -> go.Figure:
     )
 
 
-# S14: whose last-layer gradient stays within a factor KEEP from L = 3 to L = 24
-KEEP = 1.5  # 1/√L would give ×0.35 over the range; a gradient that "stays" moves far less
-PLACEMENTS = ("post", "pre", "both", "neither")
+# ---- S14: pre-LN trains deep stacks more stably: the last layer's gradient against depth
+S14_KINDS = ("post", "pre", "which")
+PLACEMENTS = ("pre", "post", "both", "neither")
 
 
 def depth_config(lang: str, seed: int) -> depth_gradients.TrendConfig:
     scales = list(depth_gradients.X_SCALES)
-    return depth_gradients.TrendConfig(D=128, seeds=3, x_scale=scales[seed % len(scales)])
+    scale = scales[(seed // len(S14_KINDS)) % len(scales)]
+    return depth_gradients.TrendConfig(D=128, seeds=3, x_scale=scale)
 
 
 def depth_link(cfg: depth_gradients.TrendConfig, lang: str, seed: int) -> dict[str, str]:
     return dict(L="12", D=str(cfg.D), seeds=str(cfg.seeds), param="W_2", x=cfg.x_scale)
 
 
-def keeps(ratio: float) -> bool:
-    return 1 / KEEP <= ratio <= KEEP
+def depth_state(cfg: depth_gradients.TrendConfig, lang: str, seed: int) -> str:
+    scale = t(f"depth_gradients.x_{cfg.x_scale}", lang)
+    return tr("s14_state", lang, D=cfg.D, scale=scale, seeds=cfg.seeds)
 
 
 def s14(cfg, r, lang, seed) -> Exercise:
-    kept = [n for n in ("post", "pre") if keeps(r.ratios[n])]
-    right = kept[0] if len(kept) == 1 else ("both" if kept else "neither")
+    k = kind(seed, S14_KINDS)
     lo, hi = depth_gradients.RATIO_DEPTHS
     scale = t(f"depth_gradients.x_{cfg.x_scale}", lang)
+    fields = dict(lo=lo, hi=hi, scale=scale, post=r.ratios["post"], pre=r.ratios["pre"])
+    fields |= dict(post_dir=direction_word(r.ratios["post"], lang))
+    fields |= dict(pre_dir=direction_word(r.ratios["pre"], lang), root=math.sqrt(lo / hi))
+    if k == "which":
+        return exercise(
+            "S14",
+            seed,
+            k,
+            tr("s14_ask_which", lang, **fields),
+            choices_of("s14", PLACEMENTS, lang),
+            "pre",
+            tr("s14_why_which", lang, **fields),
+        )
+    right = depth_gradients.direction(r.ratios[k])
+    placement = tr(f"s14_{k}", lang)
     return exercise(
         "S14",
-        tr("s14_ask", lang, lo=lo, hi=hi, scale=scale),
-        [Choice(k, tr(f"s14_{k}", lang)) for k in PLACEMENTS],
+        seed,
+        k,
+        tr("s14_ask_trend", lang, placement=placement, **fields),
+        direction_choices(lang),
         right,
-        tr(f"s14_why_{right}", lang, lo=lo, hi=hi, keep=KEEP, **r.ratios),
+        tr(f"s14_why_{k}", lang, **fields),
     )
+
+
+def direction_choices(lang: str) -> list[Choice]:
+    return [Choice(d, direction_word(d, lang, named=True)) for d in depth_gradients.DIRECTIONS]
+
+
+def direction_word(ratio_or_name, lang: str, named: bool = False) -> str:
+    """The depth page's word for a change (its one rule: ``depth_gradients.direction``)."""
+    name = ratio_or_name if named else depth_gradients.direction(ratio_or_name)
+    return t(f"depth_gradients.dir_{name}", lang)
 
 
 def s14_figure(cfg, r, lang, seed) -> go.Figure:
@@ -178,8 +303,14 @@ def s14_figure(cfg, r, lang, seed) -> go.Figure:
     )
 
 
+# ---- S16: positional vectors p_i, added to x_i
+S16_KINDS = ("distance", "norm", "same_word")
+S16_WIDTHS = (16, 32, 64)
+
+
 def pos_config(lang: str, seed: int) -> positional.Config:
-    return positional.Config(kind="sinusoidal", N=50, D=64, seed=0)
+    D = S16_WIDTHS[(seed // len(S16_KINDS)) % len(S16_WIDTHS)]
+    return positional.Config(kind="sinusoidal", N=50, D=D, seed=0)
 
 
 def pos_link(cfg: positional.Config, lang: str, seed: int) -> dict[str, str]:
@@ -189,34 +320,49 @@ def pos_link(cfg: positional.Config, lang: str, seed: int) -> dict[str, str]:
     return params | dict(text=t("positional.default_text", lang), mode="add")
 
 
-def s16_positions(N: int, seed: int) -> tuple[int, list[int]]:
-    """Position i (0-based) and six other positions to compare with it, drawn by ``seed``."""
+def pos_state(cfg: positional.Config, lang: str, seed: int) -> str:
+    return tr("s16_state", lang, N=cfg.N, D=cfg.D)
+
+
+def s16_pair(N: int, seed: int) -> tuple[int, int]:
+    """Positions i < j (0-based) the "same word" question names, drawn by ``seed``."""
     rng = np.random.default_rng(seed)
-    i = int(rng.integers(N // 5, N - N // 5))
-    others = rng.permutation([j for j in range(N) if j != i])[:6]
-    return i, sorted(int(j) for j in others)
+    i, j = sorted(int(x) for x in rng.choice(N, 2, replace=False))
+    return i, j
 
 
 def s16(cfg, r, lang, seed) -> Exercise:
-    """Of a few positions j, the one whose p_j is most similar to p_i (G[i, j] largest)."""
-    i, others = s16_positions(cfg.N, seed)
-    values = {str(j + 1): float(r.G[i, j]) for j in others}
-    js = list(values)
-    right = max(js, key=values.get)
-    keys = [right, *pick_distractors(js, values, right, 3, seed, TIE)]
-    nearest = min(keys, key=lambda j: abs(int(j) - 1 - i))
-    why = tr("s16_why", lang, i=i + 1, j=right, s=values[right], self=float(r.G[i, i]))
-    near = tr("s16_near" if right == nearest else "s16_far", lang, j=right, near=nearest)
-    why = sentences(lang, why, near)
+    k = kind(seed, S16_KINDS)
+    N, D = cfg.N, cfg.D
+    if k == "distance":
+        keys = ("gap", "i", "sum", "none")
+        d = 3
+        same = [float(r.G[i, i + d]) for i in range(N - d)]
+        return exercise(
+            "S16", seed, k, tr("s16_ask_distance", lang, N=N, D=D),
+            choices_of("s16_distance", keys, lang), "gap",
+            tr("s16_why_distance", lang, d=d, lo=min(same), hi=max(same)),
+        )  # fmt: skip
+    if k == "norm":
+        diag = float(np.diag(r.G).mean())
+        choices = numbers(
+            ("half", D / 2, f"{D // 2} (= D/2)"),
+            ("D", D, f"{D} (= D)"),
+            ("1", 1, "1"),
+            ("root", math.sqrt(D), f"{math.sqrt(D):.3g} (= √D)"),
+        )
+        return exercise(
+            "S16", seed, k, tr("s16_ask_norm", lang, D=D), choices, "half",
+            tr("s16_why_norm", lang, D=D, half=D // 2, g=diag),
+        )  # fmt: skip
+    i, j = s16_pair(N, seed)
+    keys = ("differ", "equal", "word", "orthogonal")
+    fields = dict(i=i + 1, j=j + 1, gij=float(r.G[i, j]), gii=float(r.G[i, i]))
     return exercise(
-        "S16",
-        tr("s16_ask", lang, i=i + 1),
-        [Choice(k, t("tour.position", lang, j=k)) for k in in_order(keys, js)],
-        right,
-        why,
-        values,
-        TIE,
-    )
+        "S16", seed, k, tr("s16_ask_same_word", lang, i=i + 1, j=j + 1),
+        choices_of("s16_same_word", keys, lang, i=i + 1, j=j + 1), "differ",
+        tr("s16_why_same_word", lang, **fields),
+    )  # fmt: skip
 
 
 def s16_figure(cfg, r, lang, seed) -> go.Figure:

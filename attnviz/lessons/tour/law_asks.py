@@ -1,5 +1,6 @@
-"""The tour's exercises on the chapter's two laws: Var(qᵀk) = D (S3, the saturation lesson)
-and f(PX) = P f(X) without positions only (S7, S15, the equivariance lesson)."""
+"""The tour's exercises on the chapter's two laws: Var(qᵀk) = D, and 1 once divided by √D
+(S3, the saturation lesson); f(PX) = P f(X) without positions only (S7, S15, the
+equivariance lesson)."""
 
 from __future__ import annotations
 
@@ -12,42 +13,57 @@ from ...charts import saturation as sat_charts
 from ...i18n import t
 from ...limits import MAX_SEED
 from .. import equivariance, saturation
-from .exercise import Choice, Exercise, exercise, sentences, tr
+from .exercise import Exercise, choices_of, exercise, kind, sentences, tr
 
-# S3: the factor by which Var(qᵀk) grows from D to 2D, against three it is not
-FACTORS = {"1": 1.0, "sqrt2": math.sqrt(2.0), "2": 2.0, "4": 4.0}
-S3_D = 1024  # the width the stop looks at; 2D is on the lesson's grid too
+# ---- S3: how Var(qᵀk) follows a change of D, with and without the division by √D
+S3_D = 256  # the width the stop starts from; every D it moves to is on the lesson's grid
+S3_KINDS = ("x2", "x4", "half", "scaled")  # D × 2, × 4, × ½; and × 4 with √D
+MOVES = {"x2": (2.0, False), "x4": (4.0, False), "half": (0.5, False), "scaled": (4.0, True)}
+FACTORS = {"half": 0.5, "1": 1.0, "2": 2.0, "4": 4.0}  # the choices: Var grows by
 
 
 def s3_config(lang: str, seed: int) -> saturation.Config:
     return saturation.Config(N=16, rows=500, seed=seed)
 
 
+def s3_widths(seed: int) -> tuple[int, int, bool]:
+    """The widths D → D₂ example ``seed`` compares, and whether the scores are divided by √D."""
+    factor, scaled = MOVES[kind(seed, S3_KINDS)]
+    return S3_D, int(S3_D * factor), scaled
+
+
 def s3_link(cfg: saturation.Config, lang: str, seed: int) -> dict[str, str]:
-    params = dict(D=str(S3_D), N=str(cfg.N), rows=str(cfg.rows), seed=str(cfg.seed))
+    params = dict(D=str(s3_widths(seed)[1]), N=str(cfg.N), rows=str(cfg.rows), seed=str(cfg.seed))
     return params | dict(sq=f"{cfg.sigma_q:g}", sk=f"{cfg.sigma_k:g}")
 
 
-def variance(r: saturation.Result, D: int) -> float:
-    """The measured Var(qᵀk) at width D, unscaled."""
-    raw = r.curves[~r.curves["scaled"]].set_index("D")
-    return float(raw.loc[D, "variance"])
+def s3_state(cfg: saturation.Config, lang: str, seed: int) -> str:
+    return tr("s3_state", lang, D=s3_widths(seed)[1])
+
+
+def variance(r: saturation.Result, D: int, scaled: bool) -> float:
+    """The measured Var of the logits at width D, divided by √D or not."""
+    part = r.curves[r.curves["scaled"] == scaled].set_index("D")
+    return float(part.loc[D, "variance"])
 
 
 def s3(cfg, r, lang, seed) -> Exercise:
-    """The factor nearest (on a log scale) to Var at 2D over Var at D."""
-    v1, v2 = variance(r, S3_D), variance(r, 2 * S3_D)
+    """The factor nearest (on a log scale) to the measured Var at D₂ over Var at D."""
+    k = kind(seed, S3_KINDS)
+    D1, D2, scaled = s3_widths(seed)
+    v1, v2 = variance(r, D1, scaled), variance(r, D2, scaled)
     ratio = v2 / v1
-    closeness = {k: -abs(math.log(ratio / f)) for k, f in FACTORS.items()}
-    right = max(FACTORS, key=closeness.get)
+    right = min(FACTORS, key=lambda f: abs(math.log(ratio / FACTORS[f])))
+    fields = dict(D=D1, D2=D2, v1=v1, v2=v2, ratio=ratio)
+    part = "scaled" if scaled else "raw"
     return exercise(
         "S3",
-        tr("s3_ask", lang, D=S3_D, D2=2 * S3_D),
-        [Choice(k, tr(f"s3_{k}", lang)) for k in FACTORS],
+        seed,
+        k,
+        tr(f"s3_ask_{part}", lang, **fields),
+        choices_of("s3", FACTORS, lang),
         right,
-        tr("s3_why", lang, D=S3_D, D2=2 * S3_D, v1=v1, v2=v2, ratio=ratio),
-        closeness,
-        0.0,
+        tr(f"s3_why_{part}", lang, **fields),
     )
 
 
@@ -56,7 +72,7 @@ def s3_figure(cfg, r, lang, seed) -> go.Figure:
     return sat_charts.variance_curve(
         r.curves,
         r.slope,
-        S3_D,
+        s3_widths(seed)[1],
         names,
         title=t("saturation.var_title", lang),
         y_title=t("saturation.variance", lang),
@@ -64,9 +80,12 @@ def s3_figure(cfg, r, lang, seed) -> go.Figure:
     )
 
 
-# S7, S15: how large max |f(PX) − P f(X)| is, by order of magnitude
+# ---- S7, S15: how large max |f(PX) − P f(X)| is, with and without positions; what the
+# law says of f(PX) and of the maps A(PX); what breaks it
 LARGE = 0.1  # far above rounding: the positions' own size
 SIZES = ("small", "medium", "large")
+S7_KINDS = ("none", "sinusoidal", "law", "maps")
+S15_KINDS = ("sinusoidal", "none", "restore")
 
 
 def power(x: float) -> str:
@@ -81,11 +100,21 @@ def size(error: float) -> str:
     return "medium" if error < LARGE else "large"
 
 
-def eq_config(pe: str):
+def positions(claim: str, seed: int) -> str:
+    """The positional encoding stop ``claim`` adds for example ``seed``."""
+    k = kind(seed, S7_KINDS if claim == "S7" else S15_KINDS)
+    return "sinusoidal" if k in ("sinusoidal", "restore") else "none"
+
+
+def eq_config(claim: str):
     def config(lang: str, seed: int) -> equivariance.Config:
         text = t("equivariance.default_text", lang)
         return equivariance.Config(
-            text=text, perm="shuffle", perm_seed=1 + (2 + seed) % MAX_SEED, pe=pe, seed=seed
+            text=text,
+            perm="shuffle",
+            perm_seed=1 + (2 + seed) % MAX_SEED,
+            pe=positions(claim, seed),
+            seed=seed,
         )
 
     return config
@@ -97,23 +126,87 @@ def eq_link(cfg: equivariance.Config, lang: str, seed: int) -> dict[str, str]:
     return params | dict(seed=str(cfg.seed), head="1")
 
 
+def eq_state(cfg: equivariance.Config, lang: str, seed: int) -> str:
+    pe = t(f"names.pe_{cfg.pe}", lang)
+    return tr("eq_state", lang, pe=pe, D=cfg.D, H=cfg.H)
+
+
 def equivariant(claim: str):
+    kinds = S7_KINDS if claim == "S7" else S15_KINDS
+
     def ask(cfg, r, lang, seed) -> Exercise:
-        right = size(r.error)
+        k = kind(seed, kinds)
         order = " ".join(r.perm_tokens)
+        given = tr("given_order", lang, before=" ".join(r.tokens), after=order)
         fields = dict(error=r.error, tol=power(equivariance.TOLERANCE), large=LARGE)
-        why = tr(f"eq_why_{right}", lang, **fields)
-        if r.verdict == "identity":  # the shuffle drew the order it started from
-            why = sentences(lang, why, tr("eq_identity", lang))
+        note = tr("eq_identity", lang) if r.verdict == "identity" else ""
+        if k == "law":
+            keys = ("Pf", "f", "PTf", "PfPT")
+            return exercise(
+                claim,
+                seed,
+                k,
+                tr("eq_ask_law", lang),
+                choices_of("eq_law", keys, lang),
+                "Pf",
+                sentences(lang, tr("eq_why_law", lang, **fields), note),
+                given,
+            )
+        if k == "maps":
+            keys = ("PAPT", "A", "PA", "APT")
+            return exercise(
+                claim,
+                seed,
+                k,
+                tr("eq_ask_maps", lang),
+                choices_of("eq_maps", keys, lang),
+                "PAPT",
+                sentences(lang, tr("eq_why_maps", lang, e=r.attn_error), note),
+                given,
+            )
+        if k == "restore":
+            keys = ("add", "heads", "root", "wider")
+            return exercise(
+                claim,
+                seed,
+                k,
+                tr("eq_ask_restore", lang),
+                choices_of("eq_restore", keys, lang),
+                "add",
+                sentences(lang, tr("eq_why_restore", lang, **fields), note),
+                given,
+            )
+        right = size(r.error)
         return exercise(
             claim,
-            tr(f"{claim.lower()}_ask", lang, order=order),
-            [Choice(k, tr(f"eq_{k}", lang, tol=fields["tol"], large=LARGE)) for k in SIZES],
+            seed,
+            k,
+            tr(f"eq_ask_{cfg.pe}", lang),
+            choices_of("eq", SIZES, lang, tol=fields["tol"], large=LARGE),
             right,
-            why,
+            sentences(lang, tr(f"eq_why_{right}", lang, **fields), note),
+            given,
         )
 
     return ask
+
+
+def eq_maps_figure(cfg, r, lang, seed) -> go.Figure:
+    titles = tuple(t(f"equivariance.t_{k}", lang) for k in ("A", "A_P", "PAPt"))
+    return eq_charts.attention_triplet(
+        r.A[0], r.A_P[0], r.PAPt[0], r.tokens, r.perm_tokens, titles, stacked=True
+    )
+
+
+def eq_any_figure(claim: str):
+    kinds = S7_KINDS if claim == "S7" else S15_KINDS
+
+    def figure(cfg, r, lang, seed) -> go.Figure:
+        if kind(seed, kinds) == "maps":
+            return eq_maps_figure(cfg, r, lang, seed)
+        return eq_figure(cfg, r, lang, seed)
+
+    return figure
 
 
 def eq_figure(cfg, r, lang, seed) -> go.Figure:

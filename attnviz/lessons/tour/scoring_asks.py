@@ -1,13 +1,16 @@
-"""The tour's exercises on the scoring lesson's weights (S1, S2, S4, S5, S6); its outputs
-(S8, S9, S11) are ``output_asks``.
+"""The tour's exercises on the scores (S1, S2, S4, S5, S6), asked on the scoring lesson's
+result; its outputs (S8, S9, S11) are ``output_asks``.
 
-Each reads ``scoring.run(cfg)`` at the configuration its link opens: the sentence and
-query words of the example ``seed`` picks, the score's parameters drawn from ``seed``.
+Each reads ``scoring.run(cfg)`` at the configuration its link opens: the sentence and query
+words of the example ``seed`` picks, the score's parameters drawn from ``seed``. The word
+vectors are hashes of the words and carry no meaning, so no question asks which word a
+score "should" prefer: each asks what the claim's formula does to the scores and weights,
+with this example's numbers shown before it.
 """
 
 from __future__ import annotations
 
-import re
+import math
 
 import numpy as np
 import plotly.graph_objects as go
@@ -16,13 +19,23 @@ from ...charts import scoring as charts
 from ...i18n import t
 from ...limits import MAX_SEED
 from ...scores import SCORES, spec_of
-from ...text import token_labels
 from .. import scoring
-from .exercise import Choice, Exercise, exercise, in_order, pick_distractors, tr
+from .exercise import (
+    Choice,
+    Exercise,
+    NoQuestion,
+    choices_of,
+    exercise,
+    kind,
+    listing,
+    numbers,
+    shaped,
+    signed,
+    tr,
+)
 
 EXAMPLES = 4  # example 0 is the scoring page's own sentence; tour.example<k>_* the others
-TIE = 1e-4  # weights closer than this count as equal: neither may be the one wrong answer
-_WORD = re.compile(r"\w")
+TIE = 1e-6  # weights or scores closer than this count as equal
 
 
 def example(lang: str, seed: int) -> tuple[str, str]:
@@ -49,100 +62,416 @@ def link(cfg: scoring.Config, lang: str, seed: int) -> dict[str, str]:
     return params | dict(seed=str(cfg.seed), shuffle=str(cfg.shuffle_seed))
 
 
-def word_values(tokens: list[str], weights: np.ndarray) -> dict[str, float]:
-    """Each word's tallest bar (a repeated word has one vector: its copies weigh the same);
-    punctuation is not offered as an answer."""
-    values: dict[str, float] = {}
-    for tok, a in zip(tokens, weights.tolist(), strict=True):
-        if _WORD.search(tok):
-            values[tok] = max(values.get(tok, 0.0), a)
-    return values
+def state(cfg: scoring.Config, lang: str) -> str:
+    """What the link sets up: the score and the width actually computed."""
+    return tr("state_scoring", lang, score=t(SCORES[cfg.score].label, lang), D=cfg.D)
 
 
-def top_word(claim: str, r: scoring.Result, weights: np.ndarray, seed: int, lang: str, **why):
-    """The word with the tallest bar of ``weights``, against three lower ones."""
-    values = word_values(r.tokens, weights)
-    words = list(values)
-    right = max(words, key=values.get)
-    keys = [right, *pick_distractors(words, values, right, 3, seed, TIE)]
-    second = sorted(values.values())[-2]
-    fields = dict(word=right, a=values[right], b=second, N=len(r.tokens), total=weights.sum())
-    return exercise(
-        claim,
-        tr(f"{claim.lower()}_ask", lang, q=r.queries[0]),
-        [Choice(k, k) for k in in_order(keys, words)],
-        right,
-        tr(f"{claim.lower()}_why", lang, **fields, **why),
-        values,
-        TIE,
+def width(seed: int, widths: tuple[int, ...], kinds: int) -> int:
+    """The width D of example ``seed``: a new one after each round of the stop's kinds."""
+    return widths[(seed // kinds) % len(widths)]
+
+
+def scores_given(r: scoring.Result, values: np.ndarray, lang: str, name: str) -> str:
+    """The example's scores, source by source, as the question reads them."""
+    pairs = [(tok, signed(v)) for tok, v in zip(r.tokens, values.tolist(), strict=True)]
+    return tr("given_scores", lang, q=r.queries[0], name=name, values=listing(lang, pairs))
+
+
+def unique_extreme(values: np.ndarray, tokens: list[str], largest: bool) -> int:
+    """The index of the largest (or smallest) value, refused when another word ties it."""
+    i = int(values.argmax() if largest else values.argmin())
+    ties = [j for j, v in enumerate(values) if abs(v - values[i]) < TIE and tokens[j] != tokens[i]]
+    if ties:
+        raise NoQuestion(f"{tokens[i]} ties {[tokens[j] for j in ties]}")
+    return i
+
+
+def other_words(tokens: list[str], exclude: set[str], n: int, seed: int) -> list[str]:
+    """Up to ``n`` distinct words of ``tokens`` not in ``exclude``, drawn by ``seed``."""
+    words = [w for w in dict.fromkeys(tokens) if w not in exclude and any(c.isalnum() for c in w)]
+    rng = np.random.default_rng(seed)
+    return [words[i] for i in sorted(rng.permutation(len(words))[:n])]
+
+
+def bars(r: scoring.Result, series: dict[str, np.ndarray], title: str, lang: str) -> go.Figure:
+    return charts.grouped_bars(
+        series,
+        charts.position_labels(r.tokens),
+        title=title,
+        y_title=t("scoring.weight_axis", lang),
     )
 
 
-def weights_figure(r: scoring.Result, weights: np.ndarray, lang: str) -> go.Figure:
-    title = f"{t('scoring.weights_title', lang)} · q = {r.queries[0]}"
-    return charts.weights_bar(weights, r.tokens, title=title)
+# ---- S1: the weights are positive and add up to 1, whatever the scores
+S1_KINDS = ("shift", "sum", "double", "lowest")
 
 
-def favourite(r: scoring.Result, name: str) -> str:
-    """The word with the tallest bar under score ``name`` (a row of ``by_score``)."""
-    values = word_values(r.tokens, r.by_score[r.names.index(name)])
-    return max(values, key=values.get)
+def s1_config(lang: str, seed: int) -> scoring.Config:
+    return config(lang, seed, "dot", D=4)
+
+
+def shift(seed: int) -> int:
+    """S1's constant c added to every score."""
+    return 1 + (seed // len(S1_KINDS)) % 3
+
+
+def softmax(x: np.ndarray) -> np.ndarray:
+    e = np.exp(x - x.max())
+    return e / e.sum()
 
 
 def s1(cfg, r, lang, seed) -> Exercise:
-    return top_word("S1", r, r.weights, seed, lang)
+    k = kind(seed, S1_KINDS)
+    N, a, s = len(r.tokens), r.weights.astype(np.float64), r.scores.astype(np.float64)
+    given = scores_given(r, s, lang, "zᵀq")
+    if k == "shift":
+        c = shift(seed)
+        moved = float(np.abs(softmax(s + c) - a).max())
+        keys = ("same", "plus", "times", "sharper")
+        return exercise(
+            "S1",
+            seed,
+            k,
+            tr("s1_ask_shift", lang, c=c),
+            choices_of("s1_shift", keys, lang, c=c),
+            "same",
+            tr("s1_why_shift", lang, c=c, d=moved),
+            given,
+        )
+    if k == "sum":
+        total, score_sum = float(a.sum()), float(s.sum())
+        choices = numbers(
+            ("one", 1.0, "1"),
+            ("N", float(N), tr("s1_sum_N", lang, N=N)),
+            ("scores", score_sum, tr("s1_sum_scores", lang, s=signed(score_sum))),
+            ("more", math.nan, tr("s1_sum_more", lang)),
+        )
+        return exercise(
+            "S1",
+            seed,
+            k,
+            tr("s1_ask_sum", lang, N=N),
+            choices,
+            "one",
+            tr("s1_why_sum", lang, N=N, total=total),
+            given,
+        )
+    if k == "double":
+        i = unique_extreme(s, r.tokens, largest=True)
+        doubled = softmax(2 * s)
+        keys = ("rises", "falls", "same", "uniform")
+        return exercise(
+            "S1",
+            seed,
+            k,
+            tr("s1_ask_double", lang, word=r.tokens[i], a=a[i]),
+            choices_of("s1_double", keys, lang, u=1 / N),
+            "rises",
+            tr("s1_why_double", lang, word=r.tokens[i], a=a[i], b=doubled[i]),
+            given,
+        )
+    i = unique_extreme(s, r.tokens, largest=False)
+    keys = ("positive", "negative", "zero", "largest")
+    return exercise(
+        "S1",
+        seed,
+        k,
+        tr("s1_ask_lowest", lang, word=r.tokens[i], s=signed(s[i])),
+        choices_of("s1_lowest", keys, lang),
+        "positive",
+        tr("s1_why_lowest", lang, word=r.tokens[i], a=a[i], N=N, total=a.sum()),
+        given,
+    )
 
 
-def s4(cfg, r, lang, seed) -> Exercise:
-    dot = favourite(r, "dot")
-    return top_word("S4", r, r.weights, seed, lang, dot=dot)
+def s1_figure(cfg, r, lang, seed) -> go.Figure:
+    k = kind(seed, S1_KINDS)
+    s = r.scores.astype(np.float64)
+    title = f"{t('scoring.weights_title', lang)} · q = {r.queries[0]}"
+    base = {tr("fig_softmax", lang): r.weights}
+    if k == "shift":
+        c = shift(seed)
+        return bars(r, base | {tr("fig_shifted", lang, c=c): softmax(s + c)}, title, lang)
+    if k == "double":
+        return bars(r, base | {tr("fig_doubled", lang): softmax(2 * s)}, title, lang)
+    total = tr("fig_total", lang, total=float(r.weights.sum()))
+    return charts.weights_bar(r.weights, r.tokens, title=f"{title} · {total}")
 
 
-def s5(cfg, r, lang, seed) -> Exercise:
-    return top_word("S5", r, r.weights, seed, lang, scaled=favourite(r, "scaled_dot"))
+# ---- S2: the scaled dot product zᵀq / √D
+S2_KINDS = ("compute", "order", "top")
+S2_WIDTHS = (16, 64, 256)
+
+
+def s2_config(lang: str, seed: int) -> scoring.Config:
+    return config(lang, seed, "scaled_dot", D=width(seed, S2_WIDTHS, len(S2_KINDS)))
+
+
+def row(r: scoring.Result, name: str) -> np.ndarray:
+    return r.by_score[r.names.index(name)].astype(np.float64)
 
 
 def s2(cfg, r, lang, seed) -> Exercise:
-    """The score that puts the largest share of the weight on one word (a row of the map)."""
-    values = dict(r.top_share)
-    right = max(r.names, key=values.get)
-    keys = [right, *pick_distractors(r.names, values, right, 3, seed, TIE)]
-    why = dict(best=t(SCORES[right].label, lang), top=values[right], root=cfg.D**0.5)
-    why |= dict(dot=values["dot"], scaled=values["scaled_dot"])
+    k = kind(seed, S2_KINDS)
+    root = math.sqrt(cfg.D)
+    dots = r.scores.astype(np.float64) * root  # zᵀq: the scaled scores times √D
+    given = scores_given(r, dots, lang, "zᵀq")
+    if k == "compute":
+        i = int(np.abs(dots).argmax())
+        d = dots[i]
+        value = lambda x: signed(x)  # noqa: E731
+        choices = numbers(
+            ("root", d / root, value(d / root)),
+            ("raw", d, value(d)),
+            ("D", d / cfg.D, value(d / cfg.D)),
+            ("times", d * root, value(d * root)),
+        )
+        fields = dict(word=r.tokens[i], s=signed(d), D=cfg.D, root=f"{root:g}")
+        return exercise(
+            "S2",
+            seed,
+            k,
+            tr("s2_ask_compute", lang, **fields),
+            choices,
+            "root",
+            tr("s2_why_compute", lang, **fields, r=signed(d / root)),
+            given,
+        )
+    plain, scaled = row(r, "dot"), row(r, "scaled_dot")
+    top = unique_extreme(dots, r.tokens, largest=True)
+    word = r.tokens[top]
+    if k == "order":
+        others = other_words(r.tokens, {word}, 3, seed)
+        if len(others) < 2:
+            raise NoQuestion("too few words")
+        choices = [Choice(w, w) for w in (word, *others)]
+        return exercise(
+            "S2",
+            seed,
+            k,
+            tr("s2_ask_order", lang, word=word, D=cfg.D, root=f"{root:g}"),
+            choices,
+            word,
+            tr("s2_why_order", lang, word=word, a=plain[top], b=scaled[top], root=f"{root:g}"),
+            given,
+        )
+    N = len(r.tokens)
+    keys = ("lower", "higher", "same", "uniform")
     return exercise(
         "S2",
-        tr("s2_ask", lang, q=r.queries[0], D=cfg.D),
-        [Choice(k, t(SCORES[k].label, lang)) for k in in_order(keys, r.names)],
-        right,
-        tr("s2_why", lang, **why),
-        values,
-        TIE,
+        seed,
+        k,
+        tr("s2_ask_top", lang, word=word, a=plain[top], root=f"{root:g}", D=cfg.D),
+        choices_of("s2_top", keys, lang, u=1 / N, N=N),
+        "lower",
+        tr("s2_why_top", lang, word=word, a=plain[top], b=scaled[top], root=f"{root:g}", u=1 / N),
+        given,
     )
 
 
 def s2_figure(cfg, r, lang, seed) -> go.Figure:
-    names = [t(SCORES[n].short_label, lang) for n in r.names]
-    title = t("scoring.all_title", lang, n=len(r.names))
-    return charts.matrix(r.by_score, token_labels(r.tokens), names, title=title)
+    root = math.sqrt(cfg.D)
+    if kind(seed, S2_KINDS) == "compute":
+        dots = r.scores.astype(np.float64) * root
+        series = {"zᵀq": dots, f"zᵀq / √D (√D = {root:g})": dots / root}
+        fig = bars(r, series, tr("fig_scores", lang, q=r.queries[0]), lang)
+        return fig.update_yaxes(title=tr("fig_score_axis", lang))
+    series = {
+        t(SCORES["dot"].short_label, lang): row(r, "dot"),
+        t(SCORES["scaled_dot"].short_label, lang): row(r, "scaled_dot"),
+    }
+    return bars(r, series, f"{t('scoring.weights_title', lang)} · q = {r.queries[0]}", lang)
 
 
+# ---- S4: a learnable matrix W between z and q
+S4_KINDS = ("identity", "zero", "negate", "count")
+S4_WIDTHS = (16, 32, 64)
+
+
+def s4_config(lang: str, seed: int) -> scoring.Config:
+    return config(lang, seed, "bilinear", D=width(seed, S4_WIDTHS, len(S4_KINDS)))
+
+
+def s4(cfg, r, lang, seed) -> Exercise:
+    k = kind(seed, S4_KINDS)
+    s, N, D = r.scores.astype(np.float64), len(r.tokens), cfg.D
+    given = scores_given(r, s, lang, "zᵀWq/√D")
+    if k == "identity":
+        names = ("scaled_dot", "dot", "query_only", "mlp")
+        return exercise(
+            "S4",
+            seed,
+            k,
+            tr("s4_ask_identity", lang),
+            [Choice(n, t(SCORES[n].label, lang)) for n in names],
+            "scaled_dot",
+            tr("s4_why_identity", lang),
+            "",
+        )
+    if k == "zero":
+        keys = ("uniform", "zero", "one_hot", "same")
+        return exercise(
+            "S4",
+            seed,
+            k,
+            tr("s4_ask_zero", lang, N=N),
+            choices_of("s4_zero", keys, lang, N=N, u=1 / N),
+            "uniform",
+            tr("s4_why_zero", lang, N=N, u=1 / N),
+            "",
+        )
+    if k == "negate":
+        top = unique_extreme(s, r.tokens, largest=True)
+        low = unique_extreme(s, r.tokens, largest=False)
+        word, new = r.tokens[top], r.tokens[low]
+        others = other_words(r.tokens, {word, new}, 2, seed)
+        choices = [Choice(w, w) for w in (new, word, *others)]
+        flipped = softmax(-s)
+        return exercise(
+            "S4",
+            seed,
+            k,
+            tr("s4_ask_negate", lang, word=word, a=r.weights[top]),
+            choices,
+            new,
+            tr("s4_why_negate", lang, word=word, new=new, s=signed(s[low]), a=flipped[low]),
+            given,
+        )
+    choices = numbers(
+        ("D2", D * D, f"{D * D} (= D²)"),
+        ("D", D, f"{D} (= D)"),
+        ("2D", 2 * D, f"{2 * D} (= 2D)"),
+        ("DN", D * N, f"{D * N} (= N × D)"),
+    )
+    return exercise(
+        "S4",
+        seed,
+        k,
+        tr("s4_ask_count", lang, D=D, N=N),
+        choices,
+        "D2",
+        tr("s4_why_count", lang, D=D, n=D * D, N=N),
+        "",
+    )
+
+
+def s4_figure(cfg, r, lang, seed) -> go.Figure:
+    k = kind(seed, S4_KINDS)
+    title = f"{t('scoring.weights_title', lang)} · q = {r.queries[0]}"
+    series = {tr("fig_w_random", lang): r.weights}
+    if k == "identity":
+        series[tr("fig_w_identity", lang)] = row(r, "scaled_dot")
+    elif k == "zero":
+        series[tr("fig_w_zero", lang)] = np.full(len(r.tokens), 1 / len(r.tokens))
+    elif k == "negate":
+        series[tr("fig_w_negated", lang)] = softmax(-r.scores.astype(np.float64))
+    return bars(r, series, title, lang)
+
+
+# ---- S5: an MLP of the concatenation [z; q]
+S5_KINDS = ("input", "output", "similar")
+S5_WIDTHS = (16, 32, 64)
+
+
+def s5_config(lang: str, seed: int) -> scoring.Config:
+    return config(lang, seed, "mlp", D=width(seed, S5_WIDTHS, len(S5_KINDS)))
+
+
+def s5(cfg, r, lang, seed) -> Exercise:
+    k = kind(seed, S5_KINDS)
+    D, N = cfg.D, len(r.tokens)
+    if k == "input":
+        choices = numbers(
+            ("2D", 2 * D, f"{2 * D} (= 2D)"),
+            ("D", D, f"{D} (= D)"),
+            ("D2", D * D, f"{D * D} (= D²)"),
+            ("N", N, f"{N} (= N)"),
+        )
+        return exercise(
+            "S5",
+            seed,
+            k,
+            tr("s5_ask_input", lang, D=D),
+            choices,
+            "2D",
+            tr("s5_why_input", lang, D=D, n=2 * D, hidden=cfg.mlp_hidden),
+        )
+    if k == "output":
+        keys = ("one", "vector", "weight", "row")
+        return exercise(
+            "S5",
+            seed,
+            k,
+            tr("s5_ask_output", lang),
+            choices_of("s5_output", keys, lang, D=D, N=N),
+            "one",
+            tr("s5_why_output", lang, N=N),
+        )
+    mlp, dot = r.scores.astype(np.float64), row(r, "scaled_dot")
+    m, d = r.tokens[int(mlp.argmax())], r.tokens[int(dot.argmax())]
+    here = tr("s5_same" if m == d else "s5_differ", lang, mlp=m, dot=d)
+    keys = ("no", "always", "never", "large")
+    return exercise(
+        "S5",
+        seed,
+        k,
+        tr("s5_ask_similar", lang, q=r.queries[0]),
+        choices_of("s5_similar", keys, lang),
+        "no",
+        tr("s5_why_similar", lang, here=here),
+    )
+
+
+def s5_figure(cfg, r, lang, seed) -> go.Figure:
+    series = {
+        t(SCORES["mlp"].short_label, lang): r.weights,
+        t(SCORES["scaled_dot"].short_label, lang): row(r, "scaled_dot"),
+    }
+    return bars(r, series, f"{t('scoring.weights_title', lang)} · q = {r.queries[0]}", lang)
+
+
+# ---- S6: weights from q alone, a = softmax(Wq)
+S6_KINDS = ("shuffle", "other", "shape")
 SHUFFLE = ("follow", "stay", "neither")
 
 
+def s6_config(lang: str, seed: int) -> scoring.Config:
+    score = "scaled_dot" if kind(seed, S6_KINDS) == "other" else "query_only"
+    return config(lang, seed, score, shuffle=3)
+
+
 def s6(cfg, r, lang, seed) -> Exercise:
-    """Whether the weights, after the shuffle, follow their words or stay at their places."""
+    k = kind(seed, S6_KINDS)
+    N, D = len(r.tokens), cfg.D
+    name = t(SCORES[cfg.score].label, lang)
+    if k == "shape":
+        choices = shaped("ND", {"ND": (N, D), "DD": (D, D), "DN": (D, N), "NN": (N, N)})
+        return exercise(
+            "S6",
+            seed,
+            k,
+            tr("s6_ask_shape", lang, N=N, D=D),
+            choices,
+            "ND",
+            tr("s6_why_shape", lang, N=N, D=D),
+        )
     moved = {"follow": r.follows, "stay": r.stays}
-    held = [k for k, v in moved.items() if v < scoring.ZERO_TOL]
+    held = [key for key, v in moved.items() if v < scoring.ZERO_TOL]
     if len(held) != 1 and min(moved.values()) < scoring.ZERO_TOL:
-        raise ValueError("S6: the weights are uniform: they both follow and stay")
+        raise NoQuestion("the weights are uniform: they both follow and stay")
     right = held[0] if held else "neither"
+    order = " ".join(r.tokens[j] for j in r.perm)
     why = dict(follows=scoring.change(r.follows), stays=scoring.change(r.stays))
     return exercise(
         "S6",
-        tr("s6_ask", lang, q=r.queries[0]),
-        [Choice(k, tr(f"s6_{k}", lang)) for k in SHUFFLE],
+        seed,
+        k,
+        tr("s6_ask", lang, q=r.queries[0], score=name),
+        choices_of("s6", SHUFFLE, lang),
         right,
         tr(f"s6_why_{right}", lang, **why),
+        tr("given_shuffle", lang, before=" ".join(r.tokens), after=order),
     )
 
 

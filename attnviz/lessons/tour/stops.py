@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import partial
 
 from ... import formulas
 from ...i18n import LANGS
@@ -49,6 +48,7 @@ class Ask:
     ask: Callable  # (cfg, result, lang, seed) → Exercise
     figure: Callable  # (cfg, result, lang, seed) → go.Figure
     link: Callable[[object, str, int], dict[str, str]]  # (cfg, lang, seed) → the page's URL
+    state: Callable[[object, str, int], str]  # (cfg, lang, seed) → what the link sets up
     formula: Callable[[], str]  # the claim's equation: one the page typesets
     section: str | None = None  # the string key of the page's heading the link lands at
     more: tuple[tuple[str, Callable[[str, int], dict[str, str]] | None], ...] = ()
@@ -65,28 +65,51 @@ def _multihead(marker: str) -> Callable[[], str]:
     return lambda: next(f for f in formulas.multihead("scaled_dot") if marker in f)
 
 
-def _scoring(claim: str, score: str, ask, figure, formula, section=None, **kw) -> Ask:
-    config = partial(scoring.config, score=score, **kw)
+def _scoring_state(cfg, lang: str, seed: int) -> str:
+    return scoring.state(cfg, lang)
+
+
+def _scoring(claim: str, config, ask, figure, formula, section=None) -> Ask:
     return Ask(
-        claim, "scoring", scoring_lesson.run, config, ask, figure, scoring.link, formula, section
+        claim,
+        "scoring",
+        scoring_lesson.run,
+        config,
+        ask,
+        figure,
+        scoring.link,
+        _scoring_state,
+        formula,
+        section,
     )
 
 
-def _weights(cfg, r, lang, seed):
-    return scoring.weights_figure(r, r.weights, lang)
+def _equivariance(claim: str, formula) -> Ask:
+    return Ask(
+        claim,
+        "equivariance",
+        equivariance.run,
+        law.eq_config(claim),
+        law.equivariant(claim),
+        law.eq_any_figure(claim),
+        law.eq_link,
+        law.eq_state,
+        formula,
+    )
 
 
 ASKS = {
     a.claim: a
     for a in (
-        _scoring("S1", "dot", scoring.s1, _weights, lambda: formulas.WEIGHTED_SUM, D=4),
+        _scoring(
+            "S1", scoring.s1_config, scoring.s1, scoring.s1_figure, lambda: formulas.WEIGHTED_SUM
+        ),
         _scoring(
             "S2",
-            "scaled_dot",
+            scoring.s2_config,
             scoring.s2,
             scoring.s2_figure,
             lambda: formulas.score("scaled_dot"),
-            "scoring.all_title",
         ),
         Ask(
             "S3",
@@ -96,58 +119,61 @@ ASKS = {
             law.s3,
             law.s3_figure,
             law.s3_link,
+            law.s3_state,
             lambda: formulas.SATURATION[1],  # Var(qᵀk) = D
         ),
-        _scoring("S4", "bilinear", scoring.s4, _weights, lambda: formulas.score("bilinear")),
-        _scoring("S5", "mlp", scoring.s5, _weights, lambda: formulas.score("mlp")),
+        _scoring(
+            "S4",
+            scoring.s4_config,
+            scoring.s4,
+            scoring.s4_figure,
+            lambda: formulas.score("bilinear"),
+        ),
+        _scoring(
+            "S5", scoring.s5_config, scoring.s5, scoring.s5_figure, lambda: formulas.score("mlp")
+        ),
         _scoring(
             "S6",
-            "query_only",
+            scoring.s6_config,
             scoring.s6,
             scoring.s6_figure,
             lambda: formulas.score("query_only"),
             "scoring.shuffle_title",
-            shuffle=3,
         ),
-        Ask(
-            "S7",
-            "equivariance",
-            equivariance.run,
-            law.eq_config("none"),
-            law.equivariant("S7"),
-            law.eq_figure,
-            law.eq_link,
-            lambda: formulas.equivariance("none", "add")[0],
-        ),
+        _equivariance("S7", lambda: formulas.equivariance("none", "add")[0]),
         _scoring(
             "S8",
-            "scaled_dot",
+            output.s8_config,
             output.s8,
             output.s8_figure,
             lambda: formulas.single_query("scaled_dot"),
         ),
-        _scoring("S9", "scaled_dot", output.s9, output.s9_figure, _many(1), "scoring.many_title"),
+        _scoring(
+            "S9", output.s9_config, output.s9, output.s9_figure, _many(1), "scoring.many_title"
+        ),
         Ask(
             "S10",
             "multihead",
             multihead.run,
-            block.mh_config,
+            block.mh_config("S10"),
             block.s10,
             block.heads_figure,
             block.mh_link,
+            block.mh_state,
             _multihead("X W_h^Q"),  # Q, K, V from the same X
         ),
         _scoring(
-            "S11", "scaled_dot", output.s11, output.s11_figure, _many(2), "scoring.many_title"
+            "S11", output.s11_config, output.s11, output.s11_figure, _many(2), "scoring.many_title"
         ),
         Ask(
             "S12",
             "multihead",
             multihead.run,
-            block.mh_config,
+            block.mh_config("S12"),
             block.s12,
             block.heads_figure,
             block.mh_link,
+            block.mh_state,
             _multihead(r"\mathrm{head}_1"),  # concatenated, then W^O
             more=(("real_model", None),),
         ),
@@ -159,6 +185,7 @@ ASKS = {
             block.s13,
             block.s13_figure,
             block.block_link,
+            block.block_state,
             lambda: formulas.block("post"),
         ),
         Ask(
@@ -169,20 +196,12 @@ ASKS = {
             block.s14,
             block.s14_figure,
             block.depth_link,
+            block.depth_state,
             lambda: formulas.block("pre"),
-            more=(("block_anatomy", block.pre_link), ("training_race", None)),
+            more=(("training_race", None), ("block_anatomy", block.pre_link)),
             slow=True,
         ),
-        Ask(
-            "S15",
-            "equivariance",
-            equivariance.run,
-            law.eq_config("sinusoidal"),
-            law.equivariant("S15"),
-            law.eq_figure,
-            law.eq_link,
-            lambda: formulas.equivariance("sinusoidal", "add")[-1],
-        ),
+        _equivariance("S15", lambda: formulas.equivariance("sinusoidal", "add")[-1]),
         Ask(
             "S16",
             "positional",
@@ -191,6 +210,7 @@ ASKS = {
             block.s16,
             block.s16_figure,
             block.pos_link,
+            block.pos_state,
             lambda: formulas.positions("sinusoidal", "add"),
         ),
     )
@@ -204,6 +224,7 @@ class Stop:
     page: str  # the url path of the page that shows it
     params: tuple[tuple[str, str], ...]  # every control of the page, as its URL holds it
     formula: str  # the claim's equation, from attnviz.formulas; the page shows it too
+    state: str  # what the link sets up, from the configuration computed
     section: str | None  # the string key of the heading the link lands at
     more: tuple[tuple[str, tuple[tuple[str, str], ...]], ...]  # further pages and their URLs
 
@@ -219,12 +240,14 @@ def stop(claim: str, lang: str, seed: int = 0) -> Stop:
     """Stop ``claim`` for example ``seed``, its link's texts in ``lang``."""
     lang = lang if lang in LANGS else "en"
     a = ASKS[claim]
-    params = a.link(a.config(lang, seed), lang, seed)
+    cfg = a.config(lang, seed)
+    params = a.link(cfg, lang, seed)
     more = tuple(
         (page, (("lang", lang), *(link(lang, seed) if link else {}).items()))
         for page, link in a.more
     )
-    return Stop(claim, a.page, (("lang", lang), *params.items()), a.formula(), a.section, more)
+    query = (("lang", lang), *params.items())
+    return Stop(claim, a.page, query, a.formula(), a.state(cfg, lang, seed), a.section, more)
 
 
 def stops(lang: str, seed: int = 0) -> list[Stop]:
