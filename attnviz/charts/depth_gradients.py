@@ -19,12 +19,15 @@ def band(
     x_title: str = "",
     y_title: str = "",
     log: bool = False,
+    log_x: bool = False,
     log_y: bool = False,
+    y_max: float | None = None,
     height: int = 420,
     reference: tuple[np.ndarray, np.ndarray, str] | None = None,
 ) -> go.Figure:
     """Mean ± std (over seeds) per norm from ``stats`` (columns norm, x, mean, std); ``log``:
-    both axes logarithmic, ``log_y``: the y-axis alone."""
+    both axes logarithmic, ``log_x`` or ``log_y``: that axis alone; ``y_max``: a linear
+    y-axis from 0 to it, so that two panels given the same ``y_max`` share one scale."""
     fig = go.Figure()
     for norm, part in stats.groupby("norm", sort=False):
         xs = part[x].to_numpy()
@@ -72,12 +75,22 @@ def band(
         # under the plot: beside it, the norms' names took half the width when presenting
         legend=dict(orientation="h", x=0, xanchor="left", y=-0.32, yanchor="top"),
     )
-    if log:  # ticks at the depths measured
+    if log or log_x:  # ticks at the depths measured
         depths = np.unique(stats[x].to_numpy())
         fig.update_xaxes(type="log", tickmode="array", tickvals=depths, ticktext=depths)
     if log or log_y:  # ticks at 1, 2, 5 of each decade of the values
         fig.update_yaxes(type="log", tickmode="array", tickvals=one_two_five(fig))
+    elif y_max is not None:
+        fig.update_yaxes(range=[0, y_max], rangemode="tozero")
     return fig
+
+
+def shared_top(*stats: pd.DataFrame, extra: tuple[np.ndarray, ...] = ()) -> float:
+    """One y-axis's top for panels that share it from 0: 5 % above the highest mean + std of
+    every ``stats`` and of any ``extra`` line drawn on them."""
+    tops = [float((s["mean"] + s["std"]).max()) for s in stats]
+    tops += [float(np.max(e)) for e in extra]
+    return 1.05 * max(tops)
 
 
 def one_two_five(fig: go.Figure) -> list[float]:

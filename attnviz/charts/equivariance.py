@@ -114,29 +114,38 @@ def difference_map(
     diff: np.ndarray,
     perm_tokens: list[str],
     *,
+    scale: float,
+    note: str = "",
     title: str = "",
     x_title: str = "",
+    bar_title: str = "",
     dim_name: str = "dim",
     height: int = 420,
 ) -> go.Figure:
-    """f(PX) − P f(X) as an (N, W) heat map on a symmetric diverging scale.
+    """f(PX) − P f(X) relative to the outputs, Δ / ``scale`` with ``scale`` = max|f(X)|, as an
+    (N, W) heat map on a diverging scale of at least ±1: a difference as large as the outputs
+    is a deep colour, one at rounding level (1e-7 of them) is white. ``note`` (e.g. "rounding
+    only") is written across the map.
 
-    Rows are the tokens of PX, columns the output dimensions 1 … W (``dim_name`` on hover).
+    Rows are the tokens of PX, columns the output dimensions 1 … W (``dim_name`` on hover,
+    with the cell's Δ / max|f|); ``bar_title`` names the colour bar's quantity.
     """
     diff = np.asarray(diff, dtype=np.float32)
-    lim = float(max(np.abs(diff).max(), 1e-12))
+    scale = float(scale) if scale > 0 else 1.0  # f = 0 everywhere: Δ on its own scale
+    rel = diff / np.float32(scale)  # (N, W)
+    lim = max(1.0, float(np.abs(rel).max()))
     labels = token_labels(perm_tokens)
     fig = go.Figure(
         map_trace(
-            diff,
+            rel,
             zmin=-lim,
             zmax=lim,
             colorscale=DIVERGING,
             x=np.arange(1, diff.shape[1] + 1),
             y=np.arange(1, len(labels) + 1),
             hover=np.repeat(np.array(labels, dtype=object)[:, None], diff.shape[1], 1),
-            template=f"%{{customdata}}, {dim_name} %{{x}}<br>%{{z:.3e}}<extra></extra>",
-            bar=colour_bar(exponentformat="e"),  # 2e-07, not the SI "200n" students misread
+            template=f"%{{customdata}}, {dim_name} %{{x}}<br>%{{z:.2e}}<extra></extra>",
+            bar=colour_bar(title=bar_title, exponentformat="e"),
         )
     )
     show = len(labels) <= TICK_LABELS_MAX_N
@@ -149,6 +158,19 @@ def difference_map(
         ),
     )
     fig.update_xaxes(title=x_title)
+    if note:  # across the map, readable from the back of a room
+        fig.add_annotation(
+            text=note,
+            xref="paper",
+            yref="paper",
+            x=0.5,
+            y=0.5,
+            showarrow=False,
+            font=dict(size=22, color="#222"),
+            bgcolor="rgba(255, 255, 255, 0.85)",
+            bordercolor="#888",
+            borderpad=6,
+        )
     fig.update_layout(title=title, height=height, margin=dict(l=90, r=10, t=80, b=40))
     return fig
 

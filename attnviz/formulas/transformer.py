@@ -32,6 +32,19 @@ def ffn_width(D: int, D_ff: int) -> str:
     return rf"D_{{\mathrm{{ff}}}} = {D_ff} = {D_ff / D:g}\,D,\quad D = {D}"
 
 
+def cross_entropy_loss(V: int) -> str:
+    """The mean cross-entropy of the read-out o_i through W_out against a target word y_i."""
+    return (
+        r"\mathcal{L} = -\frac{1}{BN}\sum_i \log \operatorname{softmax}(o_i W_{\mathrm{out}})"
+        rf"_{{y_i}},\ W_{{\mathrm{{out}}}} \in \mathbb{{R}}^{{D \times V}},\ V = {V}"
+    )
+
+
+def direction_loss() -> str:
+    """The mean of the read-out o_i along one fixed direction r."""
+    return r"\mathcal{L} = \frac{1}{BN}\sum_i o_i \cdot r,\ r \sim \mathcal{N}(0, I/D)"
+
+
 def grad_scale(x_scale: str) -> str:
     """The last layer's gradient against depth L at initialisation (Xiong et al. 2020), for
     inputs of unit size ("unit") or √D times larger ("sqrt_d"): then ‖x_0‖² = D² outweighs

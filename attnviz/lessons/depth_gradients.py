@@ -1,21 +1,25 @@
 """Gradient norms by depth at initialisation, post-LN vs pre-LN (S13, S14): Xiong et al.
 (2020), Fig. 3, reproduced panel by panel, and the stream's length through the stack.
 
-Their Fig. 3 (a 6-6 Transformer on IWSLT14 De–En at initialisation; ‖∂ℒ/∂W_2‖ of each
-layer's FFN): (a) post-LN's rises with the layer index, (b) pre-LN's is about the same at
-every layer; the last layer's against the number of layers L: (c) post-LN's stays the same,
-(d) pre-LN's falls (their Theorem 1: O(d√(ln d)) and O(d√(ln d / L))).
+Their Fig. 3 (a 6-6 Transformer on IWSLT14 De–En at initialisation, trained with a
+cross-entropy over its vocabulary; ‖∂ℒ/∂W_2‖ of each layer's FFN): (a) post-LN's rises with
+the layer index, (b) pre-LN's is about the same at every layer; the last layer's against the
+number of layers L: (c) post-LN's stays the same, (d) pre-LN's falls (their Theorem 1:
+O(d√(ln d)) and O(d√(ln d / L))).
 
 The setup is in ``depth_model``. Measured at the page's defaults (D = 128, L = 6, unit
-inputs, seeds 0–2), layer L over layer 1 and L = 24 over L = 3:
-  * (a) post-LN per layer ×1.02: flat, where theirs rises (not reproduced by this model);
-  * (b) pre-LN per layer ×0.53: falls, where theirs is flat; with inputs √D times larger
-    (the input then outweighs what the blocks add) ×0.99, flat as theirs;
-  * (c) post-LN's last layer ×1.27: a slight rise, where theirs stays the same;
-  * (d) pre-LN's last layer ×0.40 (1/√L: ×0.35): falls, as theirs; with inputs √D times
-    larger ×0.99, flat.
-After 24 blocks the stream's mean length is √D with post-LN, ×4.91 the input's with pre-LN
-and ×4.3·10⁴ with no LN.
+inputs, the cross-entropy over V = 1000 words, seeds 0–2), layer L over layer 1 and L = 24
+over L = 3, read by ``direction`` (about the same within ×0.80 … ×1.25):
+  * (a) post-LN per layer ×0.82: about the same, where theirs rises (not reproduced; why is
+    not established);
+  * (b) pre-LN per layer ×0.43: falls, where theirs is about the same; with inputs √D times
+    larger ×0.99, about the same as theirs;
+  * (c) post-LN's last layer ×1.00: about the same, as theirs;
+  * (d) pre-LN's last layer ×0.32 (1/√L: ×0.35; c/√L fits with R² = 0.97): falls, as theirs;
+    with inputs √D times larger ×0.97, about the same.
+With the old loss, the output along one fixed direction (``loss="direction"``): (a) ×1.02,
+(b) ×0.53, (c) ×1.27 (rises), (d) ×0.40 (R² = 0.72). After 24 blocks the stream's mean
+length is √D with post-LN, ×4.91 the input's with pre-LN and ×4.3·10⁴ with no LN.
 """
 
 from __future__ import annotations
@@ -29,11 +33,21 @@ import pandas as pd
 
 from .. import formulas
 from ..limits import MAX_D, MAX_LAYERS, check_choice, check_int
-from .depth_model import NORMS, PARAMS, PLACEMENTS, X_SCALES, depth_pass, layer_gradients
+from .depth_model import (
+    LOSSES,
+    NORMS,
+    PARAMS,
+    PLACEMENTS,
+    X_SCALES,
+    depth_pass,
+    layer_gradients,
+)
 
 TREND_DEPTHS = (1, 2, 3, 6, 12, 24)
 RATIO_DEPTHS = (3, 24)  # the trend's ratio: last-layer gradient at L = 24 over L = 3
-FLAT = (0.8, 1.2)  # a ratio within ±20 % reads as flat; above rises, below falls
+SAME_WITHIN = 1.25  # a ratio within ×1/1.25 … ×1.25 reads as about the same (``direction``);
+# 1/√L over RATIO_DEPTHS gives ×0.35, far outside it
+MIN_R2 = 0.9  # a fitted 1/√L line is drawn only where it explains this much (log–log)
 MAX_SEEDS = 10
 WORK_BUDGET = 3 * 256**2 * 2 * MAX_LAYERS  # seeds · D² · (L + 24): 3 seeds at D = 256, L = 24
 
@@ -47,11 +61,13 @@ class TrendConfig:
     D: int = 128  # model width
     seeds: int = 3  # seeds 0 … seeds − 1, averaged over
     x_scale: str = "unit"  # name in X_SCALES
+    loss: str = "xent"  # name in LOSSES: cross-entropy over a vocabulary, or one direction
 
     def __post_init__(self) -> None:
         check_int("D", self.D, 8, MAX_D)
         check_int("seeds", self.seeds, 1, MAX_SEEDS)
         check_choice("input scale", self.x_scale, X_SCALES)
+        check_choice("loss", self.loss, LOSSES)
 
 
 @dataclass(frozen=True)
@@ -62,10 +78,11 @@ class Config:
     D: int = 128
     seeds: int = 3
     x_scale: str = "unit"
+    loss: str = "xent"
 
     def __post_init__(self) -> None:
         check_int("layers", self.L, 1, MAX_LAYERS)
-        TrendConfig(self.D, self.seeds, self.x_scale)  # checks D, seeds and x_scale
+        TrendConfig(self.D, self.seeds, self.x_scale, self.loss)  # checks the other fields
 
     @property
     def seeds_used(self) -> int:
@@ -76,11 +93,16 @@ class Config:
     @property
     def trend(self) -> TrendConfig:
         """The trend's config: it does not depend on L, so it is computed and cached apart."""
-        return TrendConfig(self.D, self.seeds_used, self.x_scale)
+        return TrendConfig(self.D, self.seeds_used, self.x_scale, self.loss)
 
 
 def by_layer(
-    L: int, D: int, seeds: int, x_scale: str = "unit", progress: Progress | None = None
+    L: int,
+    D: int,
+    seeds: int,
+    x_scale: str = "unit",
+    progress: Progress | None = None,
+    loss: str = "xent",
 ) -> pd.DataFrame:
     """Per-layer gradient norms of a depth-L stack, post and pre, for seeds 0 … seeds−1.
 
@@ -89,7 +111,7 @@ def by_layer(
     seeds = check_int("seeds", seeds, 1, MAX_SEEDS)
     rows = []
     for s in range(seeds):
-        for norm, g in layer_gradients(L, D, s, x_scale).items():
+        for norm, g in layer_gradients(L, D, s, x_scale, loss).items():
             rows.append(pd.DataFrame({"norm": norm, "seed": s, "layer": np.arange(1, L + 1), **g}))
         if progress:
             progress((s + 1) / seeds)
@@ -97,7 +119,11 @@ def by_layer(
 
 
 def last_layer_trend(
-    D: int, seeds: int, x_scale: str = "unit", progress: Progress | None = None
+    D: int,
+    seeds: int,
+    x_scale: str = "unit",
+    progress: Progress | None = None,
+    loss: str = "xent",
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The last layer's ‖∂loss/∂W_2‖ for each depth in ``TREND_DEPTHS``, post and pre, and
     the stream's length after each block of the deepest stack, post, pre and no LN, per seed.
@@ -107,7 +133,7 @@ def last_layer_trend(
     seeds = check_int("seeds", seeds, 1, MAX_SEEDS)
     rows, lengths = [], []
     for s in range(seeds):
-        grads, by_block = depth_pass(D, s, TREND_DEPTHS, x_scale)
+        grads, by_block = depth_pass(D, s, TREND_DEPTHS, x_scale, loss)
         for norm, g in grads.items():
             rows += [(norm, s, L, v) for L, v in zip(TREND_DEPTHS, g, strict=True)]
         for norm, ls in by_block.items():  # ls: (blocks + 1, tokens)
@@ -142,7 +168,7 @@ class Result:
 
 def run(cfg: Config, progress: Progress | None = None) -> Result:
     """Every layer's gradient norms of a depth-L stack, post-LN and pre-LN, per seed."""
-    table = by_layer(cfg.L, cfg.D, cfg.seeds_used, cfg.x_scale, progress)
+    table = by_layer(cfg.L, cfg.D, cfg.seeds_used, cfg.x_scale, progress, cfg.loss)
     stats = {p: spread(table, "layer", p) for p in PARAMS}
     first_last = {
         p: {n: float(g["mean"].iloc[-1] / g["mean"].iloc[0]) for n, g in by.groupby("norm")}
@@ -152,30 +178,54 @@ def run(cfg: Config, progress: Progress | None = None) -> Result:
 
 
 @dataclass(frozen=True)
+class Fit:
+    """c/√L fitted to one placement's mean last-layer gradients on the log–log chart, and how
+    much of their spread it explains."""
+
+    L: np.ndarray  # the depths, TREND_DEPTHS
+    value: np.ndarray  # c/√L at each
+    r2: float  # 1 − Σ residual² / Σ (log mean − its average)², on log values
+
+    @property
+    def fits(self) -> bool:
+        """Whether the line is worth drawing: R² at least ``MIN_R2``."""
+        return self.r2 >= MIN_R2
+
+
+def fit_inverse_sqrt(Ls: np.ndarray, means: np.ndarray) -> Fit:
+    """The least-squares c/√L on the log–log chart: a line of slope −½, so log c is the mean of
+    log(mean_L · √L), and the line runs through the data's own range rather than through
+    L = 1 alone. R² compares its residuals with the data's spread about their average; data
+    that do not fall (flat, or rising) give R² near zero or below."""
+    logs = np.log(means)
+    c = np.exp(np.mean(logs + 0.5 * np.log(Ls)))
+    residual = logs - np.log(c / np.sqrt(Ls))
+    total = np.sum((logs - logs.mean()) ** 2)
+    r2 = 1.0 - float(np.sum(residual**2) / total) if total > 0 else 0.0
+    return Fit(Ls, c / np.sqrt(Ls), r2)
+
+
+@dataclass(frozen=True)
 class TrendResult:
     table: pd.DataFrame  # norm, seed, L, W_2 (the last layer's)
     spread: pd.DataFrame  # norm, L, mean, std over seeds
     reference: tuple[np.ndarray, np.ndarray]  # (L, c/√L): c fitted to pre-LN's means
     ratios: dict[str, float]  # post, pre: mean at RATIO_DEPTHS[1] / at [0]; ref: √(lo / hi)
-    formulas: list[str]  # LaTeX of the law the trend shows
+    formulas: list[str]  # LaTeX of the loss and of the law the trend shows
     lengths: pd.DataFrame  # norm (post, pre, none), seed, block, token, length ‖x_ℓ‖
     length_spread: pd.DataFrame  # norm, block, mean, std over tokens and seeds
     growth: dict[str, float]  # placement → mean length after the last block / the input's
+    fits: dict[str, Fit]  # norm → c/√L fitted to its means, with R²
 
 
 def trend(cfg: TrendConfig, progress: Progress | None = None) -> TrendResult:
-    """The last layer's ‖∂loss/∂W_2‖ against depth, its 1/√L reference and the ratio lo → hi;
-    the stream's length after each block.
-
-    The reference c/√L goes through pre-LN's means at their geometric middle: log c is the
-    mean of log(mean_L · √L), the least-squares fit of a line of slope −½ on the log–log
-    chart, so it runs through the data's own range rather than through L = 1 alone.
-    """
-    table, lengths = last_layer_trend(cfg.D, cfg.seeds, cfg.x_scale, progress)
+    """The last layer's ‖∂ℒ/∂W_2‖ against depth, c/√L fitted to each placement's means (R²)
+    and the ratio lo → hi; the stream's length after each block."""
+    table, lengths = last_layer_trend(cfg.D, cfg.seeds, cfg.x_scale, progress, cfg.loss)
     stats = spread(table, "L", "W_2")
     mean = {n: part.set_index("L")["mean"] for n, part in stats.groupby("norm")}
     Ls = np.array(TREND_DEPTHS, dtype=float)
-    c = np.exp(np.mean(np.log(mean["pre"][list(TREND_DEPTHS)].to_numpy() * np.sqrt(Ls))))
+    fits = {n: fit_inverse_sqrt(Ls, mean[n][list(TREND_DEPTHS)].to_numpy()) for n in NORMS}
     lo, hi = RATIO_DEPTHS
     ratios = {n: float(mean[n][hi] / mean[n][lo]) for n in NORMS} | {"ref": math.sqrt(lo / hi)}
     by_block = spread(lengths, "block", "length")
@@ -185,19 +235,25 @@ def trend(cfg: TrendConfig, progress: Progress | None = None) -> TrendResult:
     return TrendResult(
         table,
         stats,
-        (Ls, c / np.sqrt(Ls)),
+        (fits["pre"].L, fits["pre"].value),
         ratios,
-        [formulas.grad_scale(cfg.x_scale)],
+        [LOSSES[cfg.loss].formula, formulas.grad_scale(cfg.x_scale)],
         lengths,
         by_block,
         growth,
+        fits,
     )
 
 
+DIRECTIONS = ("rises", "same", "falls")  # the words: depth_gradients.dir_<direction>
+
+
 def direction(ratio: float) -> str:
-    """ "rises", "flat" or "falls": a ratio within ``FLAT`` (±20 %) reads as flat."""
-    lo, hi = FLAT
-    return "falls" if ratio < lo else "rises" if ratio > hi else "flat"
+    """ "rises", "same" or "falls": a ratio within ×1/SAME_WITHIN … ×SAME_WITHIN reads as
+    about the same. The one rule the depth page and the tour's S14 both read."""
+    if ratio > SAME_WITHIN:
+        return "rises"
+    return "falls" if ratio < 1 / SAME_WITHIN else "same"
 
 
 @dataclass(frozen=True)
@@ -207,7 +263,7 @@ class Panel:
 
     key: str  # a, b, c, d
     norm: str  # post, pre
-    paper: str  # the paper's direction: rises, flat, falls
+    paper: str  # the paper's direction: rises, same, falls
     ratio: float
 
     @property
@@ -219,7 +275,7 @@ class Panel:
         return self.measured == self.paper
 
 
-PAPER = {"a": ("post", "rises"), "b": ("pre", "flat"), "c": ("post", "flat"), "d": ("pre", "falls")}
+PAPER = {"a": ("post", "rises"), "b": ("pre", "same"), "c": ("post", "same"), "d": ("pre", "falls")}
 
 
 def panels(r: Result, t: TrendResult) -> list[Panel]:

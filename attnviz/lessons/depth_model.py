@@ -5,8 +5,13 @@ Setup (the one in which Xiong et al. analyse the two orders):
     of the block (W_Q, W_K, W_V, W_O, W_1, W_2), biases 0, γ = 1, β = 0; post-LN and pre-LN
     run the same weights;
   * pre-LN ends with a final LayerNorm, post-LN does not need one;
-  * input X of shape (B, N, D) with N(0, 1) entries, or √D times larger (``x_scale``), a
-    fixed random read-out r ~ N(0, I/D), and loss = mean over tokens of out_i · r.
+  * input X of shape (B, N, D) with N(0, 1) entries, or √D times larger (``x_scale``);
+  * the loss (``LOSSES``): by default, as in Xiong et al.'s translation model, a cross-entropy
+    over a vocabulary of V = 1000 words: the output o_i is read through a projection
+    W_out ∈ ℝ^{D×V} with N(0, 1/D) entries (fairseq's initialisation of the shared
+    embedding, which Xiong et al. train with) to logits, against a random target word y_i per
+    token; or, as an option, the output read along one fixed random direction r ~ N(0, I/D),
+    loss = mean over tokens of o_i · r.
 
 The pass that gives the last layer's gradient at every depth also runs the same blocks with
 no LN and measures ‖x_ℓ‖ per token after each block, in all three placements.
@@ -16,10 +21,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from dataclasses import dataclass, fields, replace
 
 import numpy as np
 import torch
 
+from .. import formulas
 from ..block import TransformerBlock
 from ..device import resolve_device
 from ..limits import MAX_D, MAX_LAYERS, check_choice, check_int
@@ -31,6 +38,7 @@ from .threads import one_thread
 NORMS = ("post", "pre")
 PARAMS = ("W_2", "W_1", "W_O", "W_V")  # per-layer matrices whose gradient norm is reported
 H, B, N = 8, 2, 16  # heads; B sequences of N tokens per gradient
+V = 1000  # the cross-entropy's vocabulary
 X_SCALES = {  # the input tokens' entries: N(0, 1), so ‖x_0‖ ≈ √D (the length of embeddings
     # drawn N(0, 1/D) and multiplied by √D, as Vaswani et al. do); or √D times that, ‖x_0‖ ≈ D,
     # far more than the blocks add (no standard model scales its input so)
@@ -75,12 +83,52 @@ def _stack(L: int, D: int, seed: int) -> TransformerStack:
     return stack.requires_grad_(False)
 
 
-def _inputs(D: int, seed: int, x_scale: str) -> tuple[torch.Tensor, torch.Tensor]:
-    """The input X (B, N, D) and the read-out r (D,), drawn on the CPU, then moved."""
+@dataclass(frozen=True)
+class CrossEntropy:
+    """ℒ = −(1/BN) Σ_i log softmax(o_i W_out)_{y_i}: a vocabulary of V words, random targets.
+
+    Shape: W_out (D, V), y (B, N) word indices."""
+
+    W_out: torch.Tensor
+    y: torch.Tensor
+    formula = formulas.cross_entropy_loss(V)
+
+    @classmethod
+    def draw(cls, D: int, g: torch.Generator) -> CrossEntropy:
+        W_out = torch.randn(D, V, generator=g) / math.sqrt(D)  # unit-variance logits at ‖o‖ = √D
+        return cls(W_out, torch.randint(V, (B, N), generator=g))
+
+    def __call__(self, out: torch.Tensor) -> torch.Tensor:
+        logits = out @ self.W_out  # (B, N, V)
+        return torch.nn.functional.cross_entropy(logits.flatten(0, 1), self.y.flatten())
+
+
+@dataclass(frozen=True)
+class Direction:
+    """ℒ = (1/BN) Σ_i o_i · r: the output read along one fixed direction r (D,)."""
+
+    r: torch.Tensor
+    formula = formulas.direction_loss()
+
+    @classmethod
+    def draw(cls, D: int, g: torch.Generator) -> Direction:
+        return cls(torch.randn(D, generator=g) / math.sqrt(D))
+
+    def __call__(self, out: torch.Tensor) -> torch.Tensor:
+        return (out @ self.r).mean()
+
+
+Loss = CrossEntropy | Direction
+LOSSES: dict[str, type[Loss]] = {"xent": CrossEntropy, "direction": Direction}
+
+
+def _inputs(D: int, seed: int, x_scale: str, loss: str = "xent") -> tuple[torch.Tensor, Loss]:
+    """The input X (B, N, D) and the loss on the read-out, drawn on the CPU, then moved."""
     g = torch.Generator().manual_seed(seed + 12345)
     X = torch.randn(B, N, D, generator=g) * X_SCALES[x_scale](D)
-    r = torch.randn(D, generator=g) / math.sqrt(D)
-    return X.to(_device()), r.to(_device())
+    lossf = LOSSES[loss].draw(D, g)
+    moved = {f.name: getattr(lossf, f.name).to(_device()) for f in fields(lossf)}
+    return X.to(_device()), replace(lossf, **moved)
 
 
 def _output(stack: TransformerStack, norm: str, x: torch.Tensor) -> torch.Tensor:
@@ -88,19 +136,23 @@ def _output(stack: TransformerStack, norm: str, x: torch.Tensor) -> torch.Tensor
     return stack.final_ln(x) if placement(norm).final_ln else x
 
 
-def layer_gradients(L: int, D: int, seed: int, x_scale: str = "unit") -> dict[str, dict]:
-    """norm → {matrix: (L,) ‖∂loss_L/∂W‖_F of every layer}, for both placements, same weights.
+def layer_gradients(
+    L: int, D: int, seed: int, x_scale: str = "unit", loss: str = "xent"
+) -> dict[str, dict]:
+    """norm → {matrix: (L,) ‖∂ℒ/∂W‖_F of every layer}, for both placements, same weights.
 
-    loss_L = mean_i out_i · r. Only the reported matrices require a gradient, and each is
-    reduced to its norm and dropped as soon as backward has written it: at D = 512, L = 24
-    keeping them all would hold 240 MB next to the 280 MB of weights.
+    ℒ is the loss ``loss`` names in ``LOSSES`` on the stack's read-out. Only the reported
+    matrices require a gradient, and each is reduced to its norm and dropped as soon as
+    backward has written it: at D = 512, L = 24 keeping them all would hold 240 MB next to
+    the 280 MB of weights.
     """
     L = check_int("layers", L, 1, MAX_LAYERS)
     D = check_int("D", D, 8, MAX_D)
     check_choice("input scale", x_scale, X_SCALES)
+    check_choice("loss", loss, LOSSES)
     out = {}
     with one_thread():
-        stack, (X, r) = _stack(L, D, seed), _inputs(D, seed, x_scale)
+        stack, (X, lossf) = _stack(L, D, seed), _inputs(D, seed, x_scale, loss)
         blocks = stack.blocks
         # matrix → (the parameter that holds it, the part of that parameter's gradient it is):
         # W_V is a view of the fused W^{Q,K,V}, (D, 3, H, D′), so its gradient is slice 2.
@@ -125,21 +177,21 @@ def layer_gradients(L: int, D: int, seed: int, x_scale: str = "unit") -> dict[st
             for block in blocks:
                 block.norm = norm
                 x, _ = block(x)
-            (_output(stack, norm, x) @ r).mean().backward()
+            lossf(_output(stack, norm, x)).backward()
             out[norm] = {k: np.array([norms[id(p)] for p, _ in ps]) for k, ps in params.items()}
     return out
 
 
 def last_layer_gradients(
-    D: int, seed: int, depths: Iterable[int], x_scale: str = "unit"
+    D: int, seed: int, depths: Iterable[int], x_scale: str = "unit", loss: str = "xent"
 ) -> dict[str, np.ndarray]:
     """norm → the last layer's ‖∂loss_L/∂W_2‖ of the depth-L stack for every L in ``depths``
     (``depth_pass``'s gradients)."""
-    return depth_pass(D, seed, depths, x_scale)[0]
+    return depth_pass(D, seed, depths, x_scale, loss)[0]
 
 
 def depth_pass(
-    D: int, seed: int, depths: Iterable[int], x_scale: str = "unit"
+    D: int, seed: int, depths: Iterable[int], x_scale: str = "unit", loss: str = "xent"
 ) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
     """(norm → the last layer's ‖∂loss_L/∂W_2‖ of the depth-L stack for every L in ``depths``,
     placement → ‖x_ℓ‖ of every token after block ℓ = 0 (the input) … max(depths)).
@@ -154,9 +206,10 @@ def depth_pass(
         returns ({norm: (len(depths),)}, {placement: (max(depths) + 1, B · N)}) float64.
     """
     depths = [check_int("layers", d, 1, MAX_LAYERS) for d in depths]
+    check_choice("loss", loss, LOSSES)
     grads: dict[str, dict[int, float]] = {norm: {} for norm in NORMS}
     with one_thread():
-        X, r = _inputs(D, seed, x_scale)
+        X, lossf = _inputs(D, seed, x_scale, loss)
         x = dict.fromkeys(PLACEMENTS, X)
         lengths = {norm: [X.norm(dim=-1).flatten()] for norm in PLACEMENTS}
         for depth in range(1, max(depths) + 1):
@@ -168,8 +221,8 @@ def depth_pass(
                 W_2.requires_grad_(traced)
                 x[norm], _ = block(x[norm])
                 if traced:
-                    loss = (_output(stack, norm, x[norm]) @ r).mean()
-                    grads[norm][depth] = torch.autograd.grad(loss, W_2)[0].norm().item()
+                    value = lossf(_output(stack, norm, x[norm]))
+                    grads[norm][depth] = torch.autograd.grad(value, W_2)[0].norm().item()
                     x[norm] = x[norm].detach()
                 lengths[norm].append(x[norm].detach().norm(dim=-1).flatten())  # (B · N,)
     return (

@@ -140,6 +140,16 @@ class Result:
     verdict: str  # "identity" (P = I), "holds" (error < TOLERANCE) or "breaks"
     formulas: list[str]  # LaTeX of what was computed
 
+    @property
+    def out_scale(self) -> float:
+        """max |f(X)|: what the difference map's colours are relative to."""
+        return float(np.abs(self.out).max())
+
+    @property
+    def rounding_only(self) -> bool:
+        """Whether f(PX) and P f(X) differ (P ≠ I) only at float32 rounding level."""
+        return self.verdict == "holds"
+
 
 def tokens_of(text: str) -> tuple[list[str], bool]:
     """The first MAX_TOKENS tokens of ``text``, and whether any were cut."""

@@ -98,6 +98,11 @@ with right:
         lambda: charts.difference_map(
             r.diff,
             r.perm_tokens,
+            scale=r.out_scale,
+            note=ui.tr("equivariance.rounding_only", error=r.error, rel=r.error / r.out_scale)
+            if r.rounding_only
+            else "",
+            bar_title=ui.tr("equivariance.diff_bar", scale=r.out_scale),
             title=ui.tr("equivariance.diff_title"),
             x_title=ui.tr("equivariance.dim"),
             dim_name=ui.tr("equivariance.dim_short"),

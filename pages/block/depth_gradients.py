@@ -32,6 +32,14 @@ with left:
         labels="depth_gradients.param_",
         radio=True,
     )
+    loss = ui.select(
+        "loss",
+        ui.tr("depth_gradients.loss"),
+        list(depth_gradients.LOSSES),
+        "xent",
+        labels="depth_gradients.loss_",
+        radio=True,
+    )
     x_scale = ui.select(
         "x",
         ui.tr("depth_gradients.x_scale"),
@@ -40,15 +48,15 @@ with left:
         labels="depth_gradients.x_",
         radio=True,
     )
-    cfg = ui.config(depth_gradients.Config, L=L, D=D, seeds=seeds, x_scale=x_scale)
+    cfg = ui.config(depth_gradients.Config, L=L, D=D, seeds=seeds, x_scale=x_scale, loss=loss)
     if cfg.seeds_used < cfg.seeds:
         st.info(ui.tr("depth_gradients.seeds_capped", used=cfg.seeds_used, D=cfg.D, L=cfg.L))
 names = {n: ui.tr(f"names.norm_{n}") for n in ("post", "pre", "none")}
 with right:
     r = ui.compute_with_progress(depth_gradients.run, cfg, computing)
     t = ui.compute_with_progress(depth_gradients.trend, cfg.trend, computing)
-    views.panels(cfg, r, t, param, names)
     depth_gradients_verdict.verdict(cfg, depth_gradients.panels(r, t), t)
+    views.panels(cfg, r, t, param, names)
     depth_gradients_stream.stream(cfg, t, names)
 with left:
     for formula in t.formulas:

@@ -1,5 +1,6 @@
-"""The depth page's verdict: each of Xiong et al.'s four panels, its direction in the paper
-and here, and why a panel differs where the reason is known."""
+"""The depth page's verdict, above the panels: how many of Xiong et al.'s four panels go the
+paper's way here, each panel's direction in the paper and here, the rule that names a
+direction, and why a panel differs as far as a measurement shows it."""
 
 from __future__ import annotations
 
@@ -7,26 +8,36 @@ import pandas as pd
 import streamlit as st
 
 import ui
+from attnviz.lessons import depth_gradients
 from attnviz.lessons.depth_gradients import Config, Panel, TrendResult
 
-# why a panel differs from the paper's, where the reason is known: (panel, measured direction)
-# → the key of the sentence shown under the table
+# the sentence shown where a panel differs from the paper's: (panel, measured direction) → key
 WHY = {
-    ("a", "flat"): "why_a",
+    ("a", "same"): "why_a",
     ("a", "falls"): "why_a",
     ("b", "falls"): "why_b_falls",
     ("c", "rises"): "why_c_rises",
-    ("d", "flat"): "why_d_flat",
+    ("d", "same"): "why_d_same",
 }
 
 
 def verdict(cfg: Config, measured: list[Panel], t: TrendResult) -> None:
-    """Each panel's direction in the paper and here (W_2, as in the paper), and why a panel
-    differs where the reason is known."""
+    """The summary, each panel's direction in the paper and here (W_2, as in the paper), and
+    why a panel differs where a measurement says."""
     tr = ui.tr
     st.subheader(tr("depth_gradients.verdict"))
     if cfg.L == 1:  # one layer: the per-layer panels have no direction
         measured = [p for p in measured if p.key in "cd"]
+    same = [f"({p.key})" for p in measured if p.agrees]
+    st.markdown(
+        tr(
+            "depth_gradients.summary",
+            n=len(same),
+            of=len(measured),
+            which=", ".join(same) if same else tr("depth_gradients.none_agree"),
+            loss=tr(f"depth_gradients.loss_{cfg.loss}_short"),
+        )
+    )
 
     def table() -> pd.DataFrame:  # made once per process for cfg (the panels come from it)
         rows = {
@@ -52,7 +63,8 @@ def verdict(cfg: Config, measured: list[Panel], t: TrendResult) -> None:
         return pd.DataFrame(rows).set_index(tr("depth_gradients.col_panel"))
 
     ui.number_table(table, 2, same=cfg)
-    st.caption(tr("depth_gradients.ratios_are", L=cfg.L))
+    band = depth_gradients.SAME_WITHIN
+    st.caption(tr("depth_gradients.ratios_are", L=cfg.L, lo=1 / band, hi=band))
     for p in measured:
         why = WHY.get((p.key, p.measured))
         if why:

@@ -18,9 +18,9 @@ def subscripted(name: str) -> str:
 
 def panels(cfg: Config, r: Result, t: TrendResult, param: str, names: dict[str, str]) -> None:
     """(a), (b): each layer's gradient of ``param``, post-LN and pre-LN; (c), (d): the last
-    layer's W_2 against L, pre-LN's with the fitted 1/√L; each drawn once per process for
-    what it shows (ui.plot): (a) and (b) for the config and ``param``, (c) and (d) for the
-    trend's config, which a change of L leaves as it is."""
+    layer's W_2 against L, with c/√L fitted where it fits; each pair on one y-axis from 0;
+    each drawn once per process for what it shows (ui.plot): (a) and (b) for the config and
+    ``param``, (c) and (d) for the trend's config, which a change of L leaves as it is."""
     for row in (("a", "post"), ("b", "pre")), (("c", "post"), ("d", "pre")):
         for column, (key, norm) in zip(st.columns(2), row, strict=True):
             with column:
@@ -43,6 +43,10 @@ def panels(cfg: Config, r: Result, t: TrendResult, param: str, names: dict[str, 
         )
     lo, hi = depth_gradients.RATIO_DEPTHS
     st.markdown(tr("depth_gradients.ratio", lo=lo, hi=hi, **t.ratios))
+    for norm, fit in t.fits.items():  # R² is given where the line is drawn; below 0 it means little
+        key = "fit_drawn" if fit.fits else "fit_not_drawn"
+        short = tr(f"depth_gradients.short_{norm}")
+        st.markdown(tr(f"depth_gradients.{key}", norm=short, r2=fit.r2, min=depth_gradients.MIN_R2))
     ui.csv_button(  # the tables built when their buttons are clicked
         lambda: r.table.set_index("norm"),
         f"grad_by_layer_L{cfg.L}_D{cfg.D}",
@@ -68,13 +72,18 @@ def _panel(
     tr = ui.tr
     short = tr(f"depth_gradients.short_{norm}")
     if key in "ab":  # each layer of the depth-L stack
-        stats, x, log, reference = r.spread[param], "layer", False, None
+        stats, x, log_x, reference = r.spread[param], "layer", False, None
+        top = charts.shared_top(stats)
         p = subscripted(param)
         title = tr("depth_gradients.panel_layer", panel=key, norm=short, param=p, L=cfg.L)
         x_title = tr("depth_gradients.layer")
-    else:  # the last layer against L, pre-LN's beside the fitted 1/√L
-        stats, x, log = t.spread, "L", True
-        reference = (*t.reference, tr("depth_gradients.reference")) if norm == "pre" else None
+    else:  # the last layer against L, beside c/√L where that fits
+        stats, x, log_x = t.spread, "L", True
+        drawn = [f for f in t.fits.values() if f.fits]
+        top = charts.shared_top(stats, extra=tuple(f.value for f in drawn))
+        fit = t.fits[norm]
+        label = tr("depth_gradients.reference_r2", r2=fit.r2)
+        reference = (fit.L, fit.value, label) if fit.fits else None
         title = tr("depth_gradients.panel_depth", panel=key, norm=short)
         x_title = tr("depth_gradients.depth")
     fig = charts.band(
@@ -82,12 +91,13 @@ def _panel(
         x,
         names=names,
         title=title,
-        log=log,
+        log_x=log_x,
+        y_max=top,  # one scale for the pair, from 0
         x_title=x_title,
         y_title=tr("depth_gradients.grad"),
         reference=reference,
         height=340,
     )
-    if key != "d":  # one line: its name is the panel's title; (d) names its 1/√L
+    if reference is None:  # one line: its name is the panel's title
         fig.update_layout(showlegend=False)
     return fig

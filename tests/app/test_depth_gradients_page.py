@@ -77,8 +77,8 @@ def test_each_sentence_states_the_panel_it_measures(lang):
     """Unit inputs: (b) differs (falls) and (d) agrees, and only (b)'s why shows; inputs √D
     larger: (b) agrees and (d) differs, with the stream's own growth (×1.0x, not ×4)."""
     for x_scale, shown, hidden in (
-        ("unit", "why_b_falls", "why_d_flat"),
-        ("sqrt_d", "why_d_flat", "why_b_falls"),
+        ("unit", "why_b_falls", "why_d_same"),
+        ("sqrt_d", "why_d_same", "why_b_falls"),
     ):
         at = run_page("depth_gradients", lang=lang, D="64", seeds="1", L="6", x=x_scale)
         assert_clean(at)
@@ -175,3 +175,81 @@ def test_per_layer_sentence_reads_the_chart_it_describes(lang, x_scale, param):
     assert "Xiong" in text(at)
     every_layer = "every layer's gradient shrinks" if lang == "en" else "すべての層の勾配"
     assert every_layer not in text(at)
+
+
+def test_each_pair_shares_one_y_axis_from_zero():
+    """(a) and (b) on one scale from 0, (c) and (d) on another, each reaching the highest
+    mean + std of the pair: with inputs √D larger pre-LN's gradients are ten times smaller
+    than post-LN's, and a panel on its own axis drew 0.55 … 0.65 as a steep line."""
+    at = run_page("depth_gradients", D="64", seeds="2", L="6", x="sqrt_d")
+    assert_clean(at)
+    a, b, c, d, _ = figures(at)
+    cfg = depth.Config(L=6, D=64, seeds=2, x_scale="sqrt_d")
+    r, tr = depth.run(cfg), depth.trend(cfg.trend)
+    for pair, stats in (((a, b), r.spread["W_2"]), ((c, d), tr.spread)):
+        ranges = [tuple(fig["layout"]["yaxis"]["range"]) for fig in pair]
+        assert ranges[0] == ranges[1] and ranges[0][0] == 0
+        assert ranges[0][1] >= (stats["mean"] + stats["std"]).max()
+    pre = tr.spread[tr.spread.norm == "pre"]["mean"]
+    assert pre.max() < 0.5 * c["layout"]["yaxis"]["range"][1]  # pre-LN's are the smaller
+
+
+def test_the_verdict_sits_above_the_panels_and_names_the_panels_that_agree():
+    at = run_page("depth_gradients", D="64", seeds="1", L="6")
+    assert_clean(at)
+    cfg = depth.Config(L=6, D=64, seeds=1)
+    panels = depth.panels(depth.run(cfg), depth.trend(cfg.trend))
+    agree = [f"({p.key})" for p in panels if p.agrees]
+    summary = t(
+        "depth_gradients.summary",
+        "en",
+        n=len(agree),
+        of=4,
+        which=", ".join(agree),
+        loss=t("depth_gradients.loss_xent_short", "en"),
+    )
+    assert summary in text(at)
+    order = [(n.type, str(getattr(n, "value", ""))) for n in in_order(at.main)]
+    first_chart = next(i for i, (kind, _) in enumerate(order) if kind == "plotly_chart")
+    assert order.index(("markdown", summary)) < first_chart
+    table = next(i for i, (kind, v) in enumerate(order) if kind == "html" and NUMBER_TABLE in v)
+    assert table < first_chart
+
+
+def in_order(node):
+    """Every element under ``node``, top to bottom as the page draws them."""
+    for child in getattr(node, "children", {}).values():
+        yield child
+        yield from in_order(child)
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_the_loss_is_a_choice_and_its_formula_is_shown(lang):
+    """Cross-entropy by default; the fixed direction as the option, with its own formula and
+    numbers: (c) rises ×1.27 with it at D = 128 where the cross-entropy keeps it flat."""
+    for loss in depth_model.LOSSES:
+        at = run_page("depth_gradients", lang=lang, D="64", seeds="1", L="2", loss=loss)
+        assert_clean(at)
+        tr = depth.trend(depth.TrendConfig(D=64, seeds=1, loss=loss))
+        assert latex(at)[0] == depth_model.LOSSES[loss].formula == tr.formulas[0]
+        assert f"{tr.ratios['post']:.2f}" in text(at)
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_the_fitted_line_is_drawn_only_where_it_fits_with_its_r2(lang):
+    at = run_page("depth_gradients", lang=lang, D="64", seeds="1", L="2")
+    assert_clean(at)
+    _, _, c, d, _ = figures(at)
+    tr = depth.trend(depth.TrendConfig(D=64, seeds=1))
+    for fig, norm in ((c, "post"), (d, "pre")):
+        fit = tr.fits[norm]
+        dashed = [x for x in fig["data"] if x.get("mode") == "lines"]
+        assert bool(dashed) == fit.fits
+        if dashed:
+            assert dashed[0]["name"] == t("depth_gradients.reference_r2", lang, r2=fit.r2)
+        key = "fit_drawn" if fit.fits else "fit_not_drawn"
+        short = t(f"depth_gradients.short_{norm}", lang)
+        assert t(f"depth_gradients.{key}", lang, norm=short, r2=fit.r2, min=depth.MIN_R2) in text(
+            at
+        )
+    assert tr.fits["pre"].fits and not tr.fits["post"].fits  # unit inputs: pre-LN falls as 1/√L

@@ -17,12 +17,23 @@ def maps_and_diff(at):
 
 
 def assert_draws(at, r, lang="en", h=1):
-    """The page draws run ``r``: head h's three maps, the difference, both errors and the
-    verdict (whether f(PX) = P f(X) holds is tests/lessons/test_equivariance.py's)."""
+    """The page draws run ``r``: head h's three maps, the difference relative to the largest
+    output (|f(PX) − P f(X)| / max|f(X)|, on a colour scale of at least ±1, "rounding only"
+    written on it when the verdict says so), both errors and the verdict (whether
+    f(PX) = P f(X) holds is tests/lessons/test_equivariance.py's)."""
     A, A_P, PAPt, diff = maps_and_diff(at)
     for shown, want in ((A, r.A), (A_P, r.A_P), (PAPt, r.PAPt)):
         np.testing.assert_allclose(shown, want[h - 1], atol=1e-7)
-    np.testing.assert_allclose(diff, r.diff, atol=1e-7)
+    largest = np.abs(r.out).max()
+    np.testing.assert_allclose(diff, r.diff / largest, atol=1e-7)
+    fig = figures(at)[1]
+    trace = fig["data"][0]
+    assert trace["zmax"] == -trace["zmin"] >= 1.0
+    notes = [a["text"] for a in fig["layout"].get("annotations", [])]
+    rounding = t("equivariance.rounding_only", lang, error=r.error, rel=r.error / largest)
+    assert notes == ([rounding] if r.verdict == "holds" else [])
+    bar = trace["colorbar"]["title"]["text"]
+    assert bar == t("equivariance.diff_bar", lang, scale=largest)
     assert [m.value for m in at.metric[:2]] == [f"{r.error:.2e}", f"{r.attn_error:.2e}"]
     verdict = {"identity": at.info, "holds": at.success, "breaks": at.warning}[r.verdict]
     assert t(f"equivariance.{r.verdict}", lang) in [v.value for v in verdict]

@@ -88,3 +88,16 @@ def test_a_narrow_log_range_gets_ticks_inside_it():
     fig = shipped(charts.band(stats, "L", names={}, log=True))
     ticks = list(decode(fig["layout"]["yaxis"]["tickvals"]))
     assert [v for v in ticks if 5.5 <= v <= 9.3] == pytest.approx([6, 7, 8, 9])
+
+
+def test_a_shared_top_puts_two_panels_on_one_axis_from_zero():
+    """The top is 5 % above the highest mean + std of every stats given and of any extra
+    line; with it, the y-axis is linear from 0 and the x-axis alone may be logarithmic."""
+    post, pre = STATS[STATS.norm == "post"], STATS[STATS.norm == "pre"]
+    top = charts.shared_top(post, pre)
+    assert top == pytest.approx(1.05 * 1.4)  # post at L = 4: 1.2 + 0.2
+    assert charts.shared_top(pre, extra=(np.array([3.0, 1.0]),)) == pytest.approx(3.15)
+    figs = [shipped(charts.band(s, "L", names={}, log_x=True, y_max=top)) for s in (post, pre)]
+    for fig in figs:
+        assert fig["layout"]["yaxis"]["range"] == pytest.approx([0, top])
+        assert "type" not in fig["layout"]["yaxis"] and fig["layout"]["xaxis"]["type"] == "log"

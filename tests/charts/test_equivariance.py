@@ -40,14 +40,29 @@ def test_triplet_ships_each_map_on_one_scale_with_escaped_hover():
     assert x2[0] - x1[1] > 2 * (x3[0] - x2[1])  # room for A(PX)'s labels
 
 
-def test_difference_map_is_symmetric_about_zero():
+def test_difference_map_is_relative_to_the_outputs_and_symmetric_about_zero():
+    """Δ / max|f| on a scale of at least ±1: a difference of 3e-7 on outputs of size 3 is
+    white (1e-7 of the range), where on its own scale it was the deepest red; a difference
+    larger than the outputs widens the scale to its own size."""
     diff = np.array([[0.5, -2.0], [1.0, 0.0], [0.0, 0.25]])
-    fig = shipped(charts.difference_map(diff, TOKENS, title="t", x_title="dim"))
+    fig = shipped(charts.difference_map(diff, TOKENS, scale=4.0, title="t", x_title="dim"))
     trace = fig["data"][0]
-    np.testing.assert_array_equal(decode(trace["z"]), diff.astype(np.float32))
-    assert (trace["zmin"], trace["zmax"]) == (-2.0, 2.0)
+    np.testing.assert_array_equal(decode(trace["z"]), (diff / 4).astype(np.float32))
+    assert (trace["zmin"], trace["zmax"]) == (-1.0, 1.0)
     assert fig["layout"]["yaxis"]["ticktext"][0] == "1:&lt;b&gt;x&lt;/b&gt;"
-    zero = shipped(charts.difference_map(np.zeros((3, 2)), TOKENS))["data"][0]
+    assert not fig["layout"].get("annotations")
+    wide = shipped(charts.difference_map(diff, TOKENS, scale=0.5))["data"][0]
+    assert (wide["zmin"], wide["zmax"]) == (-4.0, 4.0)
+    tiny = np.array([[3e-7, -1e-7], [0.0, 2e-7], [0.0, 0.0]])
+    fig = shipped(
+        charts.difference_map(tiny, TOKENS, scale=3.0, note="rounding only", bar_title="b")
+    )
+    trace = fig["data"][0]
+    assert np.abs(decode(trace["z"])).max() <= 1e-7 * (trace["zmax"] - trace["zmin"])
+    (note,) = fig["layout"]["annotations"]
+    assert note["text"] == "rounding only" and note["font"]["size"] >= 20
+    assert trace["colorbar"]["title"]["text"] == "b"
+    zero = shipped(charts.difference_map(np.zeros((3, 2)), TOKENS, scale=0.0))["data"][0]
     assert zero["zmax"] > 0  # a zero difference still has a valid colour range
 
 

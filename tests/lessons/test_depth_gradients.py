@@ -79,8 +79,8 @@ def test_trend_reference_is_one_over_sqrt_L_fitted_to_pre_ln_and_ratios_follow_t
     assert t.ratios["pre"] == pytest.approx(pre[hi] / pre[lo])
     assert t.ratios["post"] == pytest.approx(post[hi] / post[lo])
     assert t.ratios["ref"] == pytest.approx(np.sqrt(lo / hi))
-    assert t.formulas == [formulas.grad_scale("unit")]
-    assert "W_2^{(L)}" in t.formulas[0] and "W_2^{(\\ell)}" not in t.formulas[0]
+    assert t.formulas == [formulas.cross_entropy_loss(1000), formulas.grad_scale("unit")]
+    assert "W_2^{(L)}" in t.formulas[1] and "W_2^{(\\ell)}" not in t.formulas[1]
 
 
 def test_the_stream_lengths_post_at_sqrt_d_pre_growing_none_fastest():
@@ -105,23 +105,46 @@ def test_the_stream_lengths_post_at_sqrt_d_pre_growing_none_fastest():
         assert got["std"].item() == pytest.approx(first.std())
 
 
-def test_direction_reads_within_twenty_percent_as_flat():
-    assert [depth.direction(r) for r in (0.79, 0.8, 1.0, 1.2, 1.21)] == [
-        "falls",
-        "flat",
-        "flat",
-        "flat",
-        "rises",
-    ]
+def test_direction_reads_one_band_symmetric_on_a_log_scale():
+    """×1/1.25 … ×1.25 reads as about the same: a change and its undoing read alike."""
+    assert depth.SAME_WITHIN == 1.25
+    got = [depth.direction(r) for r in (0.79, 0.8, 1.0, 1.25, 1.26, 0.35)]
+    assert got == ["falls", "same", "same", "same", "rises", "falls"]
+    for r in (0.5, 0.7, 0.81, 1.1, 1.3, 3.0):
+        flipped = {"rises": "falls", "falls": "rises", "same": "same"}[depth.direction(r)]
+        assert depth.direction(1 / r) == flipped
+    assert set(depth.DIRECTIONS) == {depth.direction(r) for r in (0.1, 1.0, 10.0)}
+    for lang in ("en", "ja"):  # each direction has its words
+        assert all(tr(f"depth_gradients.dir_{d}", lang) for d in depth.DIRECTIONS)
+
+
+def test_fit_r2_against_numpy_and_only_a_falling_line_fits():
+    """R² of c/√L on the log–log chart against numpy's polyfit residual of the fixed-slope
+    line: 1/√L data fit exactly, noisy 1/√L nearly, flat or rising data not at all."""
+    Ls = np.array(depth.TREND_DEPTHS, dtype=float)
+    exact = depth.fit_inverse_sqrt(Ls, 3 / np.sqrt(Ls))
+    assert exact.r2 == pytest.approx(1.0) and exact.fits
+    np.testing.assert_allclose(exact.value, 3 / np.sqrt(Ls))
+    noisy = 3 / np.sqrt(Ls) * np.array([1.05, 0.95, 1.0, 1.04, 0.97, 1.02])
+    fit = depth.fit_inverse_sqrt(Ls, noisy)
+    y = np.log(noisy) + 0.5 * np.log(Ls)  # log c + residual
+    residual = y - y.mean()
+    total = np.log(noisy) - np.log(noisy).mean()
+    assert fit.r2 == pytest.approx(1 - residual @ residual / (total @ total))
+    assert fit.fits
+    for flat in (np.full(6, 2.0) * [1, 1.01, 0.99, 1, 1.02, 1], 0.5 * Ls**0.1):
+        assert not depth.fit_inverse_sqrt(Ls, flat).fits
 
 
 def test_the_law_shown_is_the_one_the_input_scale_gives():
-    """Unit inputs: pre-LN's last-layer gradient is O(1/√L), as the trend shows (×0.40 from
-    L = 3 to 24); inputs √D larger: O(1), as it shows then (×0.99): each formula with its run."""
+    """Unit inputs: pre-LN's last-layer gradient is O(1/√L), as the trend shows (×0.32 from
+    L = 3 to 24); inputs √D larger: O(1), as it shows then (×0.97): each formula with its run;
+    the loss's formula first."""
     unit, big = (depth.trend(depth.TrendConfig(D=64, seeds=1, x_scale=x)) for x in X_SCALES)
-    assert "sqrt{L}" in unit.formulas[0] and unit.ratios["pre"] < 0.6
-    assert "sqrt{L}" not in big.formulas[0] and big.ratios["pre"] > 0.9
-    assert all(f.count("O(1)") == (1 if t is unit else 2) for t in (unit, big) for f in t.formulas)
+    assert "sqrt{L}" in unit.formulas[1] and unit.ratios["pre"] < 0.6
+    assert "sqrt{L}" not in big.formulas[1] and big.ratios["pre"] > 0.9
+    assert [t.formulas[1].count("O(1)") for t in (unit, big)] == [1, 2]
+    assert unit.formulas[0] == big.formulas[0] == formulas.cross_entropy_loss(1000)
 
 
 def test_config_checks_caps_seeds_and_its_trend_leaves_L_out():
@@ -130,51 +153,76 @@ def test_config_checks_caps_seeds_and_its_trend_leaves_L_out():
     assert depth.Config().L == 6  # Xiong et al.'s 6 layers
     assert depth.Config(L=24, D=512, seeds=5).seeds_used == 1
     assert depth.Config(L=24, D=128, seeds=5).seeds_used == 5
-    for bad in ({"L": 25}, {"D": 4}, {"seeds": 0}, {"seeds": 11}, {"x_scale": "big"}):
+    assert (
+        depth.Config().loss == "xent" and depth.Config(loss="direction").trend.loss == "direction"
+    )
+    for bad in (
+        {"L": 25},
+        {"D": 4},
+        {"seeds": 0},
+        {"seeds": 11},
+        {"x_scale": "big"},
+        {"loss": "l2"},
+    ):
         with pytest.raises(ValueError):
             depth.Config(**bad)
 
 
 def test_the_four_panels_at_the_page_defaults_against_xiong_et_al():
     """Xiong et al.'s Fig. 3 at the page's defaults (D = 128, L = 6, seeds 0–2): (a) post-LN
-    per layer rises, (b) pre-LN per layer flat (±20 %), (c) post-LN's last layer flat in L,
-    (d) pre-LN's falls. With unit inputs this model gives (d) and not (a), (b), (c); with
-    inputs √D larger, (b) and not (d): exactly what the page states, panel by panel. README.md
-    and this lesson's docstring quote these figures, computed again here."""
-    paper = {"a": "rises", "b": "flat", "c": "flat", "d": "falls"}
-    measured = {
-        "unit": {"a": "flat", "b": "falls", "c": "rises", "d": "falls"},
-        "sqrt_d": {"b": "flat", "d": "flat"},
+    per layer rises, (b) pre-LN per layer about the same, (c) post-LN's last layer about the
+    same in L, (d) pre-LN's falls. With the cross-entropy (the default) and unit inputs this
+    model gives (c) and (d), not (a) or (b); with inputs √D larger, (b) and (c), not (d); with
+    the fixed-direction loss (c) rises. README.md and this lesson's docstring quote these
+    figures, computed again here."""
+    paper = {"a": "rises", "b": "same", "c": "same", "d": "falls"}
+    quoted = {  # (x_scale, loss): panel → (factor quoted, direction)
+        ("unit", "xent"): {
+            "a": (0.82, "same"),
+            "b": (0.43, "falls"),
+            "c": (1.00, "same"),
+            "d": (0.32, "falls"),
+        },
+        ("sqrt_d", "xent"): {"b": (0.99, "same"), "c": (0.99, "same"), "d": (0.97, "same")},
+        ("unit", "direction"): {
+            "a": (1.02, "same"),
+            "b": (0.53, "falls"),
+            "c": (1.27, "rises"),
+            "d": (0.40, "falls"),
+        },
     }
-    quoted = {  # (x_scale, panel): the factor quoted
-        ("unit", "a"): 1.02,
-        ("unit", "b"): 0.53,
-        ("unit", "c"): 1.27,
-        ("unit", "d"): 0.40,
-        ("sqrt_d", "b"): 0.99,
-        ("sqrt_d", "d"): 0.99,
-    }
-    growth, panels_at = {}, {}
-    for x_scale, directions in measured.items():
-        cfg = depth.Config(x_scale=x_scale)
+    growth, trends, panels_at = {}, {}, {}
+    for (x_scale, loss), want in quoted.items():
+        cfg = depth.Config(x_scale=x_scale, loss=loss)
         t = depth.trend(cfg.trend)
         panels = {p.key: p for p in depth.panels(depth.run(cfg), t)}
         assert {k: p.paper for k, p in panels.items()} == paper
-        for key, direction in directions.items():
+        for key, (factor, direction) in want.items():
             p = panels[key]
             assert p.measured == direction and p.agrees == (direction == paper[key]), key
-            assert p.ratio == pytest.approx(quoted[x_scale, key], abs=0.005), (x_scale, key)
-        growth[x_scale], panels_at[x_scale] = t.growth, panels
+            assert p.ratio == pytest.approx(factor, abs=0.005), (x_scale, loss, key)
+        growth[x_scale], trends[x_scale, loss], panels_at[x_scale, loss] = t.growth, t, panels
     assert growth["unit"]["pre"] == pytest.approx(4.91, abs=0.005)
     assert growth["unit"]["none"] == pytest.approx(4.3e4, rel=0.02)
+    assert trends["unit", "xent"].fits["pre"].r2 == pytest.approx(0.97, abs=0.005)
+    assert not trends["unit", "xent"].fits["post"].fits
+    assert trends["unit", "direction"].fits["pre"].r2 == pytest.approx(0.72, abs=0.005)
     doc, readme = depth.__doc__, (ROOT / "README.md").read_text(encoding="utf-8")
-    assert "(a) post-LN per layer ×1.02: flat" in doc and "(b) pre-LN per layer ×0.53" in doc
-    assert "(c) post-LN's last layer ×1.27" in doc and "(d) pre-LN's last layer ×0.40" in doc
-    assert "larger ×0.99, flat" in doc and "×4.91 the input's with pre-LN" in doc
-    assert "×0.40 from L = 3 to 24 at D = 128" in readme
+    for quote in (
+        "(a) post-LN per layer ×0.82: about the same",
+        "(b) pre-LN per layer ×0.43: falls",
+        "(c) post-LN's last layer ×1.00: about the same",
+        "(d) pre-LN's last layer ×0.32 (1/√L: ×0.35; c/√L fits with R² = 0.97)",
+        "larger ×0.99, about the same",
+        "larger ×0.97, about the same",
+        "(a) ×1.02,\n(b) ×0.53, (c) ×1.27 (rises), (d) ×0.40 (R² = 0.72)",
+        "×4.91 the input's with pre-LN",
+    ):
+        assert quote in doc, quote
+    assert "(c) ×1.00 and (d) ×0.32 from L = 3 to 24" in readme
     # the home page's sentence, at the setting it names (unit inputs, the default): pre-LN's
-    # last layer shrinks about like 1/√L (within 20 % of √(3/24)), post-LN's does not shrink
+    # last layer shrinks about like 1/√L (within 20 % of √(3/24)), post-LN's stays about the same
     home = tr("home.depth", "en")
     assert "unit-size inputs (the default)" in home and depth.Config().x_scale == "unit"
-    unit = panels_at["unit"]
-    assert abs(unit["d"].ratio / np.sqrt(3 / 24) - 1) < 0.2 and unit["c"].ratio >= 1
+    unit = panels_at["unit", "xent"]
+    assert abs(unit["d"].ratio / np.sqrt(3 / 24) - 1) < 0.2 and unit["c"].measured == "same"

@@ -1,5 +1,5 @@
 """One seed's gradients: the shortcuts against a plain backward through PyTorch's own
-LayerNorm, the Xavier-uniform bounds, the depth cap."""
+LayerNorm and a loss written out by hand, the Xavier-uniform bounds, the depth cap."""
 
 import numpy as np
 import pytest
@@ -9,38 +9,50 @@ from attnviz.lessons import depth_model
 from attnviz.stack import TransformerStack
 
 
+def by_hand(lossf, out: torch.Tensor) -> torch.Tensor:
+    """The loss written out: −log softmax at the target, as log Σ exp − the target's logit,
+    averaged over tokens; or the mean of o_i · r."""
+    if isinstance(lossf, depth_model.CrossEntropy):
+        logits = out @ lossf.W_out  # (B, N, V)
+        picked = logits.gather(-1, lossf.y.unsqueeze(-1)).squeeze(-1)  # (B, N)
+        return (torch.logsumexp(logits, dim=-1) - picked).mean()
+    return (out * lossf.r).sum(-1).mean()
+
+
+@pytest.mark.parametrize("loss", depth_model.LOSSES)
 @pytest.mark.parametrize("norm", depth_model.NORMS)
-def test_one_pass_for_every_depth_equals_separate_stacks(norm):
+def test_one_pass_for_every_depth_equals_separate_stacks(norm, loss):
     """The trend's shortcut (one forward, one small gradient per depth) against a full
     backward through a separately built stack of each depth, with PyTorch's own LayerNorm."""
     depths = (1, 3, 5)
-    fast = depth_model.last_layer_gradients(32, 0, depths)[norm]
+    fast = depth_model.last_layer_gradients(32, 0, depths, loss=loss)[norm]
     for L, got in zip(depths, fast, strict=True):
         stack = depth_model._stack(L, 32, 0).requires_grad_(True)
-        X, r = depth_model._inputs(32, 0, "unit")
+        X, lossf = depth_model._inputs(32, 0, "unit", loss)
         for block in stack.blocks:
             block.norm = norm
         x = X
         for block in stack.blocks:
             x, _ = block(x)
         out = torch.nn.functional.layer_norm(x, (32,)) if norm == "pre" else x
-        (out @ r).mean().backward()
+        by_hand(lossf, out).backward()
         assert got == pytest.approx(stack.blocks[-1].ffn.W_2.grad.norm().item(), rel=1e-5)
 
 
+@pytest.mark.parametrize("loss", depth_model.LOSSES)
 @pytest.mark.parametrize("norm", depth_model.NORMS)
-def test_per_layer_gradients_equal_a_plain_backward(norm):
+def test_per_layer_gradients_equal_a_plain_backward(norm, loss):
     """Every layer's norms, each gradient dropped as it lands, against ``.grad`` after one
     ordinary backward through every parameter of a separately built stack."""
-    got = depth_model.layer_gradients(4, 32, 1, "sqrt_d")[norm]
+    got = depth_model.layer_gradients(4, 32, 1, "sqrt_d", loss)[norm]
     stack = depth_model._stack(4, 32, 1).requires_grad_(True)
-    X, r = depth_model._inputs(32, 1, "sqrt_d")
+    X, lossf = depth_model._inputs(32, 1, "sqrt_d", loss)
     x = X
     for block in stack.blocks:
         block.norm = norm
         x, _ = block(x)
     out = torch.nn.functional.layer_norm(x, (32,)) if norm == "pre" else x
-    (out @ r).mean().backward()
+    by_hand(lossf, out).backward()
     b = stack.blocks
     want = {
         "W_2": [k.ffn.W_2.grad for k in b],
@@ -107,3 +119,28 @@ def test_depth_pass_lengths_equal_a_full_stack_in_each_placement():
 def test_rejects_out_of_range_depth():
     with pytest.raises(ValueError, match="layers"):
         depth_model.layer_gradients(25, 64, 0)
+
+
+def test_the_cross_entropy_reads_a_vocabulary_through_a_projection_with_random_targets():
+    """V = 1000 words, W_out (D, V) with N(0, 1/D) entries, one target word per token; the
+    targets spread over the vocabulary; the option draws the old read-out r ~ N(0, I/D), the
+    same X either way (the loss is drawn after it)."""
+    X, xent = depth_model._inputs(64, 0, "unit", "xent")
+    X2, direction = depth_model._inputs(64, 0, "unit", "direction")
+    torch.testing.assert_close(X, X2)
+    assert xent.W_out.shape == (64, depth_model.V) and depth_model.V == 1000
+    assert xent.W_out.std().item() == pytest.approx(1 / 8, rel=0.02)
+    assert xent.y.shape == (depth_model.B, depth_model.N) and xent.y.unique().numel() > 25
+    assert xent.y.min() >= 0 and xent.y.max() < depth_model.V
+    assert direction.r.shape == (64,)
+    out = torch.randn(2, 16, 64)
+    for lossf in (xent, direction):
+        assert lossf(out).item() == pytest.approx(by_hand(lossf, out).item(), rel=1e-5)
+    # at initialisation the logits are small, so the cross-entropy is near log V
+    ln = torch.nn.functional.layer_norm(out, (64,))
+    assert xent(ln).item() == pytest.approx(np.log(depth_model.V), rel=0.15)
+
+
+def test_rejects_an_unknown_loss():
+    with pytest.raises(ValueError, match="loss"):
+        depth_model.depth_pass(16, 0, (1,), loss="mse")

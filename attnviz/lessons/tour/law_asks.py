@@ -210,9 +210,14 @@ def eq_any_figure(claim: str):
 
 
 def eq_figure(cfg, r, lang, seed) -> go.Figure:
+    rel = r.error / r.out_scale
+    note = t("equivariance.rounding_only", lang, error=r.error, rel=rel) if r.rounding_only else ""
     return eq_charts.difference_map(
         r.diff,
         r.perm_tokens,
+        scale=r.out_scale,
+        note=note,
+        bar_title=t("equivariance.diff_bar", lang, scale=r.out_scale),
         title=t("equivariance.diff_title", lang),
         x_title=t("equivariance.dim", lang),
         dim_name=t("equivariance.dim_short", lang),
