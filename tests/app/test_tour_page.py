@@ -12,6 +12,7 @@ import pytest
 from attnviz.i18n import t
 from attnviz.lessons import tour
 from tests.lessons import tour_oracle as oracle
+from tests.lessons.test_tour import agrees
 from ui import keys
 
 from .helpers import assert_clean, latex, run_page
@@ -19,7 +20,7 @@ from .helpers import assert_clean, latex, run_page
 KINDS = ("slider", "select_slider", "selectbox", "radio", "toggle", "number_input", "text_input")
 FRAME = {"lang", "present"}  # the app's own controls, in the sidebar of every page
 URL = ("app.url_ignored", "app.url_clamped", "app.text_cut")  # notices about a link's values
-SEEDS = (0, 1, 2)
+SEEDS = (0, 1, 2, 3)  # every kind of question of the stops with three kinds, and S1's four
 
 
 def links(at) -> list[tuple[str, dict[str, str], str]]:
@@ -41,6 +42,12 @@ def pick(at):
 def button(at, key: str, **fields):
     label = t(f"tour.{key}", at.session_state[keys.LANG], **fields)
     return next(b for b in at.button if b.label == label)
+
+
+def exercise_of(claim: str, lang: str, seed: int) -> tour.Exercise:
+    a = tour.ASKS[claim]
+    cfg = a.config(lang, seed)
+    return a.ask(cfg, a.run(cfg), lang, seed)
 
 
 def answer(at, choice: str) -> None:
@@ -71,12 +78,14 @@ def test_every_exercise_answered_right_and_wrong_says_so_and_draws_its_figure(se
         a = tour.ASKS[claim]
         cfg = a.config(lang, seed)
         result = a.run(cfg)
-        right = oracle.right(claim, lang, seed, result if a.slow else None)
+        ex = a.ask(cfg, result, lang, seed)
+        assert agrees(claim, ex, oracle.right(claim, lang, seed, ex, result)), (claim, seed)
+        right = ex.right
         for ok, at in sessions.items():
             next(r for r in at.radio if r.key == keys.TOUR_STOP).set_value(claim)
             at.run()
             assert_clean(at)
-            options = [o for o in a.ask(cfg, result, lang, seed).choices]
+            options = list(ex.choices)
             choice = right if ok else next(c.key for c in options if c.key != right)
             answer(at, choice)
             assert_clean(at)
@@ -99,7 +108,9 @@ def test_presenting_holds_the_answer_until_the_teacher_reveals_it():
     assert not at.get("plotly_chart") and not at.info
     button(at, "reveal").click()
     at.run()
-    shown = t("tour.answer_is", "ja", answer=oracle.label("S8", "ja", 1, "D"))
+    ex = exercise_of("S8", "ja", 1)
+    assert ex.kind == "weights" and ex.right == "N"  # how many weights: N, one per source
+    shown = t("tour.answer_is", "ja", answer=ex.label("N"))
     assert next(i.value for i in at.info).startswith(shown)
     assert len(at.get("plotly_chart")) == 1
     (link,) = links(at)
@@ -108,10 +119,11 @@ def test_presenting_holds_the_answer_until_the_teacher_reveals_it():
 
 def test_the_summary_counts_the_answers_and_leads_back_to_a_wrong_one():
     at = run_page("tour", lang="en", stop="S8", example="2")
-    answer(at, "N")  # q̃ is D wide: wrong
+    s8 = exercise_of("S8", "en", 2)
+    answer(at, next(c.key for c in s8.choices if c.key != s8.right))  # wrong
     at.radio(key=keys.TOUR_STOP).set_value("S11")
     at.run()
-    answer(at, "MD")  # right
+    answer(at, exercise_of("S11", "en", 2).right)  # right
     at.radio(key=keys.TOUR_STOP).set_value("end")
     at.run()
     assert_clean(at)
@@ -204,7 +216,7 @@ def test_an_example_that_ties_two_answers_asks_nothing_and_shows_its_figure(monk
     so in the reader's language, draws the figure and offers no form: never a traceback."""
 
     def tied(cfg, r, lang, seed):
-        raise ValueError("S4: ['x'] are as good as 'y'")
+        raise tour.NoQuestion("S4: two answers tie")
 
     monkeypatch.setitem(tour.ASKS, "S4", dataclasses.replace(tour.ASKS["S4"], ask=tied))
     at = run_page("tour", lang="ja", stop="S4")

@@ -1,79 +1,232 @@
 """Each tour exercise's right answer, computed apart from the tour: from the engine's public
-API (words embedded, scores, blocks, positional tables), at the configuration the stop's
-link opens, or from the chapter's law where the claim is one. Used by the lesson's and the
-app's tests of the tour.
+API (words embedded, scores, attention, blocks, positional tables) and torch, at the
+configuration the stop's link opens, for the kind of question the example asks.
 
-``values(claim, lang, seed, keys)`` gives each choice key a value whose largest is right
-(a choice within the exercise's tie of it would be a second right answer);
-``right(...)`` is that largest key, or for a law the answer the law gives.
+``right(claim, lang, seed, ex)`` measures what the question asks about and returns the key
+of the choice that names the outcome (a choice whose outcome did not happen is wrong), or,
+for a question answered by a number, the number the right choice must show.
 """
 
 from __future__ import annotations
 
 import math
-import re
 
 import numpy as np
 import torch
 
-from attnviz.block import TransformerBlock
-from attnviz.lessons import tour
+from attnviz import MultiHeadAttention, TransformerBlock
+from attnviz.attend import scaled_dot_product_attention
+from attnviz.lessons import depth_gradients, tour
 from attnviz.lessons.equivariance import permutation
 from attnviz.positional import PositionalEncoding
-from attnviz.scores import SCORES, make_score
+from attnviz.scores import make_score
 from attnviz.text import embed, tokenize
 
 WORD_FREE = set("、。,.!?")
+CLOSE = 1e-6
 
 
 def link(claim: str, lang: str, seed: int) -> dict[str, str]:
     return tour.stop(claim, lang, seed).query()
 
 
-def _weights(p: dict[str, str], score: str) -> tuple[list[str], torch.Tensor]:
-    """The sources and the first query's softmax weights under ``score``, as the link sets them."""
-    tokens, queries = tokenize(p["text"]), tokenize(p["query"])
-    queries = [w for w in queries if w not in WORD_FREE]
+def _sources(p: dict[str, str]) -> tuple[list[str], torch.Tensor, list[str], torch.Tensor]:
+    """Tokens, X (N, D), query words and Q (M, D), float64, as the scoring link sets them."""
+    tokens = tokenize(p["text"])
+    queries = [w for w in tokenize(p["query"]) if w not in WORD_FREE]
     D = int(p["D"])
-    X, q = embed(tokens, D), embed(queries[:1], D)  # (N, D), (1, D)
-    f = make_score(score, D, seed=int(p["seed"]), hidden=int(p.get("hidden", 16)))
+    return tokens, embed(tokens, D).double(), queries, embed(queries, D).double()
+
+
+def _score(p: dict[str, str], name: str | None = None):
+    D = int(p["D"])
+    f = make_score(name or p["score"], D, seed=int(p["seed"]), hidden=int(p.get("hidden", 16)))
+    return f.double()
+
+
+def _scores(p, name=None) -> torch.Tensor:
+    _tokens, X, _, Q = _sources(p)
     with torch.no_grad():
-        return tokens, torch.softmax(f(X, q)[0].double(), -1)
+        return _score(p, name)(X, Q[:1])[0]  # (N,) r(z_i, q_1)
 
 
-def _per_word(tokens: list[str], a: torch.Tensor, total: bool = False) -> dict[str, float]:
-    """Each word's tallest bar (punctuation is no answer), or with ``total`` each token's
-    copies summed (a score's share on one token, punctuation included)."""
-    out: dict[str, float] = {}
-    for tok, w in zip(tokens, a.tolist(), strict=True):
-        if total or tok not in WORD_FREE:
-            out[tok] = out.get(tok, 0.0) + w if total else max(out.get(tok, 0.0), w)
-    return out
+def _soft(s: torch.Tensor) -> torch.Tensor:
+    return torch.softmax(s, -1)
 
 
-def values(claim: str, lang: str, seed: int, trend=None) -> dict[str, float]:
-    """Each answer key's measured value, the right one largest (exercises asked by argmax)."""
-    p = link(claim, lang, seed)
-    if claim in ("S1", "S4", "S5"):
-        return _per_word(*_weights(p, p["score"]))
+def _word(tokens: list[str], i: int) -> str:
+    return tokens[int(i)]
+
+
+def scoring_answer(claim: str, kind: str, p: dict[str, str], ex) -> str | float:
+    tokens, X, _queries, Q = _sources(p)
+    N, D = X.shape
+    if claim == "S1":
+        s = _scores(p)
+        a = _soft(s)
+        if kind == "shift":
+            c = float(next(w for w in ex.question.replace("=", " ").split() if w.isdigit()))
+            moved = _soft(s + c)
+            if (moved - a).abs().max() < CLOSE:
+                return "same"
+            return "plus" if torch.allclose(moved - a, torch.full_like(a, c)) else "sharper"
+        if kind == "sum":
+            total = float(a.sum())
+            return "one" if abs(total - 1) < CLOSE else ("N" if abs(total - N) < CLOSE else "more")
+        if kind == "double":
+            i = int(s.argmax())
+            b = _soft(2 * s)[i]
+            return "rises" if b > a[i] + CLOSE else ("falls" if b < a[i] - CLOSE else "same")
+        i = int(s.argmin())
+        if a[i] <= 0:
+            return "zero" if a[i] == 0 else "negative"
+        return "positive" if a[i] <= a.min() + CLOSE else "largest"
     if claim == "S2":
-        return {n: max(_per_word(*_weights(p, n), total=True).values()) for n in SCORES}
-    if claim == "S9":
-        tokens = tokenize(p["text"])
-        queries = [w for w in tokenize(p["query"]) if w not in WORD_FREE]
-        D = int(p["D"])
-        A = torch.softmax(embed(queries, D) @ embed(tokens, D).T / math.sqrt(D), -1)  # (M, N)
-        return {w: float(A[m].max()) for m, w in enumerate(queries)}
-    if claim == "S12":
-        D, H = int(p["D"]), int(p["H"])
-        X = PositionalEncoding(D, p["pe"], p["pe_mode"], seed=int(p["seed"]))(
-            embed(tokenize(p["text"]), D)
+        dots = _scores(p, "dot")
+        scaled = _scores(p, "scaled_dot")
+        if kind == "compute":
+            i = int(dots.abs().argmax())
+            return float(scaled[i])  # the number the right choice shows
+        if kind == "order":
+            return _word(tokens, _soft(scaled).argmax())
+        i = int(dots.argmax())
+        a, b = _soft(dots)[i], _soft(scaled)[i]
+        return "lower" if 1 / N < b < a else ("higher" if b > a else "same")
+    if claim == "S4":
+        f = _score(p, "bilinear")
+        with torch.no_grad():
+            if kind == "identity":
+                f.W.copy_(torch.eye(D))
+                same = torch.allclose(f(X, Q[:1])[0], _scores(p, "scaled_dot"), atol=1e-9)
+                return "scaled_dot" if same else "dot"
+            if kind == "zero":
+                f.W.zero_()
+                a = _soft(f(X, Q[:1])[0])
+                return "uniform" if torch.allclose(a, torch.full_like(a, 1 / N)) else "same"
+            if kind == "negate":
+                f.W.neg_()
+                return _word(tokens, _soft(f(X, Q[:1])[0]).argmax())
+            return float(sum(t.numel() for t in f.parameters()))  # the number shown
+    if claim == "S5":
+        f = _score(p, "mlp")
+        if kind == "input":
+            return float(f.W_1z.shape[0] + f.W_1q.shape[0])  # the width of [z; q]
+        if kind == "output":
+            with torch.no_grad():
+                out = f(X, Q[:1])
+            return "one" if tuple(out.shape) == (1, N) else "vector"
+        # a random MLP's favourite need not be the dot product's: over a few seeds they differ
+        tops = []
+        for s in range(8):
+            g = make_score("mlp", D, seed=s, hidden=int(p.get("hidden", 16))).double()
+            with torch.no_grad():
+                tops.append(int(g(X, Q[:1])[0].argmax()) == int(_scores(p, "dot").argmax()))
+        return "no" if not all(tops) else "always"
+    if claim == "S6":
+        if kind == "shape":
+            f = _score(p)
+            return (N, D) if tuple(f.W[:N].shape) == (N, D) else tuple(f.W.shape)
+        perm = torch.randperm(N, generator=torch.Generator().manual_seed(int(p["shuffle"])))
+        f = _score(p)
+        with torch.no_grad():
+            a, b = _soft(f(X, Q[:1])[0]), _soft(f(X[perm], Q[:1])[0])
+        follows = float((b - a[perm]).abs().max())
+        stays = float((b - a).abs().max())
+        return "stay" if stays < CLOSE else ("follow" if follows < CLOSE else "neither")
+    raise KeyError(claim)
+
+
+def output_answer(claim: str, kind: str, p: dict[str, str], ex) -> str | float | tuple:
+    _tokens, X, queries, Q = _sources(p)
+    _N, _D = X.shape
+    M = len(queries)
+    out, A = scaled_dot_product_attention(Q, X, X)  # (M, D), (M, N)
+    if claim == "S8":
+        if kind == "width":
+            return float(out[0].numel())
+        if kind == "weights":
+            return float(A[0].numel())
+        inside = bool(
+            ((out[0] >= X.min(0).values - 1e-9) & (out[0] <= X.max(0).values + 1e-9)).all()
         )
-        block = TransformerBlock(D, H, norm=p["norm"], bias=False, seed=int(p["seed"]))
+        return "inside" if inside else "outside"
+    if claim == "S9":
+        if kind == "alone":
+            _, a1 = scaled_dot_product_attention(Q[:1], X, X)
+            return "same" if (a1[0] - A[0]).abs().max() < CLOSE else "flatter"
+        if kind == "sums":
+            return float(A.sum())
+        swap = torch.tensor([1, 0, *range(2, M)])
+        _, A2 = scaled_dot_product_attention(Q[swap], X, X)
+        if torch.allclose(A2, A[swap]):
+            return "rows"
+        return "none" if torch.allclose(A2, A) else "all"
+    if claim == "S11":
+        if kind == "output":
+            return tuple(out.shape)
+        if kind == "weights":
+            return tuple(A.shape)
+        out2, A2 = scaled_dot_product_attention(Q, X, 2 * X)
+        output, weights = torch.allclose(out2, 2 * out), torch.allclose(A2, A)
+        return {(True, True): "output", (True, False): "both", (False, True): "neither"}.get(
+            (output, weights), "weights"
+        )
+    raise KeyError(claim)
+
+
+def _mha(p: dict[str, str]) -> tuple[MultiHeadAttention, torch.Tensor]:
+    """The multi-head page's first block's attention over PE(X), as the link sets it."""
+    D, H = int(p["D"]), int(p["H"])
+    X = PositionalEncoding(D, p["pe"], p["pe_mode"], seed=int(p["seed"]))(
+        embed(tokenize(p["text"]), D)
+    )
+    block = TransformerBlock(D, H, norm=p["norm"], bias=False, seed=int(p["seed"]))
+    return block.attn, X
+
+
+def block_answer(claim: str, kind: str, p: dict[str, str], ex) -> str | float | tuple:
+    if claim in ("S10", "S12"):
+        mha, X = _mha(p)
+        N, D, H, Dp = X.shape[-2], mha.D, mha.H, mha.d_head
+        if claim == "S10":
+            if kind == "shape":
+                W_Q = mha.W_QKV[:, 0, 0]  # (D, D′): head 1's W_h^Q
+                return tuple((X @ W_Q).shape)
+            if kind == "from_x":
+                return "all"  # the law: Q = XW^Q, K = XW^K, V = XW^V (S10)
+            s = float(p["qk"])
+            with torch.no_grad():
+                _, t1 = mha(X)
+                mha.W_QKV[:, :2] /= s  # back to s = 1: the link's block holds s·W^Q, s·W^K
+                _, t0 = mha(X)
+            ratio = float((t1.scores / t0.scores).median())
+            return ratio  # the factor the right choice shows
+        if kind == "width":
+            return float(Dp)
+        if kind == "divisor":
+            with torch.no_grad():
+                _, tr = mha(X)
+                qkv = torch.einsum("nd,dthe->thne", X.reshape(-1, D), mha.W_QKV)
+            raw = qkv[0] @ qkv[1].transpose(-1, -2)  # (H, N, N) q_iᵀk_j per head
+            return float((raw / tr.scores[0]).median())  # the divisor: √D′
+        return tuple(mha.W_O.reshape(H * Dp, D).shape)
+    if claim == "S13":
+        D, H = int(p["D"]), int(p["H"])
+        tokens = tokenize(p["text"])
+        block = TransformerBlock(D, H, D * int(p["ff"]), norm="post", seed=int(p["seed"]))
+        if kind == "gamma":
+            return float(block.ln_1.gamma.numel())
+        X = embed(tokens, D)
         with torch.no_grad():
             _, trace = block(X)
-        A = trace.attn.weights[0]  # (H, N, N)
-        return {str(h + 1): float(A[h].max()) for h in range(H)}
+        sum_1 = X + trace.attn_out[0]  # the residual sum, before any LN
+        if kind == "where":
+            ln = torch.nn.functional.layer_norm(sum_1, (D,), block.ln_1.gamma, block.ln_1.beta)
+            return "after" if torch.allclose(ln, trace.resid_mid[0], atol=1e-5) else "before"
+        hat = torch.nn.functional.layer_norm(sum_1, (D,))[int(p["token"]) - 1]  # no γ, β
+        mean, var = float(hat.mean()), float(hat.var(unbiased=False))
+        targets = {"0_1": (0, 1), "0_D": (0, D), "1_0": (1, 0), "1_1": (1, 1)}
+        return min(targets, key=lambda k: math.hypot(mean - targets[k][0], var - targets[k][1]))
     if claim == "S16":
         N, D = int(p["N"]), int(p["D"])
         i = np.arange(N)[:, None]
@@ -81,70 +234,100 @@ def values(claim: str, lang: str, seed: int, trend=None) -> dict[str, float]:
         E = np.zeros((N, D))
         E[:, 0::2], E[:, 1::2] = np.sin(i / 10000 ** (2 * k / D)), np.cos(i / 10000 ** (2 * k / D))
         G = E @ E.T
-        row = _s16_row(claim, lang, seed)
-        return {str(j + 1): float(G[row, j]) for j in range(N) if j != row}
+        if kind == "distance":
+            bands = [np.ptp(np.diag(G, d)) for d in range(N)]
+            return "gap" if max(bands) < 1e-9 else "i"
+        if kind == "norm":
+            return float(np.diag(G).mean())
+        return "differ" if not np.allclose(G, G[0, 0]) else "equal"
     raise KeyError(claim)
 
 
-def _s16_row(claim: str, lang: str, seed: int) -> int:
-    """The position the question names: "p_{i}" in its text."""
-    question = tour.ASKS[claim]
-    cfg = question.config(lang, seed)
-    ex = question.ask(cfg, question.run(cfg), lang, seed)
-    return int(re.search(r"p_\{(\d+)\}", ex.question).group(1)) - 1
-
-
-def equivariance_error(claim: str, lang: str, seed: int) -> float:
-    """max |f(PX) − P f(X)| with f = block(PE(X)), built from the engine."""
-    p = link(claim, lang, seed)
+def _block_out(p: dict[str, str], perm: torch.Tensor, pe: str, H: int, wide: int = 1) -> tuple:
     tokens = tokenize(p["text"])
-    D, H, s = int(p["D"]), int(p["H"]), int(p["seed"])
-    perm = torch.from_numpy(permutation(p["perm"], len(tokens), seed=int(p["pseed"])))
-    enc = PositionalEncoding(D, p["pe"], p["pe_mode"], seed=s)
+    D, s = wide * int(p["D"]), int(p["seed"])
+    enc = PositionalEncoding(D, pe, p["pe_mode"], seed=s)
     block = TransformerBlock(D, H, norm=p["norm"], seed=s)
     X = embed(tokens, D)
     with torch.no_grad():
-        out, _ = block(enc(X))
-        out_P, _ = block(enc(X[perm]))
-    return float((out_P - out[perm]).abs().max())
+        out, t = block(enc(X))
+        out_P, t_P = block(enc(X[perm]))
+    return out[0] if out.dim() == 3 else out, out_P[0] if out_P.dim() == 3 else out_P, t, t_P
 
 
-def right(claim: str, lang: str, seed: int, trend=None) -> str:
-    """The right answer's key for stop ``claim`` at example ``seed``."""
-    p = link(claim, lang, seed)
-    if claim in ("S1", "S2", "S4", "S5", "S9", "S12", "S16"):
-        v = values(claim, lang, seed)
-        if claim == "S16":  # among the positions the question offers
-            keys = _offered(claim, lang, seed)
-            v = {k: v[k] for k in keys}
-        return max(v, key=v.get)
+def law_answer(claim: str, kind: str, p: dict[str, str], ex, result=None) -> str:
     if claim == "S3":
-        return "2"  # Var(qᵀk) = D (S3): doubling D doubles it
-    if claim == "S6":
-        return "stay"  # softmax(Wq) never reads z: the weights stay with the positions
-    if claim in ("S7", "S15"):
-        error = equivariance_error(claim, lang, seed)
-        return "small" if error < 1e-5 else ("medium" if error < 0.1 else "large")
-    if claim == "S8":
-        return "D"  # q̃ = Σ a_i z_i is one row of X wide
-    if claim == "S10":
-        return "ND'"
-    if claim == "S11":
-        return "MD"
-    if claim == "S13":
-        return "0,1"  # LN: each token's mean 0, variance 1 before γ, β
+        D1 = 256
+        D2 = {"x2": 512, "x4": 1024, "half": 128, "scaled": 1024}[kind]
+        g = torch.Generator().manual_seed(7)
+        var = {}
+        for D in (D1, D2):
+            q, k = (
+                torch.randn(4000, D, generator=g, dtype=torch.float64),
+                torch.randn(4000, D, generator=g, dtype=torch.float64),
+            )
+            s = (q * k).sum(-1) / (math.sqrt(D) if kind == "scaled" else 1)
+            var[D] = float(s.var())
+        ratio = var[D2] / var[D1]
+        factors = {"half": 0.5, "1": 1.0, "2": 2.0, "4": 4.0}
+        return min(factors, key=lambda f: abs(math.log(ratio / factors[f])))
+    tokens = tokenize(p["text"])
+    perm = torch.from_numpy(permutation(p["perm"], len(tokens), seed=int(p["pseed"])))
+    H = int(p["H"])
+    if kind == "restore":
+        errors = {
+            "add": _block_out(p, perm, "sinusoidal", H),
+            "heads": _block_out(p, perm, "none", 2 * H),
+            "root": _block_out(p, perm, "none", H),  # the block divides by √D′ already
+            "wider": _block_out(p, perm, "none", H, wide=2),
+        }
+        broken = [
+            k for k, (o, oP, _, _) in errors.items() if float((oP - o[perm]).abs().max()) > 1e-5
+        ]
+        return broken[0] if len(broken) == 1 else "none"
+    out, out_P, t, t_P = _block_out(p, perm, p["pe"], H)
+    if kind == "law":
+        candidates = {"Pf": out[perm], "f": out, "PTf": out[torch.argsort(perm)]}
+        errs = {k: float((out_P - v).abs().max()) for k, v in candidates.items()}
+        best = min(errs, key=errs.get)
+        return best if errs[best] < 1e-5 else "PfPT"
+    if kind == "maps":
+        A, A_P = t.attn.weights[0, 0], t_P.attn.weights[0, 0]
+        candidates = {"PAPT": A[perm][:, perm], "A": A, "PA": A[perm], "APT": A[:, perm]}
+        errs = {k: float((A_P - v).abs().max()) for k, v in candidates.items()}
+        return min(errs, key=errs.get)
+    error = float((out_P - out[perm]).abs().max())
+    return "small" if error < 1e-5 else ("medium" if error < 0.1 else "large")
+
+
+def depth_answer(kind: str, trend) -> str:
+    if kind == "which":
+        return "pre"  # the chapter's S14; the gradients below must agree with it
+    mean = trend.table.groupby(["norm", "L"])["W_2"].mean()
+    lo, hi = depth_gradients.RATIO_DEPTHS
+    return depth_gradients.direction(float(mean[kind, hi] / mean[kind, lo]))
+
+
+SCORING = ("S1", "S2", "S4", "S5", "S6")
+OUTPUT = ("S8", "S9", "S11")
+BLOCK = ("S10", "S12", "S13", "S16")
+LAW = ("S3", "S7", "S15")
+
+
+def right(claim: str, lang: str, seed: int, ex, result=None):
+    """The right answer to ``ex`` (stop ``claim``, example ``seed``), measured apart."""
+    p = link(claim, lang, seed)
+    if claim in SCORING:
+        return scoring_answer(claim, ex.kind, p, ex)
+    if claim in OUTPUT:
+        return output_answer(claim, ex.kind, p, ex)
+    if claim in BLOCK:
+        return block_answer(claim, ex.kind, p, ex)
+    if claim in LAW:
+        return law_answer(claim, ex.kind, p, ex)
     if claim == "S14":
-        mean = trend.table.groupby(["norm", "L"])["W_2"].mean()
-        ratio = {n: mean[n, 24] / mean[n, 3] for n in ("post", "pre")}
-        kept = [n for n, r in ratio.items() if 1 / 1.5 <= r <= 1.5]
-        return kept[0] if len(kept) == 1 else ("both" if kept else "neither")
-    raise KeyError(f"{claim} {p}")
-
-
-def _offered(claim: str, lang: str, seed: int) -> list[str]:
-    question = tour.ASKS[claim]
-    cfg = question.config(lang, seed)
-    return [c.key for c in question.ask(cfg, question.run(cfg), lang, seed).choices]
+        return depth_answer(ex.kind, result)
+    raise KeyError(claim)
 
 
 def label(claim: str, lang: str, seed: int, key: str, result=None) -> str:

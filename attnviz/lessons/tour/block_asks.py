@@ -233,16 +233,19 @@ def s13_figure(cfg, r, lang, seed) -> go.Figure:
 # ---- S14: pre-LN trains deep stacks more stably: the last layer's gradient against depth
 S14_KINDS = ("post", "pre", "which")
 PLACEMENTS = ("pre", "post", "both", "neither")
+S14_WIDTHS = (128, 64, 256)
 
 
 def depth_config(lang: str, seed: int) -> depth_gradients.TrendConfig:
-    scales = list(depth_gradients.X_SCALES)
-    scale = scales[(seed // len(S14_KINDS)) % len(scales)]
-    return depth_gradients.TrendConfig(D=128, seeds=3, x_scale=scale)
+    # unit inputs, the paper's setting (inputs of length √D would hide pre-LN's fall: the
+    # stream is then mostly the input at every depth); another round of kinds, another D
+    D = S14_WIDTHS[(seed // len(S14_KINDS)) % len(S14_WIDTHS)]
+    return depth_gradients.TrendConfig(D=D, seeds=3, x_scale="unit")
 
 
 def depth_link(cfg: depth_gradients.TrendConfig, lang: str, seed: int) -> dict[str, str]:
-    return dict(L="12", D=str(cfg.D), seeds=str(cfg.seeds), param="W_2", x=cfg.x_scale)
+    params = dict(L="12", D=str(cfg.D), seeds=str(cfg.seeds), param="W_2", x=cfg.x_scale)
+    return params | dict(loss=cfg.loss)
 
 
 def depth_state(cfg: depth_gradients.TrendConfig, lang: str, seed: int) -> str:
