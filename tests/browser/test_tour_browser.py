@@ -1,5 +1,5 @@
-"""The tour in Chromium: a stop answered in Japanese with the keyboard draws its verdict and
-its figure; a page opened from a stop lands at the stop's section, and Back returns to that
+"""The tour in Chromium: S1 and S14 answered in Japanese with the keyboard show the example's
+values and the question first, then the verdict and the figure; a page opened from a stop lands at the stop's section, and Back returns to that
 stop in the mode it was left in; all sixteen stops walked one after another (timed)."""
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ import time
 import pytest
 
 from attnviz.i18n import plain, t
+from attnviz.lessons import tour
 
 from .conftest import assert_clean, open_app, wait_idle
 
@@ -33,16 +34,35 @@ def answer_with_keys(page, moves: int) -> None:
     wait_idle(page)
 
 
+def exercise_of(claim: str, lang: str, seed: int) -> tour.Exercise:
+    a = tour.ASKS[claim]
+    cfg = a.config(lang, seed)
+    return a.ask(cfg, a.run(cfg), lang, seed)
+
+
 @pytest.mark.browser
-def test_a_stop_answered_in_japanese_with_the_keyboard_draws_its_verdict_and_figure(server, page):
-    open_app(page, f"{server}/tour?lang=ja&stop=S9&example=1")
+@pytest.mark.parametrize("claim", ["S1", "S14"])
+def test_a_stop_answered_in_japanese_shows_its_values_then_its_verdict_and_figure(
+    server, page, claim
+):
+    """The example's values and the question are on the page before any figure; answered
+    right with the keyboard, the verdict and the figure follow and the stop is marked ✓."""
+    ex = exercise_of(claim, "ja", 0)
+    open_app(page, f"{server}/tour?lang=ja&stop={claim}&example=0")
+    page.locator(FORM).wait_for(timeout=120_000)  # S14 computes its stacks first
+    text = plain(page.locator("[data-testid=stMain]").inner_text())
+    asked = plain(ex.question)[:25]
+    assert asked in text, (asked, text)
+    if ex.given:  # the values come before the question that reasons from them
+        values = plain(ex.given)[:25]
+        assert values in text and text.index(values) < text.index(asked), text
     assert page.locator(PLOT).count() == 0  # nothing drawn before the answer
-    answer_with_keys(page, 1)  # 犬 → 鳥: the query word of the sentence, the right one
-    page.wait_for_selector(PLOT, timeout=30_000)
+    answer_with_keys(page, [c.key for c in ex.choices].index(ex.right))
+    page.wait_for_selector(PLOT, timeout=60_000)
     verdict = plain(page.locator(ALERT).first.inner_text())
-    assert verdict.startswith(plain(t("tour.right", "ja", answer="鳥"))), verdict
+    assert verdict.startswith(plain(t("tour.right", "ja", answer=ex.label(ex.right)))), verdict
     assert page.locator(PLOT).count() == 1
-    assert "S9 ✓" in page.locator("[data-testid=stMain] [role=radiogroup]").first.inner_text()
+    assert f"{claim} ✓" in page.locator("[data-testid=stMain] [role=radiogroup]").first.inner_text()
     assert_clean(page)
 
 

@@ -36,6 +36,7 @@ from .exercise import (
 
 EXAMPLES = 4  # example 0 is the scoring page's own sentence; tour.example<k>_* the others
 TIE = 1e-6  # weights or scores closer than this count as equal
+SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
 def example(lang: str, seed: int) -> tuple[str, str]:
@@ -134,7 +135,7 @@ def s1(cfg, r, lang, seed) -> Exercise:
             seed,
             k,
             tr("s1_ask_shift", lang, c=c),
-            choices_of("s1_shift", keys, lang, c=c),
+            choices_of("s1_shift", keys, lang, c=c, e=f"e{str(c).translate(SUPERSCRIPT)}"),
             "same",
             tr("s1_why_shift", lang, c=c, d=moved),
             given,
