@@ -109,6 +109,36 @@ def _titled(fig: go.Figure, present: bool) -> None:
         )
         if split:  # above panel titles: one sentence on two lines, not a title and a note
             fig.update_layout(title_subtitle_font_size=fig.layout.title.font.size)
+    if present:
+        _at_least(fig, PRESENT_MIN_PX)
+
+
+PRESENT_MIN_PX = 18  # no chart text smaller on a projector: titles, ticks, panel titles, labels
+
+
+def _at_least(fig: go.Figure, px: int) -> None:
+    """Every font that ``fig`` sets below ``px`` (a panel's title at 12 px, a colour bar's
+    ticks) raised to ``px``; those it leaves unset follow the layout's larger font."""
+
+    def raise_(font) -> None:
+        if font is not None and font.size is not None and font.size < px:
+            font.size = px
+
+    subtitle = fig.layout.title.subtitle
+    if subtitle.text and (subtitle.font.size or 0) < px:  # unset, Plotly draws it at 14 px
+        subtitle.font.size = px
+    for note in fig.layout.annotations:
+        raise_(note.font)
+    for axes in (fig.for_each_xaxis, fig.for_each_yaxis):
+        axes(lambda axis: (raise_(axis.tickfont), raise_(axis.title.font)))
+    raise_(fig.layout.legend.font)
+    for trace in fig.data:
+        for name in ("textfont", "insidetextfont", "outsidetextfont"):
+            if name in trace:
+                raise_(trace[name])
+        if "colorbar" in trace:
+            raise_(trace.colorbar.tickfont)
+            raise_(trace.colorbar.title.font)
 
 
 def _panel_titles(fig: go.Figure) -> bool:

@@ -15,7 +15,7 @@ from attnviz.i18n import t
 from attnviz.positional import KINDS, MODES
 from attnviz.text import first_tokens
 
-from .keys import EXAMPLES, OPTIONS, RELABEL, SELECT_KINDS, TEXT_CUT
+from .keys import EXAMPLES, OPTIONS, RELABEL, SELECT_KINDS, SELECT_LABELS, TEXT_CUT
 from .language import lang, tr
 from .messages import note
 from .url_values import as_bool, choice, clamp, from_url, number_in
@@ -81,10 +81,14 @@ def select(
     kinds = st.session_state.setdefault(SELECT_KINDS, {})
     changed = kinds.get(key, radio) != radio  # a radio now, a select box before, or back
     kinds[key] = radio
-    if (st.session_state.get(RELABEL) or changed) and key in st.session_state:
+    shown = tuple(labels(o) for o in options)
+    last = st.session_state.setdefault(SELECT_LABELS, {})
+    relabelled = last.get(key, shown) != shown  # the tour's list marks a stop answered: ✓
+    last[key] = shown
+    if (st.session_state.get(RELABEL) or changed or relabelled) and key in st.session_state:
         # the browser holds the choice by its label, and a widget of the other kind is a
-        # new widget: set it again so that it is shown (and stays chosen) under the label
-        # of the new language, in the new widget
+        # new widget: set it again so that it is shown (and stays chosen) under its new
+        # label (the new language's, or an option's new mark), in the new widget
         st.session_state[key] = st.session_state[key]
     if not from_url(key, default, choice(options), lambda v: v in options):
         kw["index"] = options.index(default)

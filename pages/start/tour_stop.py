@@ -8,13 +8,32 @@ teacher reveals it.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import streamlit as st
 
 import ui
 from attnviz.lessons import tour
-from ui.keys import PRESENT, TOUR_ANSWERS, TOUR_RETURN, TOUR_REVEALED, TOUR_SEED, TOUR_STOP
-from ui.layout import css
+from ui.keys import (
+    PRESENT,
+    TOUR_ANSWERED,
+    TOUR_ANSWERS,
+    TOUR_RETURN,
+    TOUR_REVEALED,
+    TOUR_SEED,
+    TOUR_STOP,
+)
 from ui.share import url_params
+
+KEYS = st.components.v2.component(
+    "attnviz.tour_keys",
+    js=(Path(ui.__file__).parent / "tour_keys.js").read_text(encoding="utf-8"),
+)
+
+
+def _answered() -> None:
+    """One more answer or reveal: the verdict it draws takes the keyboard's focus."""
+    st.session_state[TOUR_ANSWERED] = st.session_state.get(TOUR_ANSWERED, 0) + 1
 
 
 def _record(claim: str, seed: int, ex: tour.Exercise, pick_key: str) -> None:
@@ -23,10 +42,12 @@ def _record(claim: str, seed: int, ex: tour.Exercise, pick_key: str) -> None:
     if choice is not None:
         answer = dict(seed=seed, choice=choice, right=ex.is_right(choice))
         st.session_state.setdefault(TOUR_ANSWERS, {})[claim] = answer
+        _answered()
 
 
 def _reveal(claim: str, seed: int) -> None:
     st.session_state.setdefault(TOUR_REVEALED, set()).add((claim, seed))
+    _answered()
 
 
 def _compute(ask: tour.Ask, seed: int):
@@ -42,8 +63,7 @@ def links(stop: tour.Stop) -> None:
     in), then the further pages it names; each of them links back to this stop."""
     mode = {PRESENT: "true"} if ui.presenting() else {}
     label = ui.tr("tour.open", page=ui.tr(f"{stop.page}.nav"), state=stop.state)
-    st.html(css("tour_presenting" if ui.presenting() else "tour"))  # as large as the prose
-    with st.container(key="tour_links"):
+    with st.container(key="tour_links"):  # as large as the prose: ui/tour*.css
         st.page_link(stop.script, label=label, icon="➡️", query_params=stop.query() | mode)
         for page, params in stop.more:
             label = ui.tr("tour.open_more", page=ui.tr(f"{page}.nav"))
@@ -56,11 +76,24 @@ def links(stop: tour.Stop) -> None:
     )
 
 
-def show(claim: str, seed: int) -> None:
+def keyboard(land: bool) -> None:
+    """The skip link to the question, ↓ from the first choice, the focus on a new verdict,
+    and a linked stop's question brought into view (ui/tour_keys.js)."""
+    answered = st.session_state.get(TOUR_ANSWERED)
+    data = dict(skip=ui.tr("tour.skip"), answered=answered, land=land)
+    KEYS(key="tour_keys", data=data)
+
+
+def show(claim: str, seed: int, land: bool = False) -> None:
     ask = tour.ASKS[claim]
     stop = tour.stop(claim, ui.lang(), seed)
     key = claim.lower()
-    st.markdown(f"**{claim}** · {ui.tr(f'tour.{key}_claim')}")
+    keyboard(land)
+    if ui.presenting():  # the claim folded: the question and its choices fit the screen
+        with st.expander(f"**{claim}** · {ui.tr('tour.claim')}"):
+            st.markdown(ui.tr(f"tour.{key}_claim"))
+    else:
+        st.markdown(f"**{claim}** · {ui.tr(f'tour.{key}_claim')}")
     st.latex(stop.formula)
     cfg, r = _compute(ask, seed)
     try:
@@ -70,17 +103,25 @@ def show(claim: str, seed: int) -> None:
         ui.plot(ask.figure(cfg, r, ui.lang(), seed), f"tour_{key}", f"tour_{key}_seed{seed}")
         links(stop)
         return
-    if ex.given:  # the example's values, read before the question that reasons from them
-        st.markdown(ex.given)
-    st.markdown(f"**{ui.tr('tour.question')}** {ex.question}")
+    with st.container(key="tour_question"):
+        if ex.given:  # the example's values, read before the question that reasons from them
+            st.markdown(ex.given)
+        st.markdown(f"**{ui.tr('tour.question')}** {ex.question}")
     answer = st.session_state.get(TOUR_ANSWERS, {}).get(claim)
     answer = answer if answer and answer["seed"] == seed else None
     revealed = (claim, seed) in st.session_state.get(TOUR_REVEALED, set())
     if answer is None and not revealed:
-        if ui.presenting():
+        if ui.presenting():  # two columns: A | B, then C | D
+            columns = st.columns(2)
             for i, c in enumerate(ex.choices):
-                st.markdown(f"{chr(ord('A') + i)}. {c.label}")
-            st.button(ui.tr("tour.reveal"), on_click=_reveal, args=(claim, seed), type="primary")
+                columns[i % 2].markdown(f"{ex.letter(c.key)}. {c.label}")
+            st.button(
+                ui.tr("tour.reveal"),
+                on_click=_reveal,
+                args=(claim, seed),
+                type="primary",
+                key="tour_reveal",
+            )
         else:
             pick_key = f"tour_pick_{claim}_{seed}"
             with st.form(f"tour_form_{claim}_{seed}", border=False):
@@ -104,6 +145,11 @@ def show(claim: str, seed: int) -> None:
 
 def verdict(ex: tour.Exercise, answer: dict | None) -> None:
     """Right or wrong (or, revealed, the answer alone), and why."""
+    with st.container(key="tour_verdict"):
+        _verdict(ex, answer)
+
+
+def _verdict(ex: tour.Exercise, answer: dict | None) -> None:
     right = ex.label(ex.right)
     if answer is None:
         st.info(tour.sentences(ui.lang(), ui.tr("tour.answer_is", answer=right), ex.why))

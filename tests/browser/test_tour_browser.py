@@ -1,6 +1,7 @@
-"""The tour in Chromium: S1 and S14 answered in Japanese with the keyboard show the example's
-values and the question first, then the verdict and the figure; a page opened from a stop lands at the stop's section, and Back returns to that
-stop in the mode it was left in; all sixteen stops walked one after another (timed)."""
+"""The tour in Chromium: S1 and S14 answered in Japanese with the keyboard show the
+example's values and the question first, then the verdict and the figure; a page opened
+from a stop lands at the stop's section, and Back returns to that stop in the mode it was
+left in; all sixteen stops walked one after another (timed)."""
 
 from __future__ import annotations
 
