@@ -16,7 +16,7 @@ from ...charts import positional as pos_charts
 from ...i18n import t
 from ...text import token_labels, tokenize
 from .. import block_anatomy, depth_gradients, multihead, positional
-from .exercise import Choice, Exercise, choices_of, exercise, kind, numbers, shaped, tr
+from .exercise import Choice, Exercise, choices_of, exercise, kind, numbers, shaped, signed, tr
 from .scoring_asks import EXAMPLES, example
 
 # ---- S10: Q, K and V are linear maps of the same X; S12: H heads of width D′ = D / H
@@ -205,12 +205,12 @@ def s13(cfg, r, lang, seed) -> Exercise:
     got = np.array([row["mean_after"], row["var_after"]])
     targets = {"0,1": (0, 1), "0,D": (0, cfg.D), "1,0": (1, 0), "1,1": (1, 1)}
     right = min(MOMENTS, key=lambda m: float(np.hypot(*(got - targets[m]))))
-    fields = dict(mean=got[0], var=got[1], mb=row["mean_before"], vb=row["var_before"])
+    fields = dict(mean=got[0], var=got[1], mb=signed(row["mean_before"]), vb=row["var_before"])
     return exercise(
         "S13",
         seed,
         k,
-        tr("s13_ask", lang, token=token, D=D, mb=row["mean_before"], vb=row["var_before"]),
+        tr("s13_ask", lang, token=token, D=D, mb=signed(row["mean_before"]), vb=row["var_before"]),
         choices_of("s13", [m.replace(",", "_") for m in MOMENTS], lang, D=D),
         right.replace(",", "_"),
         tr("s13_why", lang, token=token, D=D, **fields),
