@@ -150,6 +150,7 @@ LATIN_ALLOWED = {
     *("PX", "PAPt", "QK", "Wq", "Var", "max", "log", "ln", "exp", "nat", "float32", "NaN"),
     *("tanh", "Ent"),  # functions, as formulas write them: Ent(a) the entropy (H is heads)
     *("attnviz", "PyTorch", "Python", "CSV", "PNG", "all-MiniLM-L6-v2", "WordPiece", "GPU"),
+    "fairseq",  # the translation toolkit whose initialisation the depth page's model copies
     *("CLS", "SEP", "UNK"),  # the real model's special tokens, as it spells them
     *("Xavier", "Xiong", "Abnar", "Zuidema", "Kobayashi", "Bahdanau"),  # authors of cited work
     "Adam",  # the optimiser, by its name
