@@ -9,7 +9,7 @@ import plotly.graph_objects as go
 
 NORM_COLOURS = {"post": "#d62728", "pre": "#1f77b4", "none": "#7f7f7f"}
 # the lines of a model of Xiong et al.'s shape (lessons.depth_paper_shape)
-PART_COLOURS = {"encoder": "#2ca02c", "decoder": "#9467bd", "decoder_alone": "#8c8c8c"}
+PART_COLOURS = {"encoder": "#2ca02c", "decoder": "#9467bd", "decoder_alone": "#ff7f0e"}
 
 
 def band(
