@@ -150,6 +150,7 @@ LATIN_ALLOWED = {
     *("PX", "PAPt", "QK", "Wq", "Var", "max", "log", "ln", "exp", "nat", "float32", "NaN"),
     *("tanh", "Ent"),  # functions, as formulas write them: Ent(a) the entropy (H is heads)
     *("attnviz", "PyTorch", "Python", "CSV", "PNG", "all-MiniLM-L6-v2", "WordPiece", "GPU"),
+    "fairseq",  # the translation toolkit whose initialisation the depth page's model copies
     *("CLS", "SEP", "UNK"),  # the real model's special tokens, as it spells them
     *("Xavier", "Xiong", "Abnar", "Zuidema", "Kobayashi", "Bahdanau"),  # authors of cited work
     "Adam",  # the optimiser, by its name
@@ -193,6 +194,23 @@ def test_japanese_strings_use_the_chapter_s_word_for_each_idea(page):
         for key, text in _strings(page).items()
         for word, better in NOT_THE_CHAPTER_S.items()
         if re.search(word, text)
+    ]
+    _assert_none(page, found)
+
+
+# Issue 54: a vector's components are 成分, never 特徴; the residual stream is
+# 残差接続を流れるベクトル, never 残差の流れ (GLOSSARY.md). The tour's strings follow in their
+# own change; then these two belong in NOT_THE_CHAPTER_S, for every page.
+ONE_TERM = {"特徴": "成分", "残差の流れ": "残差接続を流れるベクトル"}
+
+
+@pytest.mark.parametrize("page", [*(p for p in PAGES if p != "tour"), "app", "names", "steps"])
+def test_components_and_the_residual_stream_have_one_japanese_term(page):
+    found = [
+        f"{key}: {word} → {better}"
+        for key, text in _strings(page).items()
+        for word, better in ONE_TERM.items()
+        if word in text
     ]
     _assert_none(page, found)
 
@@ -393,3 +411,12 @@ def test_the_trained_model_s_page_is_named_alike_in_the_sidebar_and_its_title():
         group, page = t("app.nav_group_real", lang), t("real_model.nav", lang)
         assert group != page and "MiniLM" in page
         assert group.lower().split()[0] in t("real_model.title", lang).lower()
+
+
+def test_the_saturation_intro_keeps_variance_one_for_unit_sigma_only():
+    """Issue 54: right after σ_q and σ_k become adjustable, the Japanese said that dividing by
+    √D keeps the variance at 1 for every D, true only for σ_q = σ_k = 1: the scaled product's
+    variance is σ_q²σ_k² (the page's own law, Var(qᵀk) = Dσ_q²σ_k²)."""
+    ja = t("saturation.intro", "ja")
+    assert "σ_q²σ_k²" in ja and "分散は 1 に保たれます" not in ja
+    assert "σ_q = σ_k = 1" in ja.replace("\N{NO-BREAK SPACE}", " ")

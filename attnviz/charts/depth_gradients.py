@@ -8,6 +8,8 @@ import pandas as pd
 import plotly.graph_objects as go
 
 NORM_COLOURS = {"post": "#d62728", "pre": "#1f77b4", "none": "#7f7f7f"}
+# the lines of a model of Xiong et al.'s shape (lessons.depth_paper_shape)
+PART_COLOURS = {"encoder": "#2ca02c", "decoder": "#9467bd", "decoder_alone": "#ff7f0e"}
 
 
 def band(
@@ -24,15 +26,17 @@ def band(
     y_max: float | None = None,
     height: int = 420,
     reference: tuple[np.ndarray, np.ndarray, str] | None = None,
+    colours: dict[str, str] | None = None,
 ) -> go.Figure:
     """Mean ± std (over seeds) per norm from ``stats`` (columns norm, x, mean, std); ``log``:
     both axes logarithmic, ``log_x`` or ``log_y``: that axis alone; ``y_max``: a linear
-    y-axis from 0 to it, so that two panels given the same ``y_max`` share one scale."""
+    y-axis from 0 to it, so that two panels given the same ``y_max`` share one scale;
+    ``colours``: each line's colour by its ``norm`` value (NORM_COLOURS unless given)."""
     fig = go.Figure()
     for norm, part in stats.groupby("norm", sort=False):
         xs = part[x].to_numpy()
         m, s = part["mean"].to_numpy(np.float32), part["std"].to_numpy(np.float32)
-        colour = NORM_COLOURS.get(norm, "#333")
+        colour = (colours or NORM_COLOURS).get(norm, "#333")
         fig.add_trace(
             go.Scatter(
                 x=np.concatenate([xs, xs[::-1]]),

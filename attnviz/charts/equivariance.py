@@ -166,7 +166,7 @@ def difference_map(
             x=0.5,
             y=0.5,
             showarrow=False,
-            font=dict(size=22, color="#222"),
+            font=dict(size=20, color="#222"),
             bgcolor="rgba(255, 255, 255, 0.85)",
             bordercolor="#888",
             borderpad=6,

@@ -34,9 +34,11 @@ def ffn_width(D: int, D_ff: int) -> str:
 
 def cross_entropy_loss(V: int) -> str:
     """The mean cross-entropy of the read-out o_i through W_out against a target word y_i."""
+    # two lines: on one it ran past the page's left column
     return (
-        r"\mathcal{L} = -\frac{1}{BN}\sum_i \log \operatorname{softmax}(o_i W_{\mathrm{out}})"
-        rf"_{{y_i}},\ W_{{\mathrm{{out}}}} \in \mathbb{{R}}^{{D \times V}},\ V = {V}"
+        r"\begin{aligned}\mathcal{L} &= -\tfrac{1}{BN}\textstyle\sum_i"
+        r" \log \operatorname{softmax}(o_i W_{\mathrm{out}})_{y_i} \\"
+        rf" W_{{\mathrm{{out}}}} &\in \mathbb{{R}}^{{D \times V}},\ V = {V}\end{{aligned}}"
     )
 
 

@@ -8,10 +8,10 @@ Setup (the one in which Xiong et al. analyse the two orders):
   * input X of shape (B, N, D) with N(0, 1) entries, or √D times larger (``x_scale``);
   * the loss (``LOSSES``): by default, as in Xiong et al.'s translation model, a cross-entropy
     over a vocabulary of V = 1000 words: the output o_i is read through a projection
-    W_out ∈ ℝ^{D×V} with N(0, 1/D) entries (fairseq's initialisation of the shared
-    embedding, which Xiong et al. train with) to logits, against a random target word y_i per
-    token; or, as an option, the output read along one fixed random direction r ~ N(0, I/D),
-    loss = mean over tokens of o_i · r.
+    W_out ∈ ℝ^{D×V} with N(0, 1/D) entries (fairseq's initialisation of a translation
+    model's shared embedding) to logits, against a random target word y_i per token; or, as
+    an option, the output read along one fixed random direction r ~ N(0, I/D), loss = mean
+    over tokens of o_i · r.
 
 The pass that gives the last layer's gradient at every depth also runs the same blocks with
 no LN and measures ‖x_ℓ‖ per token after each block, in all three placements.

@@ -7,7 +7,7 @@ import streamlit as st
 import ui
 from attnviz.lessons import depth_gradients
 from attnviz.limits import MAX_LAYERS
-from pages.block import depth_gradients_stream, depth_gradients_verdict
+from pages.block import depth_gradients_paper, depth_gradients_stream, depth_gradients_verdict
 from pages.block import depth_gradients_views as views
 
 WIDTHS = ["64", "128", "256", "512"]
@@ -57,6 +57,7 @@ with right:
     t = ui.compute_with_progress(depth_gradients.trend, cfg.trend, computing)
     depth_gradients_verdict.verdict(cfg, depth_gradients.panels(r, t), t)
     views.panels(cfg, r, t, param, names)
+    depth_gradients_paper.paper_shape(cfg, computing)
     depth_gradients_stream.stream(cfg, t, names)
 with left:
     for formula in t.formulas:

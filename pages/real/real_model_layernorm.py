@@ -1,9 +1,11 @@
-"""The real-model page's LayerNorm section, drawn by pages/real/real_model.py (S13): one
-LayerNorm's trained γ and β, the same pair applied to every token (checked token by token),
-and the FFN's width D_ff = 4D. Strings are ``real_model_layernorm.*``."""
+"""The real-model page's LayerNorm section, drawn by pages/real/real_model.py (S13): what one
+LayerNorm does to each token (its mean and variance before, after normalising and after γ
+and β, measured on the model's own hidden states), its trained γ and β beside 1 and 0, and
+the FFN's width D_ff = 4D. Strings are ``real_model_layernorm.*``."""
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -18,8 +20,52 @@ def sci(x: float) -> str:
     return rf"{mantissa} \times 10^{{{int(exponent)}}}"
 
 
+def measured(r: layernorm.Result) -> dict[str, object]:
+    """The sentence's numbers: each token's σ_t and μ_t before the LN, how far x̂_t's mean and
+    variance are from 0 and 1, and the output's σ after γ and β, as ranges over tokens."""
+    sd, out_sd = np.sqrt(r.x_var), np.sqrt(r.out_var)
+    return dict(
+        n=len(r.tokens),
+        sd_lo=sd.min(),
+        sd_hi=sd.max(),
+        mu_lo=r.x_mean.min(),
+        mu_hi=r.x_mean.max(),
+        mean=sci(np.abs(r.hat_mean).max()),
+        var=sci(np.abs(r.hat_var - 1).max()),
+        out_lo=out_sd.min(),
+        out_hi=out_sd.max(),
+    )
+
+
+def trained(r: layernorm.Result) -> dict[str, float]:
+    """γ's and β's mean, standard deviation and range over the D components."""
+    g, b = r.gamma, r.beta
+    return dict(
+        g_mean=g.mean(), g_std=g.std(), g_min=g.min(), g_max=g.max(), b_mean=b.mean(), b_std=b.std()
+    )
+
+
+def per_token_table(r: layernorm.Result) -> pd.DataFrame:
+    """One row a token: μ_t, σ_t of its input; mean and variance of x̂_t; mean, σ of the output."""
+    tr = ui.tr
+    columns = {
+        "col_mu": r.x_mean,
+        "col_sigma": np.sqrt(r.x_var),
+        "col_hat_mean": r.hat_mean,
+        "col_hat_var": r.hat_var,
+        "col_out_mean": r.out_mean,
+        "col_out_sigma": np.sqrt(r.out_var),
+    }
+    # rounded as shown, then + 0.0: −1e-8 reads 0.000, not −0.000
+    shown = {tr(f"real_model_layernorm.{k}"): np.round(v, 3) + 0.0 for k, v in columns.items()}
+    table = pd.DataFrame(shown)
+    table.index = pd.Index(r.tokens, name=tr("real_model_layernorm.col_token"))
+    return table
+
+
 def section(text: str, L: int) -> None:
-    """The section's two controls (layer, which LayerNorm), its formulas, the check, γ and β."""
+    """The section's two controls (layer, which LayerNorm), its formulas, what the LN does to
+    each token, γ and β."""
     st.subheader(ui.tr("real_model_layernorm.title"))
     st.markdown(ui.tr("real_model_layernorm.intro"))
     # the page's two columns are the map's (ui.split is once a page): controls side by side
@@ -39,8 +85,9 @@ def section(text: str, L: int) -> None:
     for formula in r.formulas:
         st.latex(formula)
     st.markdown(ui.tr("real_model_layernorm.d_ff", D=r.D, D_ff=r.D_ff, k=r.D_ff / r.D))
-    check = dict(n=len(r.tokens), residual=sci(r.residual), mean=sci(r.mean), var=sci(r.var))
-    st.markdown(ui.tr("real_model_layernorm.check", **check))
+    st.markdown(ui.tr("real_model_layernorm.measured", **measured(r)))
+    ui.number_table(lambda: per_token_table(r), 3, same=cfg)
+    st.markdown(ui.tr("real_model_layernorm.trained", **trained(r)))
     where = ui.tr("real_model_layernorm.dl", l=layer + 1)  # files named as their buttons
     ui.plot(
         lambda: charts.gamma_beta(

@@ -37,7 +37,7 @@ def shown(at) -> Config:
 def assert_draws(at, cfg: Config, lang: str = "en") -> None:
     """The page draws ``run(cfg)``: the flow's boxes and shapes, every token's length after
     every step, the formulas, the lengths quoted under the chart and, with an LN, the picked
-    token's features before and after it and the table of every token's statistics (or the
+    token's components before and after it and the table of every token's statistics (or the
     engine's message where it refuses the text, and nothing drawn)."""
     figs = figures(at)
     try:
@@ -98,7 +98,7 @@ def test_formulas_shown_are_those_of_the_config_run(lang, norm):
 
 
 def test_the_ln_bars_are_the_picked_tokens():
-    """Token x_i picked from the URL, then on the slider: its features before LN₁ and after
+    """Token x_i picked from the URL, then on the slider: its components before LN₁ and after
     it are the run's row i (that they have mean 0 and variance 1 is the lesson's)."""
     at = run_page("block_anatomy", norm="pre", token="2", seed="3")
     assert_clean(at)
@@ -148,12 +148,12 @@ def test_every_control_at_its_extremes():
 def test_flow_and_formula_use_the_same_symbols_and_tokens_count_from_1(lang):
     """Item 1.9: the boxes are the run's steps and the formulas its formulas (that they say
     Aᴹ, X, Q′ / X′ alike, with no MHA and no H for the FFN's input, is the lesson's); the
-    features count from 1; the LN table's headers are translated."""
+    components count from 1; the LN table's headers are translated."""
     at = run_page("block_anatomy", lang=lang, norm="post", text="a b c", token="3")
     assert_clean(at)
     assert_draws(at, Config("a b c", "post"), lang)
     bars = figures(at)[2]
-    assert decode(bars["data"][0]["x"])[0] == 1  # features d = 1 … D
+    assert decode(bars["data"][0]["x"])[0] == 1  # components d = 1 … D
     assert bars["layout"]["annotations"][0]["text"].startswith("3:c")  # token 3 of 3
     headers = list(number_tables(at)[0].columns)
     assert headers[0] == ("トークン" if lang == "ja" else "token")
@@ -165,8 +165,8 @@ def test_flow_and_formula_use_the_same_symbols_and_tokens_count_from_1(lang):
 @pytest.mark.parametrize(
     ("lang", "title", "colour"),
     [
-        ("ja", "1:猫 — LN₁ に入る前の特徴", "黒い実線は平均"),
-        ("en", "1:cat — features", "black line"),
+        ("ja", "1:猫 — LN₁ に入る前の各成分", "黒い実線は平均"),
+        ("en", "1:cat — its components", "black line"),
     ],
 )
 def test_ln_panel_title_reads_as_one_phrase_and_the_caption_names_the_lines_colour(

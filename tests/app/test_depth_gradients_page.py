@@ -8,7 +8,7 @@ import pytest
 
 from attnviz.i18n import t
 from attnviz.lessons import depth_gradients as depth
-from attnviz.lessons import depth_model
+from attnviz.lessons import depth_model, depth_paper_shape
 from ui.export import NUMBER_TABLE
 
 from .helpers import assert_clean, decode, figures, latex, run_page, sweep_controls
@@ -253,3 +253,35 @@ def test_the_fitted_line_is_drawn_only_where_it_fits_with_its_r2(lang):
             at
         )
     assert tr.fits["pre"].fits and not tr.fits["post"].fits  # unit inputs: pre-LN falls as 1/√L
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_the_paper_shaped_model_is_measured_on_request(lang):
+    """Off by default (it takes seconds); on, (a) and (b) on an encoder–decoder of Xiong et
+    al.'s shape: the lines are the lesson's means, both panels on one axis from 0, and the
+    sentences give its ratios and what the cross-attention's part is."""
+    off = run_page("depth_gradients", lang=lang, D="64", seeds="1", L="2")
+    assert len(figures(off)) == 5
+    at = run_page("depth_gradients", lang=lang, D="64", seeds="1", L="2", shape="true")
+    assert_clean(at)
+    r = depth_paper_shape.run(depth_paper_shape.Config(seeds=1))
+    post, pre = figures(at)[4:6]
+    for fig, norm in ((post, "post"), (pre, "pre")):
+        want = r.spread[r.spread.norm == norm]
+        for line, got in zip(want["line"].unique(), lines(fig), strict=True):
+            np.testing.assert_allclose(got, want[want.line == line]["mean"], rtol=1e-5)
+        assert fig["layout"]["yaxis"]["range"] == post["layout"]["yaxis"]["range"]
+        assert fig["layout"]["yaxis"]["range"][0] == 0
+    shown = text(at)
+    assert f"{r.ratios['post']['decoder']:.2f}" in shown
+    if r.cross_share >= 0.5:
+        cross = t(
+            "depth_gradients.shape_cross",
+            lang,
+            with_x=r.ratios["post"]["decoder"],
+            alone_x=r.ratios["post"]["decoder_alone"],
+            share=r.cross_share,
+        )
+        assert cross in shown
+    b = "shape_b_same" if r.direction("pre", "decoder") == "same" else "shape_b_differs"
+    assert t(f"depth_gradients.{b}", lang) in shown

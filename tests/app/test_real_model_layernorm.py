@@ -2,6 +2,8 @@
 are the lesson's, the check and D_ff = 4D read off its run, in both languages; its controls
 are kept in the URL (the laws are tests/lessons/real_model/test_layernorm.py's)."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -34,8 +36,37 @@ def test_the_section_draws_gamma_beta_and_the_check_of_its_run(lang, params):
     np.testing.assert_allclose(decode(lines["data"][0]["y"]), r.out[:, d], rtol=1e-5)
     shown = [m.value for m in at.markdown]
     sci = real_model_layernorm.sci
-    check = dict(n=len(r.tokens), residual=sci(r.residual), mean=sci(r.mean), var=sci(r.var))
     assert sci(7.9e-7) == r"7.9 \times 10^{-7}"
-    assert t("real_model_layernorm.check", lang, **check) in shown
+    sd, out_sd = np.sqrt(r.x_var), np.sqrt(r.out_var)
+    numbers = dict(
+        n=len(r.tokens),
+        sd_lo=sd.min(),
+        sd_hi=sd.max(),
+        mu_lo=r.x_mean.min(),
+        mu_hi=r.x_mean.max(),
+        mean=sci(np.abs(r.hat_mean).max()),
+        var=sci(np.abs(r.hat_var - 1).max()),
+        out_lo=out_sd.min(),
+        out_hi=out_sd.max(),
+    )
+    assert t("real_model_layernorm.measured", lang, **numbers) in shown
+    g, b = r.gamma, r.beta
+    pair = dict(g_mean=g.mean(), g_std=g.std(), g_min=g.min(), g_max=g.max())
+    pair |= dict(b_mean=b.mean(), b_std=b.std())
+    assert t("real_model_layernorm.trained", lang, **pair) in shown
+    # the table: a row a token, its numbers as measured, rounded to 3 places
+    (html,) = [
+        h.proto.body
+        for h in at.get("html")
+        if t("real_model_layernorm.col_mu", lang) in h.proto.body
+    ]
+    body = re.sub(r"\s+", " ", html.split("<tbody>")[1])
+    rows = re.findall(r"<tr>(.*?)</tr>", body)
+    assert len(rows) == len(r.tokens)
+    for row, k in zip(rows, range(len(r.tokens)), strict=True):
+        cells = re.findall(r"<td>(.*?)</td>", row)
+        want = (r.x_mean[k], sd[k], r.hat_mean[k], r.hat_var[k], r.out_mean[k], out_sd[k])
+        assert [float(c) for c in cells[1:]] == pytest.approx(want, abs=6e-4)
+    assert [float(re.findall(r"<td>(.*?)</td>", row)[4]) for row in rows] == [1.0] * len(rows)
     assert t("real_model_layernorm.d_ff", lang, D=384, D_ff=1536, k=4.0) in shown
     assert all(f in latex(at) for f in r.formulas)

@@ -60,7 +60,7 @@ def test_difference_map_is_relative_to_the_outputs_and_symmetric_about_zero():
     trace = fig["data"][0]
     assert np.abs(decode(trace["z"])).max() <= 1e-7 * (trace["zmax"] - trace["zmin"])
     (note,) = fig["layout"]["annotations"]
-    assert note["text"] == "rounding only" and note["font"]["size"] >= 20
+    assert note["text"] == "rounding only" and note["font"]["size"] >= 18
     assert trace["colorbar"]["title"]["text"] == "b"
     zero = shipped(charts.difference_map(np.zeros((3, 2)), TOKENS, scale=0.0))["data"][0]
     assert zero["zmax"] > 0  # a zero difference still has a valid colour range

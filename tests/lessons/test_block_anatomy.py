@@ -107,7 +107,7 @@ def test_each_residual_drawn_adds_a_parts_input_to_its_output(norm):
 )
 def test_statistics_before_ln_are_those_of_what_ln_1_reads(norm, reads):
     """LN₁ reads X + Aᴹ(X) in post-LN and X in pre-LN; the table's mean and variance before
-    LN₁ are that input's per-token mean and (biased) variance over the D features."""
+    LN₁ are that input's per-token mean and (biased) variance over the D components."""
     cfg = Config("the cat sat on the mat", norm, D=32, H=4, ff=2, seed=2)
     r = run(cfg)
     x = by_hand(cfg)[reads]

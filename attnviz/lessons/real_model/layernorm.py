@@ -1,13 +1,15 @@
-"""S13 on the real model: one LayerNorm's trained γ, β ∈ ℝ^D, the same pair for every token,
-and the FFN's width D_ff = 4D.
+"""S13 on the real model: what one LayerNorm does to each token, the trained γ, β ∈ ℝ^D that
+it applies to every token, and the FFN's width D_ff = 4D.
 
-For token t with input x_t ∈ ℝ^D, LN(x_t) = γ ⊙ x̂_t + β with x̂_t = (x_t − μ_t) / √(σ_t² + ε).
-The check: with the model's own γ and β, every token's output is that map of its own x̂_t,
+For token t with input x_t ∈ ℝ^D (the model's own hidden state where the LN sits),
+LN(x_t) = γ ⊙ x̂_t + β with x̂_t = (x_t − μ_t) / √(σ_t² + ε). Measured per token:
 
-    residual = max_{t, d} |LN(x_t)_d − (γ_d x̂_td + β_d)|   (≈ 1e-7 in float32)
+  * before: μ_t and σ_t of x_t, far from 0 and 1 (the residual sum is not normalised);
+  * after normalising, before γ and β: mean_d x̂_td ≈ 0 and var_d x̂_td ≈ 1 (σ² / (σ² + ε));
+  * after γ and β: the output's mean and variance, which training moved away from 0 and 1;
 
-so, component by component, the N points (x̂_td, LN(x_t)_d) lie on the one line γ_d x + β_d.
-At initialisation γ = 1 and β = 0 (every other page's LN); trained, they are what is drawn.
+and γ's, β's mean and spread beside their initial values 1 and 0 (every other page's LN).
+Component by component the N points (x̂_td, LN(x_t)_d) lie on the one line γ_d x + β_d.
 """
 
 from __future__ import annotations
@@ -21,8 +23,18 @@ from ... import formulas
 from ...limits import check_choice, check_int
 from .forward import check_text, model, size
 
-# where the LN sits in a post-LN block: its trace's output and its normalised input
-SITES = {"ln_1": ("resid_mid", "ln_1_hat"), "ln_2": ("resid_post", "ln_2_hat")}
+# where the LN sits in a post-LN block: its trace's input, output and normalised input
+SITES = {
+    "ln_1": ("sum_1", "resid_mid", "ln_1_hat"),
+    "ln_2": ("sum_2", "resid_post", "ln_2_hat"),
+}
+
+
+def per_token(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's mean and (population) variance over its D components, as LN computes them.
+
+    Shape: x (N, D) → (N,), (N,)."""
+    return x.mean(axis=1), x.var(axis=1)
 
 
 @dataclass(frozen=True)
@@ -44,9 +56,12 @@ class Result:
     beta: np.ndarray  # (D,) the trained β
     x_hat: np.ndarray  # (N, D) each token's input normalised, before γ and β
     out: np.ndarray  # (N, D) the LayerNorm's output, as the model's forward pass gave it
-    residual: float  # max_{t,d} |out_td − (γ_d x̂_td + β_d)|: one pair for every token
-    mean: float  # max_t |mean_d x̂_td|: each token centred
-    var: float  # max_t |var_d x̂_td − 1|: each token of variance ≈ 1 (ε aside)
+    x_mean: np.ndarray  # (N,) μ_t of the LN's input x_t
+    x_var: np.ndarray  # (N,) σ_t² of x_t
+    hat_mean: np.ndarray  # (N,) mean_d x̂_td: ≈ 0
+    hat_var: np.ndarray  # (N,) var_d x̂_td: ≈ 1 (σ² / (σ² + ε))
+    out_mean: np.ndarray  # (N,) mean_d LN(x_t)_d, after γ and β
+    out_var: np.ndarray  # (N,) var_d LN(x_t)_d
     components: tuple[int, ...]  # drawn, 0-based: largest γ_d, smallest γ_d, largest |β_d|
     D: int
     D_ff: int  # the FFN's hidden width, from its W_1 (D, D_ff)
@@ -55,29 +70,35 @@ class Result:
 
 @torch.inference_mode()
 def run(cfg: Config) -> Result:
-    """One forward pass of the text; the chosen LayerNorm's γ, β, inputs and outputs."""
+    """One forward pass of the text; the chosen LayerNorm's γ, β, inputs and outputs, and each
+    token's mean and variance before the LN, after normalising and after γ and β."""
     net = model()
     tokens, ids, _ = net.tokenize(cfg.text, truncate=True)
     _, traces = net(torch.tensor(ids))
     block = net.stack.blocks[cfg.layer]
     ln = getattr(block, cfg.site)
-    out_name, hat_name = SITES[cfg.site]
-    out = getattr(traces[cfg.layer], out_name)[0].double().cpu().numpy()  # (N, D)
-    x_hat = getattr(traces[cfg.layer], hat_name)[0].double().cpu().numpy()  # (N, D)
+    in_name, out_name, hat_name = SITES[cfg.site]
+    trace = traces[cfg.layer]
+    x = getattr(trace, in_name)[0].double().cpu().numpy()  # (N, D) the LN's input
+    out = getattr(trace, out_name)[0].double().cpu().numpy()  # (N, D)
+    x_hat = getattr(trace, hat_name)[0].double().cpu().numpy()  # (N, D)
     gamma = ln.gamma.double().cpu().numpy()  # (D,)
     beta = ln.beta.double().cpu().numpy()
-    residual = float(np.abs(out - (gamma * x_hat + beta)).max())
     D, D_ff = block.ffn.W_1.shape
     picks = (int(gamma.argmax()), int(gamma.argmin()), int(np.abs(beta).argmax()))
+    (x_mean, x_var), (hat_mean, hat_var), (out_mean, out_var) = map(per_token, (x, x_hat, out))
     return Result(
         tokens=tokens,
         gamma=gamma,
         beta=beta,
         x_hat=x_hat,
         out=out,
-        residual=residual,
-        mean=float(np.abs(x_hat.mean(1)).max()),
-        var=float(np.abs(x_hat.var(1) - 1).max()),
+        x_mean=x_mean,
+        x_var=x_var,
+        hat_mean=hat_mean,
+        hat_var=hat_var,
+        out_mean=out_mean,
+        out_var=out_var,
         components=tuple(dict.fromkeys(picks)),  # in order, each once
         D=int(D),
         D_ff=int(D_ff),
