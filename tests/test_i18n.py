@@ -204,7 +204,7 @@ def test_japanese_strings_use_the_chapter_s_word_for_each_idea(page):
 ONE_TERM = {"特徴": "成分", "残差の流れ": "残差接続を流れるベクトル"}
 
 
-@pytest.mark.parametrize("page", [*(p for p in PAGES if p != "tour"), "app", "names", "steps"])
+@pytest.mark.parametrize("page", [*PAGES, "app", "names", "steps"])
 def test_components_and_the_residual_stream_have_one_japanese_term(page):
     found = [
         f"{key}: {word} → {better}"

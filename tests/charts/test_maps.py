@@ -46,7 +46,7 @@ def test_heat_maps_count_their_cells_from_one_beyond_their_tick_labels():
     _counts_from_one(charts.heatmap(z, toks, toks), n, n)
     _counts_from_one(scoring.matrix(z[:3], toks, toks[:3]), 3, n)
     _counts_from_one(equivariance.attention_triplet(z, z, z, toks, toks, ("a", "b", "c")), n, n)
-    _counts_from_one(equivariance.difference_map(z[:, :8], toks), n, 8)
+    _counts_from_one(equivariance.difference_map(z[:, :8], toks, scale=1.0), n, 8)
     kept = charts.heatmap(z[:3, :3], list("abc"), list("abc"), x_positions=[1, 2, 4])
     assert np.asarray(kept.data[0].x).tolist() == [2, 3, 5]  # positions 1, 2, 4 from 0
 

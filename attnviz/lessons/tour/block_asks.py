@@ -245,7 +245,7 @@ def depth_config(lang: str, seed: int) -> depth_gradients.TrendConfig:
 
 def depth_link(cfg: depth_gradients.TrendConfig, lang: str, seed: int) -> dict[str, str]:
     params = dict(L="12", D=str(cfg.D), seeds=str(cfg.seeds), param="W_2", x=cfg.x_scale)
-    return params | dict(loss=cfg.loss)
+    return params | dict(loss=cfg.loss, shape="false")
 
 
 def depth_state(cfg: depth_gradients.TrendConfig, lang: str, seed: int) -> str:
@@ -294,6 +294,8 @@ def direction_word(ratio_or_name, lang: str, named: bool = False) -> str:
 
 
 def s14_figure(cfg, r, lang, seed) -> go.Figure:
+    fit = r.fits["pre"]  # c/√L drawn only where it fits pre-LN's means, with its R²
+    line = (*r.reference, t("depth_gradients.reference_r2", lang, r2=fit.r2)) if fit.fits else None
     return depth_charts.band(
         r.spread,
         "L",
@@ -302,7 +304,7 @@ def s14_figure(cfg, r, lang, seed) -> go.Figure:
         log=True,
         x_title=t("depth_gradients.depth", lang),
         y_title=t("depth_gradients.grad", lang),
-        reference=(*r.reference, t("depth_gradients.reference", lang)),
+        reference=line,
     )
 
 
