@@ -151,6 +151,8 @@ LATIN_ALLOWED = {
     *("tanh", "Ent"),  # functions, as formulas write them: Ent(a) the entropy (H is heads)
     *("attnviz", "PyTorch", "Python", "CSV", "PNG", "all-MiniLM-L6-v2", "WordPiece", "GPU"),
     *("CLS", "SEP", "UNK"),  # the real model's special tokens, as it spells them
+    *("config", "json", "JSON", "model", "safetensors", "tokenizer"),  # a model folder's files
+    *("BERT", "GPT-2", "Hugging", "Face", "load_pretrained"),  # model families, their source
     *("Xavier", "Xiong", "Abnar", "Zuidema", "Kobayashi", "Bahdanau"),  # authors of cited work
     "Adam",  # the optimiser, by its name
     *("Tab", "Enter"),  # keys of the keyboard, as printed on them
