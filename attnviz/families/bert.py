@@ -30,6 +30,12 @@ class Bert(Family):
         "cls": "real_model.sink_cls",
         "sep": "real_model.sink_sep",
     }
+    strings: ClassVar[dict[str, str]] = {
+        "intro": "real_model.intro_bert",
+        "specials": "real_model.specials_cls_sep",
+        "each": "real_model.each_cls_sep",
+        "tokenizer": "real_model.wordpiece",
+    }
 
     def arch(self, c: dict) -> Arch:
         if c.get("position_embedding_type", "absolute") != "absolute":

@@ -31,6 +31,12 @@ class Gpt2(Family):
         " last layer",
     }
     role_labels: ClassVar[dict[str, str]] = {"cls": "real_model.sink_first"}
+    strings: ClassVar[dict[str, str]] = {
+        "intro": "real_model.intro_gpt2",
+        "specials": "real_model.specials_first",
+        "each": "real_model.each_first",
+        "tokenizer": "real_model.bpe",
+    }
 
     def arch(self, c: dict) -> Arch:
         D = c.get("n_embd", 768)

@@ -18,7 +18,7 @@ def sci(x: float) -> str:
     return rf"{mantissa} \times 10^{{{int(exponent)}}}"
 
 
-def section(text: str, L: int) -> None:
+def section(text: str, L: int, model: str = layernorm.MODEL) -> None:
     """The section's two controls (layer, which LayerNorm), its formulas, the check, γ and β."""
     st.subheader(ui.tr("real_model_layernorm.title"))
     st.markdown(ui.tr("real_model_layernorm.intro"))
@@ -34,7 +34,7 @@ def section(text: str, L: int) -> None:
         radio=True,
         where=right,
     )
-    cfg = ui.config(layernorm.Config, text=text, layer=layer, site=site)
+    cfg = ui.config(layernorm.Config, text=text, layer=layer, site=site, model=model)
     r = ui.compute(layernorm.run, cfg)
     for formula in r.formulas:
         st.latex(formula)

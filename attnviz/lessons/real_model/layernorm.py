@@ -19,22 +19,27 @@ import torch
 
 from ... import formulas
 from ...limits import check_choice, check_int
-from .forward import check_text, model, size
+from ...norms import NORMS
+from .forward import MODEL, check_model, check_text, model, size, tokenize
 
-# where the LN sits in a post-LN block: its trace's output and its normalised input
-SITES = {"ln_1": ("resid_mid", "ln_1_hat"), "ln_2": ("resid_post", "ln_2_hat")}
+# each LN of a block, by its position in the placement's ``ln_outputs``, and the trace's field
+# of its normalised input; its output's field is the model's placement's (post: the sums
+# normalised, resid_mid and resid_post; pre: what each sub-layer reads, attn_in and ffn_in)
+SITES = {"ln_1": (0, "ln_1_hat"), "ln_2": (1, "ln_2_hat")}
 
 
 @dataclass(frozen=True)
 class Config:
     text: str
     layer: int = 0  # in [0, L − 1]
-    site: str = "ln_1"  # one of SITES: after attention's residual, after the FFN's
+    site: str = "ln_1"  # one of SITES: the block's first LN or its second
+    model: str = MODEL
 
     def __post_init__(self) -> None:
-        check_text(self.text)
+        check_model(self.model)
+        check_text(self.text, self.model)
         check_choice("layer norm", self.site, tuple(SITES))
-        check_int("layer", self.layer, 0, size()[0] - 1)
+        check_int("layer", self.layer, 0, size(self.model)[0] - 1)
 
 
 @dataclass(frozen=True)
@@ -56,12 +61,13 @@ class Result:
 @torch.inference_mode()
 def run(cfg: Config) -> Result:
     """One forward pass of the text; the chosen LayerNorm's γ, β, inputs and outputs."""
-    net = model()
-    tokens, ids, _ = net.tokenize(cfg.text, truncate=True)
+    net = model(cfg.model)
+    tokens, ids, _ = tokenize(cfg.text, cfg.model)
     _, traces = net(torch.tensor(ids))
     block = net.stack.blocks[cfg.layer]
     ln = getattr(block, cfg.site)
-    out_name, hat_name = SITES[cfg.site]
+    index, hat_name = SITES[cfg.site]
+    out_name = NORMS[net.arch.norm].ln_outputs[index]
     out = getattr(traces[cfg.layer], out_name)[0].double().cpu().numpy()  # (N, D)
     x_hat = getattr(traces[cfg.layer], hat_name)[0].double().cpu().numpy()  # (N, D)
     gamma = ln.gamma.double().cpu().numpy()  # (D,)

@@ -1,4 +1,5 @@
-"""Where the real model's heads park weight ([CLS], [SEP], punctuation), and the share of
+"""Where the real model's heads park weight (its family's sink candidates: [CLS] and [SEP]
+for BERT, the first token for GPT-2; punctuation), and the share of
 what they send from there (Kobayashi et al. 2020), per layer and head: of the maps as shown
 (weights or contributions, special tokens hidden or not) and of the model's own.
 """
@@ -12,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from ... import formulas, sinks
-from .forward import TEXTS_CACHED, encode
+from .forward import MODEL, TEXTS_CACHED, encode
 from .measures import HIDDEN, MEASURES
 
 __all__ = ["HIDDEN", "Sinks", "layer_table", "sink_table", "sink_view"]
@@ -62,20 +63,31 @@ class Sinks:
         return self.carried < self.weight / 2
 
 
-@lru_cache(maxsize=TEXTS_CACHED)
-def sink_view(text: str, hide_special: bool = False, measure: str = "weights") -> Sinks:
+def sink_view(
+    text: str, hide_special: bool = False, measure: str = "weights", model: str = MODEL
+) -> Sinks:
     """The layer × head grids of where the weight goes and of the share of what is sent from
     there (model's own maps), and the grids of the ``measure`` as shown (with [CLS] and [SEP]
-    hidden or not): rows divided by their sums, so each is a share."""
-    enc = encode(text)[0]
-    raw = sinks.sink_shares(enc.attentions, enc.tokens).shares
-    moved = sinks.sink_shares(enc.norms, enc.tokens).shares
+    hidden or not): rows divided by their sums, so each is a share. The candidates are the
+    model's family's (``Encoding.roles``); a role no token takes is never the sink."""
+    enc = encode(text, model)[0]
+    return _sink_view(enc, hide_special, measure)
+
+
+@lru_cache(maxsize=TEXTS_CACHED)
+def _sink_view(enc, hide_special: bool, measure: str) -> Sinks:
+    roles = enc.roles or None
+    raw = sinks.sink_shares(enc.attentions, enc.tokens, roles).shares
+    moved = sinks.sink_shares(enc.norms, enc.tokens, roles).shares
     how = MEASURES[measure]
     shares = raw if how.rows_sum_to_one else moved
     if hide_special:
-        keep, maps = how.hidden(how.maps(enc), enc.tokens)
-        shares = sinks.sink_shares(maps, [enc.tokens[i] for i in keep]).shares
-    sink = sinks.CATEGORIES[int(raw[:3].mean((1, 2)).argmax())]
+        keep, maps = how.hidden(how.maps(enc), enc.tokens, roles)
+        kept_roles = [roles[i] for i in keep] if roles else None
+        shares = sinks.sink_shares(maps, [enc.tokens[i] for i in keep], kept_roles).shares
+    present = set(sinks.token_categories(enc.tokens, roles))
+    candidates = [c for c in range(3) if c in present] or [2]
+    sink = sinks.CATEGORIES[max(candidates, key=lambda c: raw[c].mean())]
     lines = [formulas.SINK_SHARE, formulas.SINK_MOVED]
     if hide_special:
         lines.insert(0, how.hide)
