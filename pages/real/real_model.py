@@ -57,7 +57,7 @@ with left:
         labels="real_model.measure_",
         radio=True,
     )
-    layer = ui.slider(LAYER, ui.tr("real_model.layer"), 1, L, 3) - 1
+    layer = ui.slider(LAYER, ui.tr("real_model.layer"), 1, L, min(3, L)) - 1
     # rollout averages the heads: the slider stays, greyed, so that its value is kept
     head = ui.slider(HEAD, ui.tr("real_model.head"), 1, H, 1, disabled=view == "rollout") - 1
     combine = None
