@@ -92,7 +92,8 @@ class Family:
     # the sink candidates' shown names: a key of the strings for each role in ROLES it has
     role_labels: ClassVar[dict[str, str]] = {}
     # what the real-model page says of the family, as string keys: "intro" (its blocks),
-    # "specials" (its sink candidates, as a phrase), "each" (the same, listed), "tokenizer"
+    # "specials" (its sink candidates, as a phrase), "each" (the same, listed), "tokens" (how many),
+    # "tokenizer"
     strings: ClassVar[dict[str, str]] = {}
 
     def arch(self, config: dict) -> Arch:

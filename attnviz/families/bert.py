@@ -34,6 +34,7 @@ class Bert(Family):
         "intro": "real_model.intro_bert",
         "specials": "real_model.specials_cls_sep",
         "each": "real_model.each_cls_sep",
+        "tokens": "real_model.tokens",
         "tokenizer": "real_model.wordpiece",
     }
 

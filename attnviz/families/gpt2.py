@@ -35,6 +35,7 @@ class Gpt2(Family):
         "intro": "real_model.intro_gpt2",
         "specials": "real_model.specials_first",
         "each": "real_model.each_first",
+        "tokens": "real_model.tokens_plain",
         "tokenizer": "real_model.bpe",
     }
 

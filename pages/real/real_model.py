@@ -76,7 +76,7 @@ with left:
     with st.spinner(ui.tr("real_model.loading")):
         cfg = ui.config(real_model.Config, **fields, hide_special=hide, measure=measure)
         r = ui.compute(real_model.run, cfg)
-    st.caption(ui.tr("real_model.tokens", n=len(r.tokens), specials=specials))
+    st.caption(ui.tr(keys["tokens"], n=len(r.tokens), specials=specials))
     for formula in r.formulas:
         st.latex(formula)
     if not MEASURES[measure].rows_sum_to_one:  # how to read a map of what is sent
