@@ -9,7 +9,15 @@ import torch
 
 import attnviz
 from attnviz import limits
-from attnviz.lessons import block_anatomy, depth_gradients, depth_model, multihead, scoring
+from attnviz.lessons import (
+    block_anatomy,
+    depth_gradients,
+    depth_model,
+    multihead,
+    real_model,
+    scoring,
+)
+from attnviz.lessons.training_race import config as race_config
 from attnviz.text import tokenize
 
 
@@ -94,6 +102,10 @@ def test_repeated_word_same_vector():
         (lambda: depth_gradients.TrendConfig(D=2048), r"D must be in \[8, 1024\]"),
         (lambda: scoring.Config(source="random", N=513), r"N must be in \[1, 512\]"),
         (lambda: scoring.Config(source="random", D=2048), r"D must be in \[1, 1024\]"),
+        (lambda: race_config.Config(D=2048), r"D must be in \[1, 1024\]"),
+        (lambda: race_config.Config(H=64, D=64), r"H must be in \[1, 32\]"),
+        (lambda: race_config.Config(batch=10_000), r"batch must be in \[1, 256\]"),
+        (lambda: real_model.Config("a b", model="/etc"), r"model must be one of"),
     ],
 )
 def test_the_lessons_enforce_the_servers_caps(make, match):
