@@ -129,3 +129,17 @@ def test_the_layernorm_section_reads_a_pre_ln_model(listed):
     r = layernorm.run(layernorm.Config(text=TEXT, model="gpt2-tiny", layer=1, site="ln_2"))
     np.testing.assert_allclose(r.out, r.gamma * r.x_hat + r.beta, atol=1e-5)
     np.testing.assert_allclose(r.x_hat.mean(1), 0, atol=1e-5)
+
+
+def test_a_weight_of_a_causal_model_followed_and_its_query_key_space(listed):
+    """step_through recomputes a_ij under the causal mask and checks it against the trace."""
+    from attnviz.lessons.real_model import probe
+
+    s = probe.follow(probe.Pick(TEXT, layer=1, head=2, i=4, j=1, model="gpt2-tiny"))
+    enc = forward.encode(TEXT, "gpt2-tiny")[0]
+    assert abs(s.steps.a_ij - enc.attentions[1, 2, 4, 1]) < 1e-5
+    assert not s.steps.m_row[5:].any() and s.steps.m_row[:5].all()  # keys after 4 masked
+    q = probe.qk(probe.Probe(TEXT, layer=0, head=1, query=3, k=3, model="gpt2-tiny"))
+    assert len(q.tokens) == len(enc.tokens)
+    r = rm.run(rm.Config(text=TEXT, layer=0, model="gpt2-tiny"))
+    assert r.sinks.largest_gap()[0] != "sep" and "sep" not in r.sinks.present

@@ -29,6 +29,7 @@ class Sinks:
     sink: str  # the category among [CLS], [SEP], punctuation with the most weight (raw maps)
     formulas: list[str]
     measure: str = "weights"  # what ``shares`` is of: a key of MEASURES
+    present: tuple[str, ...] = sinks.CATEGORIES  # the categories some token of the text is in
 
     @property
     def weight(self) -> float:
@@ -49,7 +50,10 @@ class Sinks:
         """(category, layer from 0, share of weight, share of contribution) where the share
         of weight on [CLS], [SEP] or punctuation most exceeds its share of contribution."""
         layers = self.layers()[:, :3]  # (2, 3, L)
-        c, layer = np.unravel_index(int(np.argmax(layers[0] - layers[1])), layers.shape[1:])
+        gap = layers[0] - layers[1]  # (3, L)
+        absent = [c for c in range(3) if sinks.CATEGORIES[c] not in self.present]
+        gap[absent] = -np.inf  # a role no token takes (GPT-2 has no [SEP]) is never the gap
+        c, layer = np.unravel_index(int(np.argmax(gap)), gap.shape)
         return (
             sinks.CATEGORIES[c],
             int(layer),
@@ -87,11 +91,12 @@ def _sink_view(enc, hide_special: bool, measure: str) -> Sinks:
         shares = sinks.sink_shares(maps, [enc.tokens[i] for i in keep], kept_roles).shares
     present = set(sinks.token_categories(enc.tokens, roles))
     candidates = [c for c in range(3) if c in present] or [2]
+    names = tuple(sinks.CATEGORIES[c] for c in sorted(present))
     sink = sinks.CATEGORIES[max(candidates, key=lambda c: raw[c].mean())]
     lines = [formulas.SINK_SHARE, formulas.SINK_MOVED]
     if hide_special:
         lines.insert(0, how.hide)
-    return Sinks(shares, raw, moved, sink, lines, measure)
+    return Sinks(shares, raw, moved, sink, lines, measure, names)
 
 
 def layer_table(view: Sinks, categories: list[str]) -> pd.DataFrame:
