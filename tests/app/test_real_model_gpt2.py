@@ -7,6 +7,8 @@ import json
 
 import numpy as np
 import pytest
+import torch
+from safetensors.torch import load_file, save_file
 
 from attnviz.i18n import t
 from attnviz.lessons import real_model as rm
@@ -24,6 +26,10 @@ def folder(tmp_path_factory):
     gpt2_folder(root / "gpt2-wide", n_layer=25, n_head=1, n_embd=8)  # over MAX_LAYERS = 24
     broken = gpt2_folder(root / "gpt2-broken")
     (broken / "tokenizer.json").unlink()
+    extra = gpt2_folder(root / "gpt2-extra")
+    tensors = load_file(str(extra / "model.safetensors"))
+    tensors["h.0.attn.rotary.weight"] = torch.zeros(2)
+    save_file(tensors, str(extra / "model.safetensors"))
     (root / "llama-tiny").mkdir()
     (root / "llama-tiny" / "config.json").write_text(json.dumps({"model_type": "llama"}))
     return root
@@ -108,7 +114,12 @@ def test_hiding_the_first_token_renormalises_the_rest(listed):
 
 @pytest.mark.parametrize(
     "model,key",
-    [("gpt2-wide", "model_caps"), ("gpt2-broken", "model_files"), ("llama-tiny", "model_arch")],
+    [
+        ("gpt2-wide", "model_caps"),
+        ("gpt2-broken", "model_files"),
+        ("llama-tiny", "model_arch"),
+        ("gpt2-extra", "model_tensor_extra"),
+    ],
 )
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_a_bad_folder_gets_a_translated_message(listed, model, key, lang):
@@ -116,11 +127,15 @@ def test_a_bad_folder_gets_a_translated_message(listed, model, key, lang):
     assert_clean(at)
     assert len(at.error) == 1
     message = at.error[0].value
-    expected = {"model_caps": "24", "model_files": "tokenizer.json", "model_arch": "llama"}[key]
+    expected = {
+        "model_caps": "24",
+        "model_files": "tokenizer.json",
+        "model_arch": "llama",
+        "model_tensor_extra": "h.0.attn.rotary.weight",
+    }[key]
     assert expected in message
-    assert ("サーバー" in message or "フォルダ" in message or "アーキテクチャ" in message) == (
-        lang == "ja"
-    )
+    japanese = any("\u3040" <= ch <= "\u30ff" for ch in message)  # kana: the ja catalogue
+    assert japanese == (lang == "ja")
 
 
 def test_the_layernorm_section_reads_a_pre_ln_model(listed):

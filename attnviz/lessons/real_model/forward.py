@@ -112,8 +112,10 @@ def model(name: str = MODEL) -> PretrainedModel:
 
 
 def max_tokens(name: str = MODEL) -> int:
-    """The most tokens the page reads: the model's context, at most the server's MAX_N."""
-    return min(model(name).max_tokens, MAX_N)
+    """The most tokens the page reads: the model's context, at most the server's MAX_N
+    (from config.json: building a config loads no weights)."""
+    check_model(name)
+    return min(read_arch(resolve(name))[1].n_ctx, MAX_N)
 
 
 def size(name: str = MODEL) -> tuple[int, int]:
