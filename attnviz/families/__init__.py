@@ -1,14 +1,16 @@
-"""Model families, one file each (``bert``, ``gpt2``): a third is one new file here and
-its name in ``MODULES``. ``family_of(config)`` picks the family that reads a config.json."""
+"""Model families, one file each (``bert``, ``gpt2``): a third is one new file here that
+defines ``FAMILY``, found when the package is imported. ``family_of(config)`` picks the
+family that reads a config.json."""
 
 from __future__ import annotations
 
 import importlib
+import pkgutil
 
 from ..errors import InputError
 from .base import ROLES, Arch, Checkpoint, Family
 
-MODULES = ("bert", "gpt2")
+MODULES = tuple(m.name for m in pkgutil.iter_modules(__path__) if m.name != "base")
 FAMILIES: dict[str, Family] = {
     m: importlib.import_module(f".{m}", __name__).FAMILY for m in MODULES
 }
