@@ -95,6 +95,7 @@ class Family:
     # "specials" (its sink candidates, as a phrase), "each" (the same, listed), "tokens" (how many),
     # "tokenizer"
     strings: ClassVar[dict[str, str]] = {}
+    sink_latex: str = ""  # its sink candidates in the sinks' formula, as LaTeX
 
     def arch(self, config: dict) -> Arch:
         raise NotImplementedError

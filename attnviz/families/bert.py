@@ -37,6 +37,7 @@ class Bert(Family):
         "tokens": "real_model.tokens",
         "tokenizer": "real_model.wordpiece",
     }
+    sink_latex = r"[\mathrm{CLS}], [\mathrm{SEP}]"  # the two special tokens
 
     def arch(self, c: dict) -> Arch:
         if c.get("position_embedding_type", "absolute") != "absolute":

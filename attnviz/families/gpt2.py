@@ -38,6 +38,7 @@ class Gpt2(Family):
         "tokens": "real_model.tokens_plain",
         "tokenizer": "real_model.bpe",
     }
+    sink_latex = r"\{1\}"  # the set of the first position
 
     def arch(self, c: dict) -> Arch:
         D = c.get("n_embd", 768)

@@ -13,7 +13,7 @@ from safetensors.torch import load_file, save_file
 from attnviz.i18n import t
 from attnviz.lessons import real_model as rm
 from attnviz.lessons.real_model import forward, models
-from tests.app.helpers import assert_clean, captions, component, map_z, run_page
+from tests.app.helpers import assert_clean, captions, component, latex, map_z, run_page
 from tests.tiny_models import gpt2_folder
 
 TEXT = "The cat sat on the mat."
@@ -88,6 +88,9 @@ def test_the_page_runs_a_gpt2_folder(listed, lang):
     assert r.sinks.sink == "cls" and r.category_key("cls") == "real_model.sink_first"
     assert any(first in m.value and "%" in m.value for m in at.markdown)  # the sink sentence
     assert not any("[CLS]" in m.value or "[SEP]" in m.value for m in at.markdown)
+    formulas = latex(at)
+    assert any(r"c \in \{\{1\}, \mathcal{P}" in f for f in formulas)  # the first position
+    assert not any("CLS" in f for f in formulas)
 
 
 def test_the_mosaic_of_a_causal_model_greys_the_masked_half(listed):

@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from ... import formulas, sinks
+from . import forward
 from .forward import MODEL, TEXTS_CACHED, encode
 from .measures import HIDDEN, MEASURES
 
@@ -75,11 +76,11 @@ def sink_view(
     hidden or not): rows divided by their sums, so each is a share. The candidates are the
     model's family's (``Encoding.roles``); a role no token takes is never the sink."""
     enc = encode(text, model)[0]
-    return _sink_view(enc, hide_special, measure)
+    return _sink_view(enc, hide_special, measure, forward.model(model).family.sink_latex)
 
 
 @lru_cache(maxsize=TEXTS_CACHED)
-def _sink_view(enc, hide_special: bool, measure: str) -> Sinks:
+def _sink_view(enc, hide_special: bool, measure: str, candidates: str) -> Sinks:
     roles = enc.roles or None
     raw = sinks.sink_shares(enc.attentions, enc.tokens, roles).shares
     moved = sinks.sink_shares(enc.norms, enc.tokens, roles).shares
@@ -93,7 +94,7 @@ def _sink_view(enc, hide_special: bool, measure: str) -> Sinks:
     candidates = [c for c in range(3) if c in present] or [2]
     names = tuple(sinks.CATEGORIES[c] for c in sorted(present))
     sink = sinks.CATEGORIES[max(candidates, key=lambda c: raw[c].mean())]
-    lines = [formulas.SINK_SHARE, formulas.SINK_MOVED]
+    lines = [formulas.sink_share(candidates), formulas.SINK_MOVED]
     if hide_special:
         lines.insert(0, how.hide)
     return Sinks(shares, raw, moved, sink, lines, measure, names)
