@@ -80,7 +80,7 @@ def sink_view(
 
 
 @lru_cache(maxsize=TEXTS_CACHED)
-def _sink_view(enc, hide_special: bool, measure: str, candidates: str) -> Sinks:
+def _sink_view(enc, hide_special: bool, measure: str, candidates_tex: str) -> Sinks:
     roles = enc.roles or None
     raw = sinks.sink_shares(enc.attentions, enc.tokens, roles).shares
     moved = sinks.sink_shares(enc.norms, enc.tokens, roles).shares
@@ -94,7 +94,7 @@ def _sink_view(enc, hide_special: bool, measure: str, candidates: str) -> Sinks:
     candidates = [c for c in range(3) if c in present] or [2]
     names = tuple(sinks.CATEGORIES[c] for c in sorted(present))
     sink = sinks.CATEGORIES[max(candidates, key=lambda c: raw[c].mean())]
-    lines = [formulas.sink_share(candidates), formulas.SINK_MOVED]
+    lines = [formulas.sink_share(candidates_tex), formulas.SINK_MOVED]
     if hide_special:
         lines.insert(0, how.hide)
     return Sinks(shares, raw, moved, sink, lines, measure, names)
