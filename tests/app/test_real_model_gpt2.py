@@ -24,6 +24,7 @@ def folder(tmp_path_factory):
     root = tmp_path_factory.mktemp("models")
     gpt2_folder(root / "gpt2-tiny")
     gpt2_folder(root / "gpt2-wide", n_layer=25, n_head=1, n_embd=8)  # over MAX_LAYERS = 24
+    gpt2_folder(root / "gpt2-long", n_layer=1, n_head=2, n_embd=8, n_positions=1024)
     broken = gpt2_folder(root / "gpt2-broken")
     (broken / "tokenizer.json").unlink()
     extra = gpt2_folder(root / "gpt2-extra")
@@ -161,3 +162,13 @@ def test_a_weight_of_a_causal_model_followed_and_its_query_key_space(listed):
     assert len(q.tokens) == len(enc.tokens)
     r = rm.run(rm.Config(text=TEXT, layer=0, model="gpt2-tiny"))
     assert r.sinks.largest_gap()[0] != "sep" and "sep" not in r.sinks.present
+
+
+def test_the_page_reads_at_most_the_servers_n_tokens(listed):
+    """GPT-2's context is 1024 tokens; the server's cap, MAX_N = 512, cuts the text first."""
+    from attnviz.limits import MAX_N
+
+    text = "a b c d e f g h . , " * 100  # 2000 characters, 1701 tokens
+    r = rm.run(rm.Config(text=text, layer=0, model="gpt2-long"))
+    assert r.truncated and len(r.tokens) == MAX_N == 512
+    assert forward.model("gpt2-long").max_tokens == 1024
