@@ -30,15 +30,8 @@ import torch
 from ...errors import InputError
 from ...limits import MAX_D, MAX_D_FF, MAX_H, MAX_LAYERS, MAX_N
 from ...masks import causal_mask
-from ...pretrained import (
-    Encoding,
-    PretrainedModel,
-    encoding,
-    identity,
-    load_pretrained,
-    model_dir,
-    read_arch,
-)
+from ...model_folder import identity, model_dir, read_arch
+from ...pretrained import Encoding, PretrainedModel, encoding, load_pretrained
 from ...text import check_text as text_rules
 from .models import resolve
 

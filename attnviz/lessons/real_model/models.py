@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 
 from ...errors import InputError
-from ...pretrained import PACKAGES
+from ...model_folder import PACKAGES
 
 SHIPPED = tuple(PACKAGES)  # the models a package ships, by name
 HF_PREFIX = "hf:"  # ids of the Hugging Face cache's models
