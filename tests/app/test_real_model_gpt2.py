@@ -172,3 +172,13 @@ def test_the_page_reads_at_most_the_servers_n_tokens(listed):
     r = rm.run(rm.Config(text=text, layer=0, model="gpt2-long"))
     assert r.truncated and len(r.tokens) == MAX_N == 512
     assert forward.model("gpt2-long").max_tokens == 1024
+
+
+def test_the_model_picked_is_kept_in_the_url(listed):
+    at = run_page("real_model", lang="en", text=TEXT)
+    assert at.selectbox(key="model").value == "all-MiniLM-L6-v2"
+    assert "model" not in at.query_params  # the default is left out of a link
+    at.selectbox(key="model").set_value("gpt2-tiny").run()
+    assert_clean(at)
+    assert at.query_params["model"] in (["gpt2-tiny"], "gpt2-tiny")
+    assert "gpt2\u2011tiny" in at.title[0].value
