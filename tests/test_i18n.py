@@ -395,3 +395,12 @@ def test_the_trained_model_s_page_is_named_alike_in_the_sidebar_and_its_title():
         group, page = t("app.nav_group_real", lang), t("real_model.nav", lang)
         assert group != page and group not in page
         assert group.lower().split()[0] in t("real_model.title", lang, model="m").lower()
+
+
+def test_a_japanese_field_takes_no_space_where_a_latin_one_does():
+    """「最初のトークン を除き」: the space written beside {specials} for [CLS] and [SEP] falls
+    away when the family's candidates are named in Japanese."""
+    first = t("real_model.specials_first", "ja")
+    assert t("real_model.hide_special", "ja", specials=first).startswith("最初のトークンを除き")
+    cls_sep = t("real_model.specials_cls_sep", "ja")
+    assert t("real_model.hide_special", "ja", specials=cls_sep).startswith("[CLS] と [SEP] を除き")

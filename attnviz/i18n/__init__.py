@@ -34,6 +34,11 @@ JAPANESE = (
     "[\u3001-\u303f\u3041-\u309f\u30a0-\u30ff\u31f0-\u31ff\u3400-\u4dbf"
     "\u4e00-\u9fff\uf900-\ufaff\uff61-\uff9f\U00020000-\U0003134f]"
 )
+# a space between two Japanese characters: written beside a field ("{sink} に") for a Latin
+# value ([CLS]), it falls away when the value is Japanese (最初のトークンに)
+JAPANESE_GAP = re.compile(
+    r"(?<=[\u3040-\u30ff\u4e00-\u9fff\u3000-\u303f]) (?=[\u3040-\u30ff\u4e00-\u9fff])"
+)
 KEEP = re.compile(rf"(?<=\d) (?={JAPANESE})|(?<={JAPANESE}) (?=\d)")
 NO_BREAK = "\u00a0"
 TERMS = re.compile(r"\b(post|pre|self)-(?=LN\b|attention\b)")  # post-LN, pre-LN, self-attention
@@ -109,4 +114,5 @@ def _setting(key: str, lang: str, fields: dict[str, object]) -> str:
     text = MATH.sub(lambda m: f"${_unbroken(m.group(1))}$", text)
     if lang != "ja":
         return text
+    text = JAPANESE_GAP.sub("", text)
     return TERMS.sub(rf"\1{NO_BREAK_HYPHEN}", KEEP.sub(NO_BREAK, _keep_lines(text)))
