@@ -24,6 +24,7 @@ def folders(tmp_path_factory):
         "gpt2": gpt2_folder(root / "gpt2"),
         "gpt2_lm": gpt2_folder(root / "gpt2_lm", lm_head=True, seed=3),
         "bert": bert_folder(root / "bert"),
+        "bert_mlm": bert_folder(root / "bert_mlm", mlm=True, seed=4),
     }
 
 
@@ -64,7 +65,7 @@ def reference(folder, ids):
     return out, torch.stack(norms)
 
 
-@pytest.mark.parametrize("which", ["gpt2", "gpt2_lm", "bert"])
+@pytest.mark.parametrize("which", ["gpt2", "gpt2_lm", "bert", "bert_mlm"])
 def test_parity_with_transformers(folders, which):
     model = attnviz.load_pretrained(str(folders[which]), device="cpu")
     r = model.encode(TEXT)
@@ -80,7 +81,7 @@ def test_parity_with_transformers(folders, which):
     torch.testing.assert_close(torch.from_numpy(r.attentions), theirs, atol=TOL, rtol=0)
     torch.testing.assert_close(torch.from_numpy(r.norms), norms, atol=TOL, rtol=0)
     causal = model.arch.causal
-    assert causal == (which != "bert")
+    assert causal == which.startswith("gpt2")
     upper = torch.from_numpy(r.attentions).triu(1)
     assert (upper.abs().max() == 0) == causal  # a causal model's upper triangle is masked
 

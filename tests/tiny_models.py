@@ -69,10 +69,11 @@ def gpt2_folder(folder: Path, *, lm_head: bool = False, seed: int = 0, **config)
     return folder
 
 
-def bert_folder(folder: Path, *, seed: int = 0, **config) -> Path:
-    """A BERT of 2 layers, 4 heads, D = 32 (or ``config``'s) with random weights."""
+def bert_folder(folder: Path, *, mlm: bool = False, seed: int = 0, **config) -> Path:
+    """A BERT of 2 layers, 4 heads, D = 32 (or ``config``'s) with random weights; ``mlm``:
+    with its masked-word head (``BertForMaskedLM``, its body under ``bert.``)."""
     import torch
-    from transformers import BertConfig, BertModel
+    from transformers import BertConfig, BertForMaskedLM, BertModel
 
     tok = _bert_tokenizer()
     settings = dict(
@@ -85,7 +86,7 @@ def bert_folder(folder: Path, *, seed: int = 0, **config) -> Path:
     settings.update(config)
     cfg = BertConfig(vocab_size=tok.get_vocab_size(), **settings)
     torch.manual_seed(seed)
-    model = BertModel(cfg).eval()
+    model = (BertForMaskedLM if mlm else BertModel)(cfg).eval()
     _perturb(model)
     folder.mkdir(parents=True, exist_ok=True)
     model.save_pretrained(folder, safe_serialization=True)
