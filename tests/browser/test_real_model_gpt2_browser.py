@@ -33,10 +33,10 @@ def test_a_gpt2_folder_shows_causal_maps_pre_ln_and_its_first_token_sink(page, g
     open_app(page, f"{gpt2_server}/real_model?lang={lang}&model=gpt2-tiny&text={TEXT}")
     sidebar = page.locator("[data-testid=stSidebar]")
     picker = sidebar.get_by_role("combobox", name=t("real_model.model", lang))
-    expect(picker).to_have_value("gpt2-tiny")
+    expect(picker).to_have_value("gpt2-tiny", timeout=30_000)
     main = page.locator("[data-testid=stMain]")
-    expect(main.locator("h1")).to_contain_text("gpt2")
-    expect(main.get_by_text(t("names.norm_pre", lang)).first).to_be_visible()
+    expect(main.locator("h1")).to_contain_text("gpt2", timeout=30_000)
+    expect(main.get_by_text(t("names.norm_pre", lang)).first).to_be_visible(timeout=30_000)
     grid = page.locator(".mosaic")
     grid.locator("img").wait_for(timeout=90_000)
     assert grid.locator("button.cell").count() == 2 * 4  # 2 layers × 4 heads
@@ -47,11 +47,15 @@ def test_a_gpt2_folder_shows_causal_maps_pre_ln_and_its_first_token_sink(page, g
     assert n == 7  # The Ġcat Ġsat Ġon Ġthe Ġmat .: no special token
     box = plot.bounding_box()
     page.mouse.move(box["x"] + (n - 0.5) / n * box["width"], box["y"] + 0.5 / n * box["height"])
-    expect(page.locator(".heatmap .tip")).to_contain_text(t("app.masked", lang))  # row 1, key 7
+    expect(page.locator(".heatmap .tip")).to_contain_text(
+        t("app.masked", lang), timeout=30_000
+    )  # row 1, key 7
     page.mouse.move(box["x"] + 0.5 / n * box["width"], box["y"] + (n - 0.5) / n * box["height"])
-    expect(page.locator(".heatmap .tip .value")).to_have_text(re.compile(r"^\d\.\d{4}$"))  # row 7
+    expect(page.locator(".heatmap .tip .value")).to_have_text(
+        re.compile(r"^\d\.\d{4}$"), timeout=30_000
+    )  # row 7
     first = t("real_model.sink_first", lang)
-    expect(main.get_by_text(first).first).to_be_attached()
+    expect(main.get_by_text(first).first).to_be_attached(timeout=30_000)
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"real_model_gpt2_{lang}.png"), full_page=True)
     assert_clean(page)
