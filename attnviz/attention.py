@@ -9,7 +9,7 @@ from torch import nn
 from torch.nn import functional as F
 
 from .attend import attend
-from .limits import MAX_D, MAX_D_HEAD, MAX_H, MAX_N, check_int, check_tokens
+from .limits import MAX_N, check_size, check_tokens
 from .params import Init
 from .scores import make_score, spec_of
 from .trace import AttentionTrace
@@ -26,6 +26,8 @@ class MultiHeadAttention(nn.Module):
         mlp_hidden: hidden width of the ``mlp`` score. n_max: source positions of the
             ``query_only`` score. Other scores ignore both.
         seed: every parameter is drawn from a generator seeded with it.
+        check_finite: check inputs for NaN and inf: True always, False never, None (default)
+            on the CPU only, where the check needs no GPU synchronisation.
         dtype: ``float32`` or ``float64``. device: ``auto`` (CUDA, MPS, CPU) or a device.
 
     Shape:
@@ -46,21 +48,23 @@ class MultiHeadAttention(nn.Module):
         mlp_hidden: int = 16,
         n_max: int = MAX_N,
         seed: int = 0,
+        check_finite: bool | None = None,
         dtype: str | torch.dtype = torch.float32,
         device: str | torch.device = "auto",
     ) -> None:
         super().__init__()
-        D = check_int("D", D, 1, MAX_D)
-        H = check_int("H", H, 1, MAX_H)
+        self.check_finite = check_finite
+        D = check_size("D", D)
+        H = check_size("H", H)
         self.spec = spec_of(score)  # what the score computes and how it is shown
         if d_head is None:
             if D % H:
                 raise ValueError(
                     f"D={D} is not divisible by H={H}: choose H among the divisors "
-                    f"of D, or give d_head explicitly (1 to {MAX_D_HEAD})"
+                    "of D, or give d_head explicitly"
                 )
             d_head = D // H
-        d_head = check_int("d_head", d_head, 1, MAX_D_HEAD)
+        d_head = check_size("d_head", d_head)
         self.D, self.H, self.d_head, self.score_name = D, H, d_head, score
         init = Init.of(seed, dtype, device)
         g = init.generator()
@@ -135,7 +139,8 @@ class MultiHeadAttention(nn.Module):
         p = self.W_QKV
 
         def prepare(name: str, x: torch.Tensor) -> torch.Tensor:
-            return check_tokens(name, torch.as_tensor(x, dtype=p.dtype, device=p.device), self.D)
+            x = torch.as_tensor(x, dtype=p.dtype, device=p.device)
+            return check_tokens(name, x, self.D, self.check_finite)
 
         query = prepare("query", query)
         key, value = (query, query) if same else (prepare("key", key), prepare("value", value))

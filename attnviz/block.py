@@ -1,5 +1,6 @@
 """Transformer blocks: post-LN (S13), pre-LN (S14) and, as a contrast, no LN (``norms``),
-with FFN(x) = act(x W_1 + b_1) W_2 + b_2, act = ReLU (the seed) or GELU (BERT-family models).
+with FFN(x) = act(x W_1 + b_1) W_2 + b_2, act = ReLU (the seed), GELU (BERT-family models:
+the exact x Φ(x)) or ``gelu_tanh`` (GPT-2: Φ approximated by ½(1 + tanh(√(2/π)(x + 0.044715x³)))).
 """
 
 from __future__ import annotations
@@ -11,12 +12,16 @@ from torch import nn
 from torch.nn import functional as F
 
 from .attention import MultiHeadAttention
-from .limits import MAX_D, MAX_D_FF, MAX_N, check_choice, check_float, check_int
+from .limits import MAX_N, check_choice, check_float, check_size
 from .norms import NORMS
 from .params import Init
 from .trace import AttentionTrace
 
-ACTIVATIONS = {"relu": F.relu, "gelu": F.gelu}
+ACTIVATIONS = {
+    "relu": F.relu,
+    "gelu": F.gelu,
+    "gelu_tanh": lambda x: F.gelu(x, approximate="tanh"),
+}
 
 
 class LayerNorm(nn.Module):
@@ -80,8 +85,10 @@ class TransformerBlock(nn.Module):
     """One Transformer block with a visible LN placement ``norm`` = post | pre | none.
 
     Args:
-        D, H, d_head, score, bias, mlp_hidden, n_max: as for ``MultiHeadAttention``.
-        d_ff: FFN hidden width D_ff (default 4D). activation: ``relu`` (seed) or ``gelu``.
+        D, H, d_head, score, bias, mlp_hidden, n_max, check_finite: as for
+            ``MultiHeadAttention``.
+        d_ff: FFN hidden width D_ff (default 4D). activation: ``relu`` (seed), ``gelu`` or
+            ``gelu_tanh``.
         eps: LayerNorm ε. seed: attention is drawn from ``seed``, the FFN from ``seed + 1``.
         dtype, device: as for ``MultiHeadAttention``.
 
@@ -104,12 +111,13 @@ class TransformerBlock(nn.Module):
         mlp_hidden: int = 16,
         n_max: int = MAX_N,
         seed: int = 0,
+        check_finite: bool | None = None,
         dtype: str | torch.dtype = torch.float32,
         device: str | torch.device = "auto",
     ) -> None:
         super().__init__()
-        D = check_int("D", D, 1, MAX_D)
-        d_ff = check_int("d_ff", 4 * D if d_ff is None else d_ff, 1, MAX_D_FF)
+        D = check_size("D", D)
+        d_ff = check_size("d_ff", 4 * D if d_ff is None else d_ff)
         self.norm = check_choice("norm", norm, NORMS)
         self.activation = check_choice("activation", activation, ACTIVATIONS)
         init = Init.of(seed, dtype, device)
@@ -122,6 +130,7 @@ class TransformerBlock(nn.Module):
             mlp_hidden=mlp_hidden,
             n_max=n_max,
             seed=init.seed,
+            check_finite=check_finite,
             dtype=init.dtype,
             device=init.device,
         )

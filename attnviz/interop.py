@@ -23,11 +23,27 @@ from .attention import MultiHeadAttention
 from .block import TransformerBlock
 
 
+def _copy(ours: torch.Tensor, theirs: torch.Tensor | None, default: float = 0.0) -> None:
+    """Copy a parameter; an absent one (``bias=False``, no affine LN) is its neutral value."""
+    if theirs is None:
+        ours.fill_(default)
+    else:
+        ours.copy_(theirs.detach())
+
+
 def _mha_from_torch(m: nn.MultiheadAttention) -> MultiHeadAttention:
-    if not m._qkv_same_embed_dim or m.bias_k is not None or m.add_zero_attn:
+    unsupported = [
+        what
+        for what, present in (
+            ("kdim or vdim other than embed_dim", not m._qkv_same_embed_dim),
+            ("bias_k/bias_v (add_bias_kv=True)", m.bias_k is not None),
+            ("add_zero_attn=True", m.add_zero_attn),
+        )
+        if present
+    ]
+    if unsupported:
         raise ValueError(
-            "from_torch supports nn.MultiheadAttention with kdim = vdim = embed_dim, "
-            "no bias_k/bias_v and add_zero_attn=False"
+            f"from_torch does not support nn.MultiheadAttention with {'; '.join(unsupported)}"
         )
     D, H = m.embed_dim, m.num_heads
     d = D // H
@@ -43,14 +59,17 @@ def _mha_from_torch(m: nn.MultiheadAttention) -> MultiHeadAttention:
                 ("b_Q", "b_K", "b_V"), m.in_proj_bias.detach().chunk(3), strict=True
             ):
                 getattr(ours, name).copy_(b.view(H, d))
-            ours.b_O.copy_(m.out_proj.bias.detach())
+            _copy(ours.b_O, m.out_proj.bias)
     return ours
 
 
 def _layer_from_torch(m: nn.TransformerEncoderLayer) -> TransformerBlock:
     activation = {1: "relu", 2: "gelu"}.get(m.activation_relu_or_gelu)
     if activation is None:
-        raise ValueError("from_torch supports TransformerEncoderLayer with relu or gelu activation")
+        raise ValueError(
+            f"from_torch does not support the activation {m.activation!r} of this "
+            "TransformerEncoderLayer: only relu and gelu (F.relu, F.gelu, nn.ReLU, nn.GELU)"
+        )
     attn = m.self_attn
     W = attn.in_proj_weight.detach()
     ours = TransformerBlock(
@@ -67,12 +86,12 @@ def _layer_from_torch(m: nn.TransformerEncoderLayer) -> TransformerBlock:
     ours.attn = _mha_from_torch(attn)
     with torch.no_grad():
         ours.ffn.W_1.copy_(m.linear1.weight.detach().T)
-        ours.ffn.b_1.copy_(m.linear1.bias.detach())
+        _copy(ours.ffn.b_1, m.linear1.bias)
         ours.ffn.W_2.copy_(m.linear2.weight.detach().T)
-        ours.ffn.b_2.copy_(m.linear2.bias.detach())
+        _copy(ours.ffn.b_2, m.linear2.bias)
         for ln, tln in ((ours.ln_1, m.norm1), (ours.ln_2, m.norm2)):
-            ln.gamma.copy_(tln.weight.detach())
-            ln.beta.copy_(tln.bias.detach())
+            _copy(ln.gamma, tln.weight, 1.0)
+            _copy(ln.beta, tln.bias)
     return ours
 
 
@@ -80,8 +99,10 @@ def from_torch(module: nn.Module) -> MultiHeadAttention | TransformerBlock:
     """Return the attnviz equivalent of ``module`` with the same weights.
 
     Supported: ``nn.MultiheadAttention`` and ``nn.TransformerEncoderLayer`` (relu or
-    gelu, ``norm_first`` False → ``norm="post"``, True → ``norm="pre"``). attnviz
-    modules take batch-first input; dropout is not modelled (compare in ``eval()``).
+    gelu, ``norm_first`` False → ``norm="post"``, True → ``norm="pre"``, with or without
+    biases: ``bias=False`` copies as zero biases). Anything else raises ValueError naming
+    it. attnviz modules take batch-first input; dropout is not modelled (compare in
+    ``eval()``).
     """
     if isinstance(module, nn.MultiheadAttention):
         return _mha_from_torch(module)

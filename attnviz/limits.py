@@ -1,8 +1,11 @@
 """Caps that protect a shared server, and the checks that enforce them.
 
-The UI's slider bounds come from these constants, so the engine and the app
-agree on what is allowed. The engine never clamps: out-of-range input raises
-``ValueError`` naming the parameter and its allowed range.
+The caps are the server's, not the engine's: the lessons' configs and the app check them
+where the server's inputs arrive, and the UI's slider bounds come from the same constants.
+The engine (attention, block, stack, scores, positions) checks structure only: shapes,
+divisibility and dtypes (``check_size``, ``check_tokens``), so a notebook runs GPT-2's
+1024 tokens or a 36-layer stack. Nothing is clamped: bad input raises ``ValueError``
+naming the parameter and its allowed range.
 """
 
 from __future__ import annotations
@@ -44,6 +47,19 @@ def check_int(name: str, value: object, lo: int, hi: int) -> int:
             lo=lo,
             hi=hi,
             value=value,
+        )
+    return int(value)
+
+
+def check_size(name: str, value: object) -> int:
+    """Return ``value`` as an int if it is an integer ≥ 1 (a structural size: no cap)."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or value != int(value):
+        raise InputError(
+            f"{name} must be an integer ≥ 1, got {value!r}", "size", name=name, value=repr(value)
+        )
+    if int(value) < 1:
+        raise InputError(
+            f"{name} must be an integer ≥ 1, got {value}", "size", name=name, value=value
         )
     return int(value)
 
@@ -94,27 +110,26 @@ def check_finite(name: str, x: torch.Tensor) -> torch.Tensor:
     return x
 
 
-def check_tokens(name: str, x: torch.Tensor, d: int) -> torch.Tensor:
-    """Validate a token matrix (N, D) or batch (B, N, D) against width ``d`` and the caps."""
+def check_tokens(name: str, x: torch.Tensor, d: int, finite: bool | None = None) -> torch.Tensor:
+    """Validate the structure of a token matrix (N, D) or batch (B, N, D): its rank, N ≥ 1,
+    width ``d``, a float dtype. No cap on N: the server's caps are checked where its inputs
+    arrive (the lessons' configs, the app).
+
+    ``finite``: True checks for NaN and inf, False never; None (default) checks only where it
+    costs no synchronisation, on the CPU (on a GPU, ``torch.isfinite(x).all()`` waits for it).
+    """
     if x.dim() not in (2, 3):
         raise ValueError(f"{name} must have shape (N, D) or (B, N, D), got {tuple(x.shape)}")
+    if not x.is_floating_point():
+        raise ValueError(f"{name} must be float32 or float64, got {x.dtype}")
     n, width = x.shape[-2], x.shape[-1]
     if n == 0:
-        raise InputError(
-            f"{name} must hold at least 1 token (N in [1, {MAX_N}]), got N=0", "no_tokens", hi=MAX_N
-        )
-    if n > MAX_N:
-        raise InputError(
-            f"{name}: N must be in [1, {MAX_N}], got N={n}",
-            "range",
-            name="N",
-            lo=1,
-            hi=MAX_N,
-            value=n,
-        )
+        raise InputError(f"{name} must hold at least 1 token, got N=0", "no_tokens", hi=MAX_N)
     if width != d:
         raise ValueError(f"{name}: last dimension must equal D={d}, got {width}")
-    return check_finite(name, x)
+    if finite or (finite is None and x.device.type == "cpu"):
+        check_finite(name, x)
+    return x
 
 
 def nearest_heads(width: int, H: int, came_from: int | None = None) -> int:

@@ -27,6 +27,10 @@ class Placement:
     stream: tuple[tuple[str, str], ...]
     # each residual connection as (the stream added back, the field that holds the sum)
     residuals: tuple[tuple[str, str], ...]
+    # the BlockTrace fields that hold LN_1's and LN_2's outputs (none without LN)
+    ln_outputs: tuple[str, str] | None = None
+    # and those that hold what each LN normalises
+    ln_inputs: tuple[str, str] | None = None
 
     @property
     def has_ln(self) -> bool:
@@ -60,6 +64,8 @@ POST = Placement(
         ("resid_pre", "sum_1"),
         ("resid_mid", "sum_2"),
     ),
+    ln_outputs=("resid_mid", "resid_post"),
+    ln_inputs=("sum_1", "sum_2"),
 )
 PRE = Placement(
     "pre",
@@ -82,6 +88,8 @@ PRE = Placement(
         ("resid_pre", "resid_mid"),
         ("resid_mid", "resid_post"),
     ),
+    ln_outputs=("attn_in", "ffn_in"),
+    ln_inputs=("resid_pre", "resid_mid"),
 )
 NONE = Placement(
     "none",

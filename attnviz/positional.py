@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
-from .limits import MAX_D, MAX_N, check_choice, check_int, check_tokens
+from .limits import MAX_N, check_choice, check_int, check_size, check_tokens
 
 
 @dataclass(frozen=True)
@@ -98,8 +98,8 @@ def sinusoidal(N: int, D: int, base: float = 10000.0) -> torch.Tensor:
     Shape:
         returns (N, D), float64 (cast by the caller).
     """
-    N = check_int("N", N, 1, MAX_N)
-    D = check_int("D", D, 1, MAX_D)
+    N = check_size("N", N)
+    D = check_size("D", D)
     pos = torch.arange(N, dtype=torch.float64)[:, None]  # (N, 1)
     freq = torch.exp(-math.log(base) * torch.arange(0, D, 2, dtype=torch.float64) / D)  # (⌈D/2⌉,)
     P = torch.zeros(N, D, dtype=torch.float64)
@@ -133,12 +133,12 @@ class PositionalEncoding(nn.Module):
         dtype: torch.dtype = torch.float32,
     ) -> None:
         super().__init__()
-        self.D = check_int("D", D, 1, MAX_D)
+        self.D = check_size("D", D)
         self.kind = check_choice("positional encoding", kind, KINDS)
         self.mode = check_choice("positional encoding mode", mode, MODES)
         concat = MODES[mode].concat
-        self.d_pos = D if not concat or d_pos is None else check_int("d_pos", d_pos, 1, MAX_D)
-        self.n_max = check_int("n_max", n_max, 1, MAX_N)
+        self.d_pos = D if not concat or d_pos is None else check_size("d_pos", d_pos)
+        self.n_max = check_size("n_max", n_max)
         if KINDS[kind].learned:
             g = torch.Generator().manual_seed(seed)
             self.W_pos = nn.Parameter(torch.randn(self.n_max, self.d_pos, generator=g, dtype=dtype))

@@ -1,5 +1,9 @@
 """Where attention goes when it has nowhere to go: the weight a real model's heads park on
-[CLS], [SEP] and punctuation.
+its sink candidates ([CLS] and [SEP] for BERT, the first token for GPT-2) and punctuation.
+
+The categories "cls" and "sep" are two roles, the opening candidate and the closing one;
+a model's family says which tokens take them (``Encoding.roles``). Without roles, the
+tokens spelled [CLS] and [SEP] take them (BERT's).
 
 For layer l, head h and a category c of tokens (a set of key positions), of maps m_ij ≥ 0
 (the weights a_ij, whose rows sum to 1, or the contributions ‖a_ij f_h(x_j)‖, whose do not):
@@ -42,8 +46,22 @@ def is_punctuation(token: str) -> bool:
     return bool(token) and token not in TOKENS.values() and all(punct(ch) for ch in token)
 
 
-def token_categories(tokens: Sequence[str]) -> np.ndarray:
-    """(N,) index into ``CATEGORIES`` of each token: [CLS], [SEP], punctuation or the rest."""
+Roles = Sequence[str | None] | None  # each token's role, "cls" / "sep" / None; None: by name
+
+
+def token_categories(tokens: Sequence[str], roles: Roles = None) -> np.ndarray:
+    """(N,) index into ``CATEGORIES`` of each token: its role ("cls", "sep": [CLS] and [SEP]
+    without ``roles``), else punctuation or the rest."""
+    if roles:
+        if len(roles) != len(tokens):
+            raise ValueError(f"roles must give one role per token, {len(tokens)}")
+        return np.asarray(
+            [
+                CATEGORIES.index(r) if r else (2 if is_punctuation(t) else 3)
+                for t, r in zip(tokens, roles, strict=True)
+            ],
+            dtype=np.int64,
+        )
     index = {TOKENS["cls"]: 0, TOKENS["sep"]: 1}
     return np.asarray([index.get(t, 2 if is_punctuation(t) else 3) for t in tokens], dtype=np.int64)
 
@@ -72,7 +90,7 @@ def _check_attentions(attentions: np.ndarray, n: int) -> np.ndarray:
     return attentions
 
 
-def sink_shares(attentions: np.ndarray, tokens: Sequence[str]) -> SinkShares:
+def sink_shares(attentions: np.ndarray, tokens: Sequence[str], roles: Roles = None) -> SinkShares:
     """Per head, the share of each row on [CLS], [SEP], punctuation and the rest: of the
     weight, or of what is sent (each row divided by its sum).
 
@@ -80,7 +98,7 @@ def sink_shares(attentions: np.ndarray, tokens: Sequence[str]) -> SinkShares:
         attentions (L, H, N, N) (``Encoding.attentions`` or ``.norms``), tokens N ->
         ``SinkShares``.
     """
-    category = token_categories(tokens)
+    category = token_categories(tokens, roles)
     A = _check_attentions(attentions, len(category))
     if A.ndim != 4:
         raise ValueError(f"attentions must have shape (L, H, N, N), got {A.shape}")
@@ -92,19 +110,24 @@ def sink_shares(attentions: np.ndarray, tokens: Sequence[str]) -> SinkShares:
     return SinkShares(category=category, row_shares=row_shares, shares=shares)
 
 
-def kept_positions(tokens: Sequence[str], hide: Sequence[str] = ("cls", "sep")) -> np.ndarray:
+def kept_positions(
+    tokens: Sequence[str], hide: Sequence[str] = ("cls", "sep"), roles: Roles = None
+) -> np.ndarray:
     """Positions of the tokens not in the categories ``hide`` (all, if that would be none)."""
     for name in hide:
         if name not in CATEGORIES:
             raise ValueError(f"hide must hold names from {', '.join(CATEGORIES)}; got {name!r}")
-    category = token_categories(tokens)
+    category = token_categories(tokens, roles)
     hidden = np.isin(category, [CATEGORIES.index(name) for name in hide])
     keep = np.flatnonzero(~hidden)
     return keep if keep.size else np.arange(len(category))
 
 
 def hide_and_renormalise(
-    attentions: np.ndarray, tokens: Sequence[str], hide: Sequence[str] = ("cls", "sep")
+    attentions: np.ndarray,
+    tokens: Sequence[str],
+    hide: Sequence[str] = ("cls", "sep"),
+    roles: Roles = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """(kept positions, maps without the hidden tokens' rows and columns, rows rescaled to 1).
 
@@ -113,7 +136,7 @@ def hide_and_renormalise(
     Shape:
         attentions (…, N, N) -> keep (N_keep,), maps (…, N_keep, N_keep).
     """
-    keep = kept_positions(tokens, hide)
+    keep = kept_positions(tokens, hide, roles)
     A = _check_attentions(attentions, len(tokens))[..., keep[:, None], keep]  # (…, N_k, N_k)
     total = A.sum(-1, keepdims=True)
     return keep, np.divide(A, total, out=np.zeros_like(A), where=total > 0)

@@ -12,7 +12,7 @@ import torch
 from torch import nn
 
 from .block import BlockTrace, LayerNorm, TransformerBlock
-from .limits import MAX_LAYERS, check_int
+from .limits import check_size
 from .params import Init
 
 SEED_STRIDE = 1000  # block i (0-based) of a stack seeded with s is seeded with s + SEED_STRIDE·i
@@ -41,7 +41,7 @@ class TransformerStack(nn.Module):
         **block: Any,
     ) -> None:
         super().__init__()
-        L = check_int("layers", L, 1, MAX_LAYERS)
+        L = check_size("layers", L)
         init = Init.of(seed, dtype, device)
         self.blocks = nn.ModuleList(
             TransformerBlock(

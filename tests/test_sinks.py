@@ -93,3 +93,16 @@ def test_hide_keeps_everything_when_nothing_would_be_left():
         kept_positions(TOKENS, hide=("special",))
     with pytest.raises(ValueError, match="N"):
         sink_shares(np.zeros((1, 1, 3, 3)), TOKENS)
+
+
+def test_roles_from_a_family_name_the_candidates_whatever_their_spelling():
+    """GPT-2 adds no special token: its first token, whatever it is, takes the "cls" role."""
+    tokens = ["The", "Ġcat", ",", "Ġsat"]
+    roles = ("cls", None, None, None)
+    assert token_categories(tokens, roles).tolist() == [0, 3, 2, 3]
+    assert token_categories(["[CLS]", "a", "[SEP]"]).tolist() == [0, 3, 1]  # by name
+    A = np.full((1, 1, 4, 4), 0.25)
+    shares = sink_shares(A, tokens, roles).shares[:, 0, 0]
+    np.testing.assert_allclose(shares, [0.25, 0, 0.25, 0.5])
+    keep, maps = hide_and_renormalise(A, tokens, roles=roles)
+    assert keep.tolist() == [1, 2, 3] and np.allclose(maps.sum(-1), 1)

@@ -198,7 +198,8 @@ export default function ({ data, parentElement, setTriggerValue }) {
   const show = ([r, c], x, y) => {
     const text = `${rowNames[r]} → ${colNames[c]}`;
     z ??= floats(data.z);
-    const value = z[r * cols + c].toFixed(4);
+    const cell = z[r * cols + c];
+    const value = Number.isFinite(cell) ? cell.toFixed(4) : data.maskedLabel;
     tip.replaceChildren(el("div", "", text), el("div", "value", value));
     tip.style.display = "block";
     tip.style.left = `${x + 12}px`;

@@ -168,6 +168,7 @@ def enlarged_map(
             save_label=tr("app.save_map_png"),
             reset_label=tr("app.reset_zoom"),
             pickable=on_pick is not None,
+            masked_label=tr("app.masked"),
             **look,
         )
         payload["alt"] = map_alt(z, payload)

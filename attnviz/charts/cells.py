@@ -67,6 +67,8 @@ def cell_map(
     save_label: str = "PNG",
     reset_label: str = "Reset zoom",
     pickable: bool = True,
+    masked: np.ndarray | None = None,
+    masked_label: str = "masked",
 ) -> dict:
     """The payload of ui/heatmap.js for one map (rows = queries, columns = keys).
 
@@ -74,7 +76,8 @@ def cell_map(
     number the tokens when some were left out; a click reports (query position, key
     position) in those numbers, and ``picked`` = (query position, key position) is
     outlined; ``pickable`` False: a click or Enter picks nothing (a map of heads combined,
-    with no one weight behind a cell). ``height``: the tallest the map grows on screen
+    with no one weight behind a cell). ``masked`` (N_q, N_k) True where a mask forbids the
+    cell: drawn grey, its tooltip ``masked_label``. ``height``: the tallest the map grows on screen
     (CSS px). The component's button ``save_label`` saves the map as shown, labels
     included, as ``name``.png, and ``reset_label`` shows the whole map again after a
     zoom. Every token is labelled while at most ``TICK_LABELS_MAX_N`` are in view, else
@@ -85,14 +88,16 @@ def cell_map(
     """
     z = np.asarray(z, dtype=np.float32)
     n_y, n_x = z.shape
+    if masked is not None:
+        z = np.where(np.asarray(masked, dtype=bool), np.float32(np.nan), z)
     if max(n_x, n_y) > MAX_N:
         raise ValueError(f"a map has at most {MAX_N} tokens a side")
     xs = list(range(n_x)) if x_positions is None else [int(p) for p in x_positions]
     ys = list(range(n_y)) if y_positions is None else [int(p) for p in y_positions]
     xl = token_labels(x_tokens, xs, escape=False)  # drawn as text, never parsed as HTML
     yl = token_labels(y_tokens, ys, escape=False)
-    lo = float(z.min()) if zmin is None else float(zmin)
-    hi = float(z.max()) if zmax is None else float(zmax)
+    lo = float(np.nanmin(z)) if zmin is None else float(zmin)
+    hi = float(np.nanmax(z)) if zmax is None else float(zmax)
     selected = None
     if picked is not None and picked[0] in ys and picked[1] in xs:
         selected = [ys.index(picked[0]), xs.index(picked[1])]
@@ -117,4 +122,5 @@ def cell_map(
         "saveLabel": save_label,
         "resetLabel": reset_label,
         "pickable": pickable,
+        "maskedLabel": masked_label,
     }

@@ -16,6 +16,7 @@ import plotly.express as px
 from PIL import Image
 
 COLORSCALE = "Viridis"
+MASKED_RGB = (224, 224, 224)  # a cell a mask forbids (not finite in the map): light grey
 
 
 @functools.cache
@@ -28,9 +29,15 @@ def colour_table() -> np.ndarray:
 
 
 def colour(z: np.ndarray, zmin: float, zmax: float) -> np.ndarray:
-    """Map values to uint8 RGB with the colour scale, zmin → its first colour, zmax → its last."""
-    idx = np.clip((z - zmin) / max(zmax - zmin, 1e-12) * 255, 0, 255).astype(np.uint8)
-    return colour_table()[idx]
+    """Map values to uint8 RGB with the colour scale, zmin → its first colour, zmax → its last;
+    a value that is not finite (a masked cell) → ``MASKED_RGB``."""
+    z = np.asarray(z)
+    finite = np.isfinite(z)
+    scaled = np.where(finite, (z - zmin) / max(zmax - zmin, 1e-12) * 255, 0)
+    rgb = colour_table()[np.clip(scaled, 0, 255).astype(np.uint8)]
+    if not finite.all():
+        rgb[~finite] = MASKED_RGB
+    return rgb
 
 
 def pool(m: np.ndarray, size: int) -> np.ndarray:
@@ -40,8 +47,11 @@ def pool(m: np.ndarray, size: int) -> np.ndarray:
     if f == 1:
         return m
     a, b = -(-m.shape[0] // f), -(-m.shape[1] // f)
-    m = np.pad(m, ((0, a * f - m.shape[0]), (0, b * f - m.shape[1])), constant_values=m.min())
-    return m.reshape(a, f, b, f).max(axis=(1, 3))
+    m = np.pad(m, ((0, a * f - m.shape[0]), (0, b * f - m.shape[1])), constant_values=np.nan)
+    blocks = m.reshape(a, f, b, f)
+    seen = np.isfinite(blocks).any(axis=(1, 3))  # a block wholly masked stays masked
+    peak = np.where(np.isfinite(blocks), blocks, -np.inf).max(axis=(1, 3))
+    return np.where(seen, peak, np.nan)
 
 
 def png_bytes(rgb: np.ndarray, compress_level: int = 1) -> bytes:

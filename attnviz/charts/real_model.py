@@ -56,11 +56,14 @@ class Mosaic:
         return png_bytes(self.rgb, compress_level=3)  # cached per text by the app
 
 
-def mosaic(attentions: np.ndarray, zmax: float = 1.0) -> Mosaic:
+def mosaic(attentions: np.ndarray, zmax: float = 1.0, causal: bool = False) -> Mosaic:
     """(L, H, N, N) weights → a :class:`Mosaic`, Viridis from 0 to ``zmax``; maps larger than
-    ``CELL_MAX_PX`` are max-pooled so a sharp peak stays visible."""
+    ``CELL_MAX_PX`` are max-pooled so a sharp peak stays visible. ``causal``: the cells
+    above the diagonal (key after query), which the mask forbids, are drawn masked (grey)."""
     A = np.asarray(attentions, dtype=np.float32)
     L, H, N, _ = A.shape
+    if causal:
+        A = np.where(np.triu(np.ones((N, N), dtype=bool), 1), np.nan, A)
     n = -(-N // -(-N // CELL_MAX_PX))  # pixels per cell side after pooling
     gap = max(2, n // 12)
     step = n + gap

@@ -43,6 +43,7 @@ from .real_model import (
     SINK_MOVED,
     SINK_SHARE,
     heads_combined,
+    sink_share,
 )
 from .transformer import (
     ACTIVATIONS,
@@ -95,4 +96,5 @@ __all__ = [
     "saturation",
     "score",
     "single_query",
+    "sink_share",
 ]

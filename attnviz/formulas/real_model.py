@@ -18,10 +18,17 @@ def heads_combined(how: str) -> str:
     }[how]
 
 
-SINK_SHARE = (  # P: punctuation, R: every other token (named in words beside the formula)
-    r"\mathrm{share}^{(l,h)}_c = \frac{1}{N} \sum_{i=1}^{N} \sum_{j \in c} a^{(l,h)}_{ij},"
-    r"\quad c \in \{[\mathrm{CLS}], [\mathrm{SEP}], \mathcal{P}, \mathcal{R}\}"
-)
+def sink_share(candidates: str = r"[\mathrm{CLS}], [\mathrm{SEP}]") -> str:
+    """share_c over the categories: the family's sink ``candidates`` (LaTeX: BERT's
+    [CLS], [SEP]; GPT-2's first token), P punctuation, R every other token (named in words
+    beside the formula)."""
+    return (
+        r"\mathrm{share}^{(l,h)}_c = \frac{1}{N} \sum_{i=1}^{N} \sum_{j \in c} a^{(l,h)}_{ij},"
+        rf"\quad c \in \{{{candidates}, \mathcal{{P}}, \mathcal{{R}}\}}"
+    )
+
+
+SINK_SHARE = sink_share()  # BERT's
 HIDE_RENORMALISE = (
     r"\tilde a_{ij} = \frac{a_{ij}}{\sum_{l \in \mathrm{kept}} a_{il}},\quad j \in \mathrm{kept}"
 )

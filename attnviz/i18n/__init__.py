@@ -34,6 +34,10 @@ JAPANESE = (
     "[\u3001-\u303f\u3041-\u309f\u30a0-\u30ff\u31f0-\u31ff\u3400-\u4dbf"
     "\u4e00-\u9fff\uf900-\ufaff\uff61-\uff9f\U00020000-\U0003134f]"
 )
+# fields that name a model's sink candidates in words ([CLS] and [SEP], 最初のトークン): the
+# space written beside one for a Latin value falls away when the value is Japanese
+PHRASES = ("specials", "each", "sink")
+KANA_KANJI = "[\u3040-\u30ff\u4e00-\u9fff]"
 KEEP = re.compile(rf"(?<=\d) (?={JAPANESE})|(?<={JAPANESE}) (?=\d)")
 NO_BREAK = "\u00a0"
 TERMS = re.compile(r"\b(post|pre|self)-(?=LN\b|attention\b)")  # post-LN, pre-LN, self-attention
@@ -101,10 +105,24 @@ def _set(key: str, lang: str, fields: tuple[tuple[str, type, object], ...]) -> s
     return _setting(key, lang, {k: v for k, _, v in fields})
 
 
+def _glued(template: str, fields: dict[str, object]) -> str:
+    """The Japanese ``template`` without the space beside a ``PHRASES`` field whose value is
+    Japanese on that side: 「{specials} を除き」 reads 「最初のトークンを除き」."""
+    for name in PHRASES:
+        value = str(fields.get(name, ""))
+        if re.match(KANA_KANJI, value[-1:]):
+            template = re.sub(rf"\{{{name}\}} (?={KANA_KANJI})", f"{{{name}}}", template)
+        if re.match(KANA_KANJI, value[:1]):
+            template = re.sub(rf"(?<={KANA_KANJI}) \{{{name}\}}", f"{{{name}}}", template)
+    return template
+
+
 def _setting(key: str, lang: str, fields: dict[str, object]) -> str:
     entry = catalogue()[key]
     lang = lang if lang in LANGS else "en"
     text = entry.get(lang) or entry["en"]
+    if lang == "ja":
+        text = _glued(text, fields)
     text = text.format(**fields) if fields else text
     text = MATH.sub(lambda m: f"${_unbroken(m.group(1))}$", text)
     if lang != "ja":

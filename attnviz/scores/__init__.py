@@ -16,7 +16,7 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from ..limits import MAX_D, MAX_H, MAX_N, check_choice, check_int
+from ..limits import MAX_N, check_choice, check_size
 from . import bilinear, dot, mlp, query_only, scaled_dot
 from .spec import GROWTHS, ScoreSpec, Terms, scale
 
@@ -59,9 +59,9 @@ def make_score(
     drawn from ``generator``, or from a fresh one seeded with ``seed``.
     """
     spec = spec_of(name)
-    check_int("D", d, 1, MAX_D)
+    check_size("D", d)
     if heads is not None:
-        check_int("H", heads, 1, MAX_H)
+        check_size("H", heads)
     if generator is None:
         generator = torch.Generator().manual_seed(seed)
     return spec.build(d, heads, generator=generator, dtype=dtype, hidden=hidden, n_max=n_max)

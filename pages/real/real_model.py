@@ -1,5 +1,8 @@
-"""A real model (all-MiniLM-L6-v2) run by attnviz's blocks: all heads, one layer, rollout;
-one weight followed through its formula, a head's query–key space, and attention sinks.
+"""A trained model (the shipped all-MiniLM-L6-v2, or one the server lists: a folder of
+ATTNVIZ_MODELS, the Hugging Face cache) run by attnviz's blocks: all heads, one layer,
+rollout; one weight followed through its formula, a head's query–key space, and attention
+sinks. What the page says of the model (its LN placement, causal maps, sink candidates)
+comes from its family.
 
 The controls on the left (and a click in the mosaic) rerun the page; the map and what
 hangs on it (the weight followed, the query–key pictures) are one ``st.fragment``.
@@ -11,7 +14,7 @@ import streamlit as st
 
 import ui
 from attnviz.lessons import real_model
-from attnviz.lessons.real_model import forward
+from attnviz.lessons.real_model import forward, models
 from attnviz.lessons.real_model.measures import MEASURES
 from attnviz.limits import MAX_TEXT_CHARS
 from attnviz.text import token_labels
@@ -19,10 +22,20 @@ from pages.real import real_model_grid, real_model_layernorm, real_model_sinks
 from pages.real import real_model_views as views
 from ui.keys import HEAD, LAYER
 
-st.title(ui.tr("real_model.title"))
-st.markdown(ui.tr("real_model.intro"))
-with st.spinner(ui.tr("real_model.loading")):
-    L, H = ui.compute(forward.size, forward.MODEL)
+found = models.found()
+model = ui.select("model", ui.tr("real_model.model"), list(found), forward.MODEL, where=st.sidebar)
+st.sidebar.caption(ui.tr("real_model.model_help"))
+st.title(ui.tr("real_model.title", model=model.replace("-", "\u2011")))  # one line: no-break
+a = ui.config(forward.about, name=model)  # a bad folder: a translated message, and stop
+keys = dict(a.strings)
+specials = ui.tr(keys["specials"])
+st.markdown(ui.tr("real_model.intro", family=a.family, model=model, L=a.L, H=a.H, D=a.D))
+st.markdown(ui.tr(keys["intro"]))
+final = ui.tr("real_model.block_final") if a.final_norm else ""
+causal = ui.tr("real_model.block_causal") if a.causal else ""
+norm = ui.tr(f"names.norm_{a.norm}")
+st.caption(ui.tr("real_model.block_norm", norm=norm, final=final, causal=causal))
+L, H = a.L, a.H
 left, right = ui.split([2, 3])  # the formulas need two fifths
 with left:
     text = ui.text(
@@ -44,7 +57,7 @@ with left:
         labels="real_model.measure_",
         radio=True,
     )
-    layer = ui.slider(LAYER, ui.tr("real_model.layer"), 1, L, 3) - 1
+    layer = ui.slider(LAYER, ui.tr("real_model.layer"), 1, L, min(3, L)) - 1
     # rollout averages the heads: the slider stays, greyed, so that its value is kept
     head = ui.slider(HEAD, ui.tr("real_model.head"), 1, H, 1, disabled=view == "rollout") - 1
     combine = None
@@ -58,26 +71,27 @@ with left:
             radio=True,
         )
     kept = "" if MEASURES[measure].rows_sum_to_one else "_contributions"  # what hiding does
-    hide = ui.toggle("hide_special", ui.tr(f"real_model.hide_special{kept}"))
-    fields = dict(text=text, view=view, layer=layer, head=head, combine=combine)
-    cfg = ui.config(real_model.Config, **fields, hide_special=hide, measure=measure)
-    r = ui.compute(real_model.run, cfg)
-    st.caption(ui.tr("real_model.tokens", n=len(r.tokens)))
+    hide = ui.toggle("hide_special", ui.tr(f"real_model.hide_special{kept}", specials=specials))
+    fields = dict(text=text, view=view, layer=layer, head=head, combine=combine, model=model)
+    with st.spinner(ui.tr("real_model.loading")):
+        cfg = ui.config(real_model.Config, **fields, hide_special=hide, measure=measure)
+        r = ui.compute(real_model.run, cfg)
+    st.caption(ui.tr(keys["tokens"], n=len(r.tokens), specials=specials))
     for formula in r.formulas:
         st.latex(formula)
     if not MEASURES[measure].rows_sum_to_one:  # how to read a map of what is sent
         st.caption(ui.tr("real_model.contributions_help"))
-    st.caption(ui.tr("real_model.wordpiece"))
+    st.caption(ui.tr(keys["tokenizer"]))
     if r.japanese:
         st.warning(ui.tr("real_model.japanese"))
     with st.expander(ui.tr("real_model.token_list", n=len(r.tokens)), expanded=r.japanese):
         st.code(" · ".join(token_labels(r.tokens, escape=False)), language=None, wrap_lines=True)
 
 if r.truncated:
-    st.warning(ui.tr("real_model.truncated"))
+    st.warning(ui.tr("real_model.truncated", n=len(r.tokens)))
 # S13 (γ, β shared by every token; D_ff = 4D) under the map: its controls are bound before
 # the map's fragment writes the URL, which keeps only the controls bound so far
-real_model_layernorm.section(cfg.text, L)
+real_model_layernorm.section(cfg.text, L, model)
 with right:
     if view == "model":
         real_model_grid.head_grid(r, L, H, selected=(layer, head))
@@ -85,6 +99,6 @@ with right:
         st.markdown(ui.tr("real_model.rollout_help"))
         if not MEASURES[measure].rows_sum_to_one:
             st.markdown(ui.tr("real_model.rollout_contributions"))
-    views.explore(cfg, r, views.map_title(view, combine, layer, head, measure))
+    views.explore(cfg, r, views.map_title(view, combine, layer, head, measure), specials)
     views.all_maps_csv(r, measure)
-real_model_sinks.section(r, hide, same=cfg)
+real_model_sinks.section(r, hide, same=cfg, keys=keys)

@@ -63,7 +63,7 @@ def per_token_table(r: layernorm.Result) -> pd.DataFrame:
     return table
 
 
-def section(text: str, L: int) -> None:
+def section(text: str, L: int, model: str = layernorm.MODEL) -> None:
     """The section's two controls (layer, which LayerNorm), its formulas, what the LN does to
     each token, γ and β."""
     st.subheader(ui.tr("real_model_layernorm.title"))
@@ -80,7 +80,7 @@ def section(text: str, L: int) -> None:
         radio=True,
         where=right,
     )
-    cfg = ui.config(layernorm.Config, text=text, layer=layer, site=site)
+    cfg = ui.config(layernorm.Config, text=text, layer=layer, site=site, model=model)
     r = ui.compute(layernorm.run, cfg)
     for formula in r.formulas:
         st.latex(formula)

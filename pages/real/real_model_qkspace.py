@@ -31,7 +31,9 @@ def space(cfg: real_model.Config, i: int) -> None:
     st.subheader(tr("real_model.qk_title", l=layer + 1, h=head + 1))
     st.caption(tr("steps.qk_intro"))
     k, centre = steps.qk_controls("space")
-    q = compute(real_probe.qk, real_probe.Probe(cfg.text, layer, head, i, k, centre))
+    q = compute(
+        real_probe.qk, real_probe.Probe(cfg.text, layer, head, i, k, centre, model=cfg.model)
+    )
     steps.qk_view(q, key="space")
     st.subheader(tr("real_model.pool_title", l=layer + 1, h=head + 1))
     lines = text(
@@ -47,7 +49,7 @@ def space(cfg: real_model.Config, i: int) -> None:
     )
     more = tuple(line.strip() for line in lines.splitlines() if line.strip())
     try:
-        probe = real_probe.Probe(cfg.text, layer, head, i, k, centre, more)
+        probe = real_probe.Probe(cfg.text, layer, head, i, k, centre, more, cfg.model)
     except ValueError as err:  # too many lines or tokens: say so, keep the rest of the page
         error_box(err)
         return

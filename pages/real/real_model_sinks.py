@@ -1,7 +1,8 @@
 """The real-model page's last section, drawn by pages/real/real_model.py: where each
-head's weight goes ([CLS], [SEP], punctuation, the rest), or what it sends from there, as
-one grid of every layer's heads per category, with its formulas and CSV; then, per layer,
-the two shares side by side (``real_model_sinks_layers``). Strings are ``real_model.*``.
+head's weight goes (the family's sink candidates, punctuation, the rest), or what it sends
+from there, as one grid of every layer's heads per category, with its formulas and CSV;
+then, per layer, the two shares side by side (``real_model_sinks_layers``). Strings are
+``real_model.*``.
 """
 
 from __future__ import annotations
@@ -23,23 +24,27 @@ from ui.plots import halved, plot
 SINK_TITLE_WIDTH = 12  # wider panel titles of the sinks are on two lines when presenting
 
 
-def section(r: real_model.Result, hide: bool, same: object = None) -> None:
-    """Where each head's weight goes ([CLS], [SEP], punctuation, the rest) and what it moves,
-    without the special tokens when they are hidden; its figures drawn once per process for
-    ``same``, the config of ``r`` (ui.plot)."""
+def section(
+    r: real_model.Result, hide: bool, same: object = None, keys: dict | None = None
+) -> None:
+    """Where each head's weight goes (the family's candidates, punctuation, the rest) and
+    what it moves, without the candidates when they are hidden; its figures drawn once per
+    process for ``same``, the config of ``r`` (ui.plot). ``keys``: the family's strings."""
+    keys = keys or {}
+    names = dict(specials=tr(keys["specials"]), each=tr(keys["each"])) if keys else {}
     st.subheader(tr("real_model.sinks_title"))
-    shown = [c for c in sinks.CATEGORIES if not (hide and c in real_sinks.HIDDEN)]
+    shown = [c for c in r.categories() if not (hide and c in real_sinks.HIDDEN)]
     intro = "real_model.sinks_intro_hidden" if hide else "real_model.sinks_intro"
     if not MEASURES[r.sinks.measure].rows_sum_to_one:  # the grids are of what is sent
         intro += "_contributions"
-    st.markdown(tr(intro))
-    sink_name = tr(f"real_model.sink_{r.sinks.sink}")
+    st.markdown(tr(intro, **names))
+    sink_name = tr(r.category_key(r.sinks.sink))
     why = "real_model.sinks_why" if r.sinks.idle else "real_model.sinks_plain"
     st.markdown(tr(why, w=r.sinks.weight, m=r.sinks.carried, sink=sink_name))
     for formula in r.sinks.formulas:
         st.latex(formula)
     st.caption(tr("real_model.sinks_moved"))
-    titles = [tr(f"real_model.sink_{c}") for c in shown]
+    titles = [tr(r.category_key(c)) for c in shown]
     if presenting():  # at 1024 px, 「句読点 𝒫」 and 「その他のトークン ℛ」 ran into each other
         titles = [halved(t) if columns(t) > SINK_TITLE_WIDTH else t for t in titles]
     what = tr("real_model.dl_sinks")  # files named as their buttons, in the reader's language

@@ -1,7 +1,8 @@
 """The real-model page's sinks, per layer: the share of weight beside the share of
-contribution ‖a_ij f_h(x_j)‖ (Kobayashi et al. 2020) that goes to [CLS], [SEP] and
-punctuation, as bars and as a table, under one sentence on what the gap means for reading
-a map of weights. Drawn by ``real_model_sinks.section``; strings are ``real_model.*``.
+contribution ‖a_ij f_h(x_j)‖ (Kobayashi et al. 2020) that goes to the family's sink
+candidates and punctuation, as bars and as a table, under one sentence on what the gap
+means for reading a map of weights. Drawn by ``real_model_sinks.section``; strings are
+``real_model.*``.
 """
 
 from __future__ import annotations
@@ -24,15 +25,16 @@ def section(r: real_model.Result, same: object = None) -> None:
     """Per layer, the two shares side by side (the model's own maps: nothing hidden); the
     chart and table drawn once per process for ``same``, the config of ``r`` (ui.plot)."""
     view = r.sinks
+    shown = r.categories(SHOWN)
     st.markdown(f"**{tr('real_model.sinks_layers_title')}**")
     c, layer, w, m = view.largest_gap()
-    sink = tr(f"real_model.sink_{c}")
+    sink = tr(r.category_key(c))
     st.markdown(tr("real_model.sinks_layers_reading", sink=sink, l=layer + 1, w=w, m=m))
     names = (tr("real_model.share_weight"), tr("real_model.share_contribution"))
-    titles = [tr(f"real_model.sink_{c}") for c in SHOWN]
+    titles = [tr(r.category_key(c)) for c in shown]
     plot(
         lambda: layer_shares(
-            view.layers()[:, [sinks.CATEGORIES.index(c) for c in SHOWN]],
+            view.layers()[:, [sinks.CATEGORIES.index(c) for c in shown]],
             titles,
             series_names=names,
             layer_label=tr("real_model.layer_label", l="{l}"),
@@ -45,9 +47,9 @@ def section(r: real_model.Result, same: object = None) -> None:
     )
 
     def table():
-        shares = real_sinks.layer_table(view, SHOWN)
+        shares = real_sinks.layer_table(view, shown)
         shares.columns = [
-            f"{tr(f'real_model.sink_{c}')} {tr(f'real_model.share_{m}')}" for c, m in shares.columns
+            f"{tr(r.category_key(c))} {tr(f'real_model.share_{m}')}" for c, m in shares.columns
         ]
         shares.index.name = tr("real_model.layer_column")
         return shares

@@ -45,9 +45,10 @@ def map_title(view: str, combine: str | None, layer: int, head: int, measure: st
 
 
 @st.fragment
-def explore(cfg: real_model.Config, r: real_model.Result, title: str) -> None:
+def explore(cfg: real_model.Config, r: real_model.Result, title: str, specials: str = "") -> None:
     """The map (one head, heads combined or rollout) with its cell picker, the lines view,
-    one weight followed through its formula, and head h's query–key pictures."""
+    one weight followed through its formula, and head h's query–key pictures; a causal
+    model's masked cells grey. ``specials``: the family's sink candidates, as shown."""
     N, layer, head = len(r.tokens), cfg.layer, cfg.head
     map_slot = st.container()
     left, right = st.columns(2)
@@ -65,13 +66,13 @@ def explore(cfg: real_model.Config, r: real_model.Result, title: str) -> None:
     if not cfg.one_head:
         st.info(tr("real_model.steps_one_head"))
     elif follow := toggle(FOLLOW, tr("steps.show_steps")):  # a click on a cell turns it on
-        pick = real_probe.Pick(cfg.text, layer, head, i, j, cfg.hide_special)
+        pick = real_probe.Pick(cfg.text, layer, head, i, j, cfg.hide_special, cfg.model)
         s = compute(real_probe.follow, pick)
         where = tr("names.layer_head", l=layer + 1, h=head + 1)
         if not MEASURES[cfg.measure].rows_sum_to_one:  # the map's cell: the sent line's
             note = tr("steps.cell_contributions", i=i + 1, j=j + 1, value=s.steps.sent)
         elif cfg.hide_special and s.renormalised is None:
-            note = tr("real_model.steps_hidden")
+            note = tr("real_model.steps_hidden", specials=specials)
         else:  # the map's cell: the softmax line's last number, or the rescaling line's
             cell = "real_model.cell_renormalised" if s.renormalised else "steps.cell_weights"
             note = tr(cell, i=i + 1, j=j + 1, value=s.cell)
@@ -86,7 +87,7 @@ def explore(cfg: real_model.Config, r: real_model.Result, title: str) -> None:
     with map_slot:
         if cfg.hide_special:
             hidden = "hide_note" if r.rows_are_shares else "hide_note_contributions"
-            st.caption(tr(f"real_model.{hidden}"))
+            st.caption(tr(f"real_model.{hidden}", specials=specials))
         look = dict(
             title=title,
             zmin=0.0,
@@ -96,6 +97,7 @@ def explore(cfg: real_model.Config, r: real_model.Result, title: str) -> None:
             height=720 if presenting() else 600,
             x_positions=r.keep,
             y_positions=r.keep,
+            masked=r.masked,
         )
         what = tr("real_model.dl_map", title=title)
         mosaic.enlarged_map(  # heads combined or rolled out: no one weight behind a cell

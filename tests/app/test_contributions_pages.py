@@ -55,8 +55,10 @@ def test_real_model_head_of_contributions(lang, encoded):
     assert_clean(at)
     keep = [i for i, tok in enumerate(encoded.tokens) if tok not in ("[CLS]", "[SEP]")]
     np.testing.assert_allclose(map_z(at), encoded.norms[1, 3][np.ix_(keep, keep)], atol=1e-6)
-    assert t("real_model.hide_note_contributions", lang) in captions(at)
-    assert at.toggle(key="hide_special").label == t("real_model.hide_special_contributions", lang)
+    specials = t("real_model.specials_cls_sep", lang)
+    assert t("real_model.hide_note_contributions", lang, specials=specials) in captions(at)
+    label = t("real_model.hide_special_contributions", lang, specials=specials)
+    assert at.toggle(key="hide_special").label == label
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])

@@ -141,7 +141,7 @@ def test_model_inside_the_image_offline(image):
         "from attnviz.pretrained import load_pretrained; m = load_pretrained(); "
         "print(type(m).__name__)",
     )
-    assert out.stdout.strip() == "PretrainedEncoder", out.stderr[-2000:]
+    assert out.stdout.strip() == "PretrainedModel", out.stderr[-2000:]
 
 
 def test_japanese_segmented_inside_the_image(image):

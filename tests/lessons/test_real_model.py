@@ -121,13 +121,13 @@ def test_all_heads_table_up_to_its_cap(encoded):
 def test_picking_a_head_or_view_does_not_re_encode():
     text = "Only this test encodes this sentence."
     rm.run(rm.Config(text=text, view="model"))
-    encodes, mosaics = forward.encode.cache_info().misses, rm.model_mosaic.cache_info().misses
+    encodes, mosaics = forward._encode.cache_info().misses, rm._model_mosaic.cache_info().misses
     for layer, head in ((0, 0), (5, 11), (3, 4)):
         rm.run(rm.Config(text=text, view="model", layer=layer, head=head))
         rm.run(rm.Config(text=text, view="head", layer=layer, head=head, combine="mean"))
         rm.run(rm.Config(text=text, view="rollout", layer=layer, hide_special=True))
-    assert forward.encode.cache_info().misses == encodes
-    assert rm.model_mosaic.cache_info().misses == mosaics
+    assert forward._encode.cache_info().misses == encodes
+    assert rm._model_mosaic.cache_info().misses == mosaics
 
 
 def test_cached_arrays_are_read_only():

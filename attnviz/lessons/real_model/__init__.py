@@ -3,15 +3,18 @@ rollout after a layer (``forward``), and the picture of every head. Where the he
 weight is ``sinks``'s; one weight followed through its formula and a head's query–key
 space are ``probe``'s.
 
-The model is all-MiniLM-L6-v2 run by attnviz's own blocks (``attnviz.pretrained``); its
-number of layers L and heads H come from the model's own config. Each map shows the
-weights a_ij or the contributions ‖a_ij f_h(x_j)‖ (``measures``). Hiding [CLS] and [SEP]
-drops their rows and columns, and rescales each row of weights to 1
-(``attnviz.sinks.hide_and_renormalise``).
+The model is the shipped all-MiniLM-L6-v2 or one the server lists (``models``), run by
+attnviz's own blocks (``attnviz.pretrained``); its family (BERT, GPT-2) says its LN
+placement, whether its maps are causal and which tokens are its sink candidates, and its
+config its number of layers L and heads H. Each map shows the weights a_ij or the
+contributions ‖a_ij f_h(x_j)‖ (``measures``); a causal model's cells j > i are masked.
+Hiding the sink candidates ([CLS] and [SEP], GPT-2's first token) drops their rows and
+columns, and rescales each row of weights to 1 (``attnviz.sinks.hide_and_renormalise``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -19,10 +22,11 @@ import numpy as np
 
 from ... import formulas
 from ...charts.real_model import Mosaic, mosaic
+from ...families import ROLES
 from ...limits import check_choice, check_int
-from ...sinks import hide_and_renormalise
+from ...sinks import CATEGORIES, hide_and_renormalise
 from ...text import has_japanese, token_labels
-from .forward import TEXTS_CACHED, check_text, encode, rownorm, size
+from .forward import MODEL, TEXTS_CACHED, check_model, check_text, encode, model, rownorm, size
 from .measures import HIDDEN, MEASURES
 from .sinks import Sinks, sink_view
 
@@ -41,14 +45,16 @@ class Config:
     combine: str | None = None  # "head" view only: None = one head, else mean / max over heads
     hide_special: bool = False  # leave [CLS] and [SEP] out of the map (weights: rows → 1)
     measure: str = "weights"  # what a cell shows: a key of MEASURES
+    model: str = MODEL  # the shipped model's name or a listed folder (``models``)
 
     def __post_init__(self) -> None:
-        check_text(self.text)
+        check_model(self.model)
+        check_text(self.text, self.model)
         check_choice("view", self.view, VIEWS)
         check_choice("measure", self.measure, MEASURES)
         if self.combine is not None:
             check_choice("combine", self.combine, COMBINE)
-        L, H = size()
+        L, H = size(self.model)
         check_int("layer", self.layer, 0, L - 1)
         check_int("head", self.head, 0, H - 1)
 
@@ -60,8 +66,8 @@ class Config:
 
 @dataclass(frozen=True)
 class Result:
-    tokens: list[str]  # all N WordPiece tokens, [CLS] … [SEP]
-    truncated: bool  # the text had more than the model's 512 tokens and was cut
+    tokens: list[str]  # all N tokens, special ones included ([CLS] … [SEP] for BERT)
+    truncated: bool  # the text had more tokens than the page reads and was cut
     japanese: bool  # the text holds Japanese, which the model reads as the tokens above
     keep: np.ndarray  # (N_keep,) positions of the tokens shown
     shown_tokens: list[str]  # the tokens at ``keep``
@@ -78,6 +84,21 @@ class Result:
     png: bytes | None  # that picture as PNG
     formulas: list[str]  # LaTeX of what was computed
     sinks: Sinks  # where every head's weight goes, as shown (special tokens hidden or not)
+    masked: np.ndarray | None  # (N_keep, N_keep) True where the causal mask forbids a_ij
+    # (key after query); None for a bidirectional model
+    family: str  # the model's family as shown: "BERT", "GPT-2"
+    norm: str  # its LN placement: a key of attnviz.norms.NORMS
+    roles: tuple[str | None, ...]  # each token's sink role ("cls", "sep") or None
+    role_labels: dict[str, str]  # the string key naming each role the family has
+
+    def categories(self, among: Sequence[str] = CATEGORIES) -> list[str]:
+        """The categories of ``among`` this model has: its family's roles ([CLS] and [SEP],
+        or GPT-2's first token), punctuation, the rest."""
+        return [c for c in among if c not in ROLES or c in self.role_labels]
+
+    def category_key(self, c: str) -> str:
+        """The string key naming the category ``c`` for this model's family."""
+        return self.role_labels.get(c, f"real_model.sink_{c}")
 
 
 def combine_heads(weights: np.ndarray, how: str = "mean") -> np.ndarray:
@@ -95,14 +116,18 @@ def mosaic_top(maps: np.ndarray, rows_sum_to_one: bool) -> float:
     return 1.0 if rows_sum_to_one else float(np.percentile(maps, MOSAIC_TOP))
 
 
-@lru_cache(maxsize=TEXTS_CACHED)
-def model_mosaic(text: str, measure: str = "weights") -> tuple[Mosaic, bytes, float]:
+def model_mosaic(text: str, measure: str = "weights", name: str = MODEL):
     """Every head of every layer as one picture, its PNG (the slow part) and the value of its
-    top colour, once per text and measure."""
+    top colour, once per text, measure and model; a causal model's masked cells grey."""
+    return _model_mosaic(encode(text, name)[0], measure, model(name).arch.causal)
+
+
+@lru_cache(maxsize=TEXTS_CACHED)
+def _model_mosaic(enc, measure: str, causal: bool) -> tuple[Mosaic, bytes, float]:
     how = MEASURES[measure]
-    maps = how.maps(encode(text)[0])
+    maps = how.maps(enc)
     top = mosaic_top(maps, how.rows_sum_to_one)
-    m = mosaic(maps, zmax=top)
+    m = mosaic(maps, zmax=top, causal=causal)
     m.rgb.flags.writeable = False
     return m, m.png(), top
 
@@ -110,7 +135,9 @@ def model_mosaic(text: str, measure: str = "weights") -> tuple[Mosaic, bytes, fl
 def run(cfg: Config) -> Result:
     """The map the view shows (one head, heads combined, or rollout after a layer) of the
     measure chosen, the tokens it keeps, and in the "model" view the picture of every head."""
-    enc, rolled, _ = encode(cfg.text)
+    enc, rolled, _ = encode(cfg.text, cfg.model)
+    net = model(cfg.model)
+    roles = enc.roles or None
     how = MEASURES[cfg.measure]
     rollout = cfg.view == "rollout"
     rescaled = how.rows_sum_to_one or rollout  # rollout's rows are shares of either measure
@@ -121,8 +148,8 @@ def run(cfg: Config) -> Result:
         if not cfg.hide_special:
             return np.arange(len(enc.tokens)), maps
         if rescaled:
-            return hide_and_renormalise(maps, enc.tokens, HIDDEN)
-        return how.hidden(maps, enc.tokens)
+            return hide_and_renormalise(maps, enc.tokens, HIDDEN, roles)
+        return how.hidden(maps, enc.tokens, roles)
 
     maps = how.maps(enc)  # (L, H, N, N)
     if rollout:
@@ -134,7 +161,8 @@ def run(cfg: Config) -> Result:
         keep, full = hidden(maps[cfg.layer, cfg.head])
     shown = np.array(full, dtype=np.float32)  # (N_keep, N_keep), a copy
     shown_tokens = [enc.tokens[i] for i in keep]
-    m, png, top = model_mosaic(cfg.text, cfg.measure) if cfg.view == "model" else (None, None, 1)
+    model_view = cfg.view == "model"
+    m, png, top = model_mosaic(cfg.text, cfg.measure, cfg.model) if model_view else (None, None, 1)
     shown_formulas = list(how.rollout if rollout else how.cell)
     if cfg.view == "head" and cfg.combine:
         shown_formulas.append(how.combined(cfg.combine))
@@ -156,5 +184,10 @@ def run(cfg: Config) -> Result:
         png=png,
         mosaic_top=float(top),
         formulas=shown_formulas,
-        sinks=sink_view(cfg.text, cfg.hide_special, cfg.measure),
+        sinks=sink_view(cfg.text, cfg.hide_special, cfg.measure, cfg.model),
+        masked=(keep[None, :] > keep[:, None]) if net.arch.causal else None,
+        family=net.family.label,
+        norm=net.arch.norm,
+        roles=enc.roles,
+        role_labels=dict(net.family.role_labels),
     )

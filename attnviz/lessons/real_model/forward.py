@@ -1,5 +1,11 @@
-"""The real model (all-MiniLM-L6-v2, run by attnviz's own blocks) and one forward pass of a
-text through it, kept per text: what every part of the real-model page reads.
+"""The real model (the shipped all-MiniLM-L6-v2, or a folder the server lists: see
+``models``), run by attnviz's own blocks, and one forward pass of a text through it, kept per
+text and model: what every part of the real-model page reads.
+
+The server's caps apply here, where its inputs arrive (``check_model``): a model of more
+than MAX_LAYERS layers, a width over MAX_D, more than MAX_H heads or an FFN wider than
+MAX_D_FF is refused with a message, and a text is cut at MAX_N tokens (or the model's own
+context, if shorter). In a notebook, ``attnviz.load_pretrained`` has none of these caps.
 
 Attention rollout (Abnar & Zuidema 2020) follows attention through the residual stream:
 
@@ -15,35 +21,113 @@ accounts for the residual connection around attention; rows of R_l still sum to 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 import torch
 
 from ...errors import InputError
-from ...pretrained import Encoding, PretrainedEncoder, encoding, load_pretrained
+from ...limits import MAX_D, MAX_D_FF, MAX_H, MAX_LAYERS, MAX_N
+from ...masks import causal_mask
+from ...model_folder import identity, model_dir, read_arch
+from ...pretrained import Encoding, PretrainedModel, encoding, load_pretrained
 from ...text import check_text as text_rules
+from .models import resolve
 
 MODEL = "all-MiniLM-L6-v2"
 TEXTS_CACHED = 32  # texts kept per process by each cache of the page (encodings, mosaics, sinks)
 
 
-def model() -> PretrainedEncoder:
-    """The model, loaded once per process (``load_pretrained`` keeps it)."""
-    return load_pretrained(MODEL)
+def check_model(name: str) -> None:
+    """The model ``name`` (an id of ``models.found``) is listed, readable (its folder, its
+    architecture) and within the server's caps; InputError naming what is not. Reads
+    config.json only."""
+    _, a = read_arch(resolve(name))
+    for what, value, hi in (("L", a.L, MAX_LAYERS), ("D", a.D, MAX_D), ("H", a.H, MAX_H)):
+        if value > hi:
+            raise InputError(
+                f"{name} is too large for this server: {what} = {value}, above {hi}",
+                "model_caps",
+                model=name,
+                what=what,
+                value=value,
+                hi=hi,
+            )
+    if a.d_ff > MAX_D_FF:
+        raise InputError(
+            f"{name} is too large for this server: D_ff = {a.d_ff}, above {MAX_D_FF}",
+            "model_caps",
+            model=name,
+            what="D_ff",
+            value=a.d_ff,
+            hi=MAX_D_FF,
+        )
+
+
+@dataclass(frozen=True)
+class About:
+    """What the page says of a model before running it, from its config.json alone."""
+
+    L: int
+    H: int
+    D: int
+    family: str  # "BERT", "GPT-2"
+    norm: str  # its LN placement, a key of attnviz.norms.NORMS
+    final_norm: bool  # an LN after the last block
+    causal: bool
+    strings: tuple[tuple[str, str], ...]  # the family's string keys (Family.strings)
+    role_labels: tuple[tuple[str, str], ...]  # role → the string key naming it
+
+
+def about(name: str = MODEL) -> About:
+    """The model ``name``'s size and family (InputError if it is not listed, not readable or
+    over the server's caps)."""
+    check_model(name)
+    family, a = read_arch(resolve(name))
+    return About(
+        a.L,
+        a.H,
+        a.D,
+        family.label,
+        a.norm,
+        a.final_norm,
+        a.causal,
+        tuple(family.strings.items()),
+        tuple(family.role_labels.items()),
+    )
+
+
+def model(name: str = MODEL) -> PretrainedModel:
+    """The model, loaded once per process and state of its files (``load_pretrained``)."""
+    check_model(name)
+    return load_pretrained(resolve(name))
+
+
+def max_tokens(name: str = MODEL) -> int:
+    """The most tokens the page reads: the model's context, at most the server's MAX_N
+    (from config.json: building a config loads no weights)."""
+    check_model(name)
+    return min(read_arch(resolve(name))[1].n_ctx, MAX_N)
 
 
 def size(name: str = MODEL) -> tuple[int, int]:
     """(L, H): the model's layers and heads per layer, from its own config."""
-    net = load_pretrained(name)
-    return net.L, net.H
+    check_model(name)
+    _, a = read_arch(resolve(name))
+    return a.L, a.H
 
 
-def check_text(text: object) -> None:
+def check_text(text: object, name: str = MODEL) -> None:
     """The rules a typed sentence meets: the shared text rules, and not blank."""
     text_rules(text)
     if not text.strip():
-        raise InputError("text must contain at least 1 token", "no_tokens", hi=model().max_tokens)
+        raise InputError("text must contain at least 1 token", "no_tokens", hi=max_tokens(name))
+
+
+def tokenize(text: str, name: str = MODEL) -> tuple[list[str], list[int], bool]:
+    """The text's tokens and ids, cut at ``max_tokens``, and whether they were cut."""
+    return model(name).tokenize(text, truncate=True, limit=max_tokens(name))
 
 
 def rownorm(M: np.ndarray) -> np.ndarray:
@@ -68,27 +152,37 @@ def rollout(maps: np.ndarray) -> np.ndarray:
     return out.astype(np.float32)
 
 
+def encode(text: str, name: str = MODEL) -> tuple[Encoding, dict[str, np.ndarray], np.ndarray]:
+    """The text through the model ``name`` (cut at ``max_tokens``) as
+    ``PretrainedModel.encode`` gives it, its rollouts (L, N, N) by the Encoding's array they
+    roll ("attentions", "norms") and what each layer's attention read (L, N, D), from one
+    forward pass, once per text and model (its folder and its files' identity): picking
+    another layer, head or measure reuses them. Read-only."""
+    return _encode(text, name, identity(model_dir(resolve(name))))
+
+
 @lru_cache(maxsize=TEXTS_CACHED)
 @torch.inference_mode()
-def encode(text: str) -> tuple[Encoding, dict[str, np.ndarray], np.ndarray]:
-    """The text through the model (cut at its 512 tokens) as ``PretrainedEncoder.encode``
-    gives it, its rollouts (L, N, N) by the Encoding's array they roll ("attentions",
-    "norms") and what each layer's attention read (L, N, D), from one forward pass, once per
-    text: picking another layer, head or measure reuses them. Read-only."""
-    net = model()
-    tokens, ids, cut = net.tokenize(text, truncate=True)
+def _encode(text: str, name: str, _files: tuple) -> tuple:
+    net = model(name)
+    limit = max_tokens(name)
+    tokens, ids, roles, cut = net.tokens_and_roles(text, limit)
     hidden, traces = net(torch.tensor(ids))
-    enc = encoding(tokens, ids, hidden, traces, cut)
+    enc = encoding(tokens, ids, hidden, traces, cut, roles)
     rolled = {name: rollout(getattr(enc, name)) for name in ("attentions", "norms")}
-    inputs = torch.stack([t.attn_in[0] for t in traces]).float().cpu().numpy()  # post-LN: X_l
+    inputs = torch.stack([t.attn_in[0] for t in traces]).float().cpu().numpy()  # (L, N, D)
     for array in (enc.attentions, enc.norms, enc.hidden, enc.ids, *rolled.values(), inputs):
         array.flags.writeable = False
     return enc, rolled, inputs
 
 
 @torch.inference_mode()
-def attention(text: str, layer: int):
-    """(x, module, trace) of one layer's attention on the text, recomputed from its input."""
-    mha = model().stack.blocks[layer].attn
-    x = torch.from_numpy(encode(text)[2][layer].copy()).to(mha.W_Q.device)  # (N, D)
-    return x, mha, mha(x)[1]
+def attention(text: str, layer: int, name: str = MODEL):
+    """(x, module, trace, mask) of one layer's attention on the text, recomputed from its
+    input (post-LN: X_l; pre-LN: LN_1(X_l)), with the model's causal mask (None if it has
+    none; True = may attend)."""
+    net = model(name)
+    mha = net.stack.blocks[layer].attn
+    x = torch.from_numpy(encode(text, name)[2][layer].copy()).to(mha.W_Q.device)  # (N, D)
+    mask = causal_mask(x.shape[0], device=x.device) if net.arch.causal else None
+    return x, mha, mha(x, mask=mask)[1], mask

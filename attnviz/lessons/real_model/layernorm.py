@@ -21,13 +21,13 @@ import torch
 
 from ... import formulas
 from ...limits import check_choice, check_int
-from .forward import check_text, model, size
+from ...norms import NORMS
+from .forward import MODEL, check_model, check_text, model, size, tokenize
 
-# where the LN sits in a post-LN block: its trace's input, output and normalised input
-SITES = {
-    "ln_1": ("sum_1", "resid_mid", "ln_1_hat"),
-    "ln_2": ("sum_2", "resid_post", "ln_2_hat"),
-}
+# each LN of a block, by its position in the placement's ``ln_outputs``, and the trace's field
+# of its normalised input; its output's field is the model's placement's (post: the sums
+# normalised, resid_mid and resid_post; pre: what each sub-layer reads, attn_in and ffn_in)
+SITES = {"ln_1": (0, "ln_1_hat"), "ln_2": (1, "ln_2_hat")}
 
 
 def per_token(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -41,12 +41,14 @@ def per_token(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 class Config:
     text: str
     layer: int = 0  # in [0, L − 1]
-    site: str = "ln_1"  # one of SITES: after attention's residual, after the FFN's
+    site: str = "ln_1"  # one of SITES: the block's first LN or its second
+    model: str = MODEL
 
     def __post_init__(self) -> None:
-        check_text(self.text)
+        check_model(self.model)
+        check_text(self.text, self.model)
         check_choice("layer norm", self.site, tuple(SITES))
-        check_int("layer", self.layer, 0, size()[0] - 1)
+        check_int("layer", self.layer, 0, size(self.model)[0] - 1)
 
 
 @dataclass(frozen=True)
@@ -72,15 +74,16 @@ class Result:
 def run(cfg: Config) -> Result:
     """One forward pass of the text; the chosen LayerNorm's γ, β, inputs and outputs, and each
     token's mean and variance before the LN, after normalising and after γ and β."""
-    net = model()
-    tokens, ids, _ = net.tokenize(cfg.text, truncate=True)
+    net = model(cfg.model)
+    tokens, ids, _ = tokenize(cfg.text, cfg.model)
     _, traces = net(torch.tensor(ids))
     block = net.stack.blocks[cfg.layer]
     ln = getattr(block, cfg.site)
-    in_name, out_name, hat_name = SITES[cfg.site]
+    index, hat_name = SITES[cfg.site]
+    placement = NORMS[net.arch.norm]  # where this model's LNs read and write
     trace = traces[cfg.layer]
-    x = getattr(trace, in_name)[0].double().cpu().numpy()  # (N, D) the LN's input
-    out = getattr(trace, out_name)[0].double().cpu().numpy()  # (N, D)
+    x = getattr(trace, placement.ln_inputs[index])[0].double().cpu().numpy()  # (N, D) its input
+    out = getattr(trace, placement.ln_outputs[index])[0].double().cpu().numpy()  # (N, D)
     x_hat = getattr(trace, hat_name)[0].double().cpu().numpy()  # (N, D)
     gamma = ln.gamma.double().cpu().numpy()  # (D,)
     beta = ln.beta.double().cpu().numpy()

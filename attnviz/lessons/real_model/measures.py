@@ -45,12 +45,15 @@ class Measure:
         combine = formulas.heads_combined if self.rows_sum_to_one else contributions.heads_combined
         return combine(how)
 
-    def hidden(self, maps: np.ndarray, tokens: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
-        """(kept positions, maps (…, N_keep, N_keep)) without [CLS] and [SEP]: weights rescaled
-        to rows of 1, contributions as they are."""
+    def hidden(
+        self, maps: np.ndarray, tokens: Sequence[str], roles: sinks.Roles = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """(kept positions, maps (…, N_keep, N_keep)) without the sink candidates ([CLS] and
+        [SEP], GPT-2's first token: ``roles``): weights rescaled to rows of 1, contributions
+        as they are."""
         if self.rows_sum_to_one:
-            return sinks.hide_and_renormalise(maps, tokens, HIDDEN)
-        keep = sinks.kept_positions(tokens, HIDDEN)
+            return sinks.hide_and_renormalise(maps, tokens, HIDDEN, roles)
+        keep = sinks.kept_positions(tokens, HIDDEN, roles)
         return keep, np.asarray(maps)[..., keep[:, None], keep]
 
 

@@ -13,7 +13,7 @@ from ...limits import check_choice, check_int
 from ...qkspace import CENTRES, QKSpace, qk_space, qk_space_pooled
 from ...stepthrough import WeightSteps, step_through
 from ..multihead_probe import MAX_TOP_K
-from .forward import attention, check_text, encode, model, size
+from .forward import MODEL, attention, check_model, check_text, encode, size, tokenize
 from .sinks import HIDDEN
 
 MAX_POOLED_LINES = 8  # sentences pooled with the main one in the query–key picture
@@ -25,12 +25,15 @@ POOLED = (  # sentences pooled by default: English input, the same in both langu
 )
 
 
-def _check_place(text: str, layer: int, head: int, positions: dict[str, int]) -> None:
-    check_text(text)
-    L, H = size()
+def _check_place(
+    text: str, layer: int, head: int, positions: dict[str, int], name: str = MODEL
+) -> None:
+    check_model(name)
+    check_text(text, name)
+    L, H = size(name)
     check_int("layer", layer, 0, L - 1)
     check_int("head", head, 0, H - 1)
-    N = len(encode(text)[0].tokens)
+    N = len(encode(text, name)[0].tokens)
     for name, value in positions.items():
         check_int(name, value, 0, N - 1)
 
@@ -44,10 +47,11 @@ class Pick:
     head: int = 0
     i: int = 0
     j: int = 0
-    hide_special: bool = False  # the map shows ã_ij, a_ij renormalised without [CLS]/[SEP]
+    hide_special: bool = False  # the map shows ã_ij, a_ij renormalised without the candidates
+    model: str = MODEL
 
     def __post_init__(self) -> None:
-        _check_place(self.text, self.layer, self.head, {"i": self.i, "j": self.j})
+        _check_place(self.text, self.layer, self.head, {"i": self.i, "j": self.j}, self.model)
 
 
 @dataclass(frozen=True)
@@ -60,10 +64,11 @@ class Steps:
 
 def follow(pick: Pick) -> Steps:
     """a_ij followed from x_i to out_i (biases included), checked against the layer's trace."""
-    x, mha, trace = attention(pick.text, pick.layer)
-    steps = step_through(trace, mha, h=pick.head, i=pick.i, j=pick.j, x=x)
+    x, mha, trace, mask = attention(pick.text, pick.layer, pick.model)
+    steps = step_through(trace, mha, h=pick.head, i=pick.i, j=pick.j, x=x, mask=mask)
     lines = worked.weight_steps(steps)
-    keep = sinks.kept_positions(encode(pick.text)[0].tokens, HIDDEN)
+    enc = encode(pick.text, pick.model)[0]
+    keep = sinks.kept_positions(enc.tokens, HIDDEN, enc.roles or None)
     if pick.hide_special and pick.i in keep and pick.j in keep:
         kept_sum = float(steps.a_row[keep].sum())
         cell = steps.a_ij / kept_sum if kept_sum > 0 else 0.0
@@ -71,7 +76,7 @@ def follow(pick: Pick) -> Steps:
     return Steps(steps, lines, None, steps.a_ij)
 
 
-def check_pooled(lines: tuple[str, ...]) -> None:
+def check_pooled(lines: tuple[str, ...], name: str = MODEL) -> None:
     """At most ``MAX_POOLED_LINES`` sentences of ``MAX_POOLED_TOKENS`` tokens together."""
     if len(lines) > MAX_POOLED_LINES:
         raise InputError(
@@ -81,8 +86,8 @@ def check_pooled(lines: tuple[str, ...]) -> None:
             value=len(lines),
         )
     for line in lines:
-        check_text(line)
-    tokens = sum(len(model().tokenize(line, truncate=True)[0]) for line in lines)
+        check_text(line, name)
+    tokens = sum(len(tokenize(line, name)[0]) for line in lines)
     if tokens > MAX_POOLED_TOKENS:
         raise InputError(
             f"the pooled sentences may hold at most {MAX_POOLED_TOKENS} tokens, got {tokens}",
@@ -104,12 +109,13 @@ class Probe:
     k: int = 5
     centre: str = "each"
     more: tuple[str, ...] = ()
+    model: str = MODEL
 
     def __post_init__(self) -> None:
-        _check_place(self.text, self.layer, self.head, {"query": self.query})
+        _check_place(self.text, self.layer, self.head, {"query": self.query}, self.model)
         check_int("k", self.k, 1, MAX_TOP_K)
         check_choice("centre", self.centre, CENTRES)
-        check_pooled(self.more)
+        check_pooled(self.more, self.model)
 
 
 @dataclass(frozen=True)
@@ -124,13 +130,13 @@ def qk(probe: Probe) -> QK:
     """One PCA of the head's queries and keys: of the text alone, or of the text (sentence 1)
     and the sentences ``more`` together, with one mean per set over all of them."""
     texts = (probe.text, *probe.more)
-    parts = [attention(text, probe.layer) for text in texts]
+    parts = [attention(text, probe.layer, probe.model) for text in texts]
     mha = parts[0][1]
     kw = dict(h=probe.head, query=probe.query, k=probe.k, centre=probe.centre)
     if probe.more:
-        space = qk_space_pooled([trace for _, _, trace in parts], mha, **kw)
+        space = qk_space_pooled([trace for _, _, trace, _ in parts], mha, **kw)
     else:
         space = qk_space(parts[0][2], mha, **kw)
-    tokens = [tok for text in texts for tok in model().tokenize(text, truncate=True)[0]]
+    tokens = [tok for text in texts for tok in tokenize(text, probe.model)[0]]
     lines = formulas.qk_space(mha.score_name, probe.centre)
     return QK(space, tokens, lines, mha.score_name)

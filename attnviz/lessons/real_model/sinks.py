@@ -1,4 +1,5 @@
-"""Where the real model's heads park weight ([CLS], [SEP], punctuation), and the share of
+"""Where the real model's heads park weight (its family's sink candidates: [CLS] and [SEP]
+for BERT, the first token for GPT-2; punctuation), and the share of
 what they send from there (Kobayashi et al. 2020), per layer and head: of the maps as shown
 (weights or contributions, special tokens hidden or not) and of the model's own.
 """
@@ -12,7 +13,8 @@ import numpy as np
 import pandas as pd
 
 from ... import formulas, sinks
-from .forward import TEXTS_CACHED, encode
+from . import forward
+from .forward import MODEL, TEXTS_CACHED, encode
 from .measures import HIDDEN, MEASURES
 
 __all__ = ["HIDDEN", "Sinks", "layer_table", "sink_table", "sink_view"]
@@ -28,6 +30,7 @@ class Sinks:
     sink: str  # the category among [CLS], [SEP], punctuation with the most weight (raw maps)
     formulas: list[str]
     measure: str = "weights"  # what ``shares`` is of: a key of MEASURES
+    present: tuple[str, ...] = sinks.CATEGORIES  # the categories some token of the text is in
 
     @property
     def weight(self) -> float:
@@ -48,7 +51,10 @@ class Sinks:
         """(category, layer from 0, share of weight, share of contribution) where the share
         of weight on [CLS], [SEP] or punctuation most exceeds its share of contribution."""
         layers = self.layers()[:, :3]  # (2, 3, L)
-        c, layer = np.unravel_index(int(np.argmax(layers[0] - layers[1])), layers.shape[1:])
+        gap = layers[0] - layers[1]  # (3, L)
+        absent = [c for c in range(3) if sinks.CATEGORIES[c] not in self.present]
+        gap[absent] = -np.inf  # a role no token takes (GPT-2 has no [SEP]) is never the gap
+        c, layer = np.unravel_index(int(np.argmax(gap)), gap.shape)
         return (
             sinks.CATEGORIES[c],
             int(layer),
@@ -62,24 +68,36 @@ class Sinks:
         return self.carried < self.weight / 2
 
 
-@lru_cache(maxsize=TEXTS_CACHED)
-def sink_view(text: str, hide_special: bool = False, measure: str = "weights") -> Sinks:
+def sink_view(
+    text: str, hide_special: bool = False, measure: str = "weights", model: str = MODEL
+) -> Sinks:
     """The layer × head grids of where the weight goes and of the share of what is sent from
     there (model's own maps), and the grids of the ``measure`` as shown (with [CLS] and [SEP]
-    hidden or not): rows divided by their sums, so each is a share."""
-    enc = encode(text)[0]
-    raw = sinks.sink_shares(enc.attentions, enc.tokens).shares
-    moved = sinks.sink_shares(enc.norms, enc.tokens).shares
+    hidden or not): rows divided by their sums, so each is a share. The candidates are the
+    model's family's (``Encoding.roles``); a role no token takes is never the sink."""
+    enc = encode(text, model)[0]
+    return _sink_view(enc, hide_special, measure, forward.model(model).family.sink_latex)
+
+
+@lru_cache(maxsize=TEXTS_CACHED)
+def _sink_view(enc, hide_special: bool, measure: str, candidates_tex: str) -> Sinks:
+    roles = enc.roles or None
+    raw = sinks.sink_shares(enc.attentions, enc.tokens, roles).shares
+    moved = sinks.sink_shares(enc.norms, enc.tokens, roles).shares
     how = MEASURES[measure]
     shares = raw if how.rows_sum_to_one else moved
     if hide_special:
-        keep, maps = how.hidden(how.maps(enc), enc.tokens)
-        shares = sinks.sink_shares(maps, [enc.tokens[i] for i in keep]).shares
-    sink = sinks.CATEGORIES[int(raw[:3].mean((1, 2)).argmax())]
-    lines = [formulas.SINK_SHARE, formulas.SINK_MOVED]
+        keep, maps = how.hidden(how.maps(enc), enc.tokens, roles)
+        kept_roles = [roles[i] for i in keep] if roles else None
+        shares = sinks.sink_shares(maps, [enc.tokens[i] for i in keep], kept_roles).shares
+    present = set(sinks.token_categories(enc.tokens, roles))
+    candidates = [c for c in range(3) if c in present] or [2]
+    names = tuple(sinks.CATEGORIES[c] for c in sorted(present))
+    sink = sinks.CATEGORIES[max(candidates, key=lambda c: raw[c].mean())]
+    lines = [formulas.sink_share(candidates_tex), formulas.SINK_MOVED]
     if hide_special:
         lines.insert(0, how.hide)
-    return Sinks(shares, raw, moved, sink, lines, measure)
+    return Sinks(shares, raw, moved, sink, lines, measure, names)
 
 
 def layer_table(view: Sinks, categories: list[str]) -> pd.DataFrame:

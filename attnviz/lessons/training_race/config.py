@@ -5,13 +5,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...limits import MAX_LAYERS, MAX_SEED, check_choice, check_float, check_int
+from ...limits import (
+    MAX_D,
+    MAX_H,
+    MAX_LAYERS,
+    MAX_SEED,
+    check_choice,
+    check_float,
+    check_heads,
+    check_int,
+)
 
 TASKS = ("copy", "reverse", "sort")
 MAX_RACE_LAYERS = min(12, MAX_LAYERS)  # keeps one race within about a minute on 2 cores
 MAX_RACE_STEPS = 600
 LR_RANGE = (1e-4, 3e-2)
 MAX_SEQ, MAX_VOCAB = 32, 100  # the n and V a race accepts (the page keeps 8 and 10)
+MAX_BATCH = 256  # sequences a step (the page keeps 32)
 # one step of both models on 2 cores with nothing else running: a part for the batch, the
 # loss and Adam, and a part per block (least squares over L = 1, 2, 6, 12 by
 # bench/bench_training.py, which prints the fit against these)
@@ -40,6 +50,10 @@ class Config:
         check_int("seed", self.seed, 0, MAX_SEED)
         check_int("n", self.n, 2, MAX_SEQ)
         check_int("vocab", self.vocab, 2, MAX_VOCAB)
+        check_int("D", self.D, 1, MAX_D)  # the server's caps: the engine has none
+        check_int("H", self.H, 1, MAX_H)
+        check_heads(self.D, self.H)
+        check_int("batch", self.batch, 1, MAX_BATCH)
 
     @property
     def seconds(self) -> float:
