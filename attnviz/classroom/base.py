@@ -129,6 +129,9 @@ class State:
     phase: str  # PHASES or NONE
     choices: tuple[str, ...]  # the keys the stop offers
     expires: float  # seconds since the epoch
+    # the language the stop's example was computed in (the teacher's): an example can be a
+    # text of that language, so every student computes the same one, asked in their own
+    lang: str = ""
 
     @property
     def round(self) -> int | None:
@@ -218,7 +221,9 @@ class Store:
         """A student back (a reload): its state, or ``UnknownStudent``."""
         raise NotImplementedError
 
-    def move(self, code: str, key: str, stop: str, example: int, choices, right: str) -> State:
+    def move(
+        self, code: str, key: str, stop: str, example: int, choices, right: str, lang: str = ""
+    ) -> State:
         """The teacher's screen is on (stop, example): the class follows. A stop seen before
         keeps its phase; a new one opens round 1 (or asks nothing, with no choices)."""
         raise NotImplementedError

@@ -165,7 +165,8 @@ class RedisStore(base.Store):
             raw = self.r.hget(_k("stops", code), f"{stop}|{example}")
         entry = json.loads(raw) if raw else {"phase": NONE, "choices": []}
         choices = tuple(entry["choices"] or ())
-        return State(code, stop, example, entry["phase"], choices, float(c["expires"]) / 1000)
+        expires, lang = float(c["expires"]) / 1000, entry.get("lang", "")
+        return State(code, stop, example, entry["phase"], choices, expires, lang)
 
     def join(self, code: str, client: str) -> tuple[State, str]:
         win = int(time.time() // base.GUESS_WINDOW)
@@ -206,10 +207,11 @@ class RedisStore(base.Store):
             return False
         return True
 
-    def move(self, code, key, stop, example, choices, right) -> State:
+    def move(self, code, key, stop, example, choices, right, lang="") -> State:
         code, choices = base.clean_code(code), [str(c) for c in choices]
         self._class(code, key or "")
-        entry = {"phase": "vote1" if choices else NONE, "choices": choices, "right": right}
+        phase = "vote1" if choices else NONE
+        entry = {"phase": phase, "choices": choices, "right": right, "lang": lang}
         keys = [_k("class", code), _k("stops", code)]
         field = f"{stop}|{int(example)}"
         self._run("move", keys, [field, stop, json.dumps(entry), int(example)])

@@ -38,7 +38,7 @@ CREATE TABLE IF NOT EXISTS classes (code TEXT PRIMARY KEY, key_hash TEXT NOT NUL
   stop TEXT NOT NULL DEFAULT '', example INTEGER NOT NULL DEFAULT 0,
   created REAL NOT NULL, expires REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS stops (code TEXT, stop TEXT, example INTEGER, phase TEXT,
-  choices TEXT, right TEXT, PRIMARY KEY (code, stop, example));
+  choices TEXT, right TEXT, lang TEXT, PRIMARY KEY (code, stop, example));
 CREATE TABLE IF NOT EXISTS students (code TEXT, student TEXT, joined REAL,
   PRIMARY KEY (code, student));
 CREATE TABLE IF NOT EXISTS votes (code TEXT, stop TEXT, example INTEGER, round INTEGER,
@@ -102,11 +102,12 @@ class SQLiteStore(base.Store):
     def _state_in(self, db, code: str) -> State:
         _, stop, example, expires = self._class(db, code)
         row = db.execute(
-            "SELECT phase, choices FROM stops WHERE code=? AND stop=? AND example=?",
+            "SELECT phase, choices, lang FROM stops WHERE code=? AND stop=? AND example=?",
             (code, stop, example),
         ).fetchone()
-        phase, choices = row if row else (NONE, "")
-        return State(code, stop, example, phase, tuple(filter(None, choices.split(","))), expires)
+        phase, choices, lang = row if row else (NONE, "", "")
+        choices = tuple(filter(None, choices.split(",")))
+        return State(code, stop, example, phase, choices, expires, lang)
 
     def create(self) -> Ticket:
         self.purge()
@@ -180,13 +181,14 @@ class SQLiteStore(base.Store):
             return False
         return True
 
-    def move(self, code, key, stop, example, choices, right) -> State:
+    def move(self, code, key, stop, example, choices, right, lang="") -> State:
         code, choices = base.clean_code(code), tuple(str(c) for c in choices)
+        phase = "vote1" if choices else NONE
         with self._tx() as db:
             self._class(db, code, key or "")
             db.execute(
-                "INSERT OR IGNORE INTO stops VALUES (?, ?, ?, ?, ?, ?)",
-                (code, stop, int(example), "vote1" if choices else NONE, ",".join(choices), right),
+                "INSERT OR IGNORE INTO stops VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (code, stop, int(example), phase, ",".join(choices), right, lang),
             )
             db.execute(
                 "UPDATE classes SET stop=?, example=? WHERE code=?", (stop, int(example), code)

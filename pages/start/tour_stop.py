@@ -12,6 +12,7 @@ import streamlit as st
 
 import ui
 from attnviz.lessons import tour
+from pages.start import tour_class
 from ui.keys import PRESENT, TOUR_ANSWERS, TOUR_RETURN, TOUR_REVEALED, TOUR_SEED, TOUR_STOP
 from ui.layout import css
 from ui.share import url_params
@@ -68,6 +69,7 @@ def show(claim: str, seed: int) -> None:
         ex = ask.ask(cfg, r, ui.lang(), seed)
     except ValueError:  # this example ties two answers: none could be marked right alone
         st.info(ui.tr("tour.tied"))
+        tour_class.panel(claim, seed, None, False)  # the class follows to a stop with no vote
         ui.plot(ask.figure(cfg, r, ui.lang(), seed), f"tour_{key}", f"tour_{key}_seed{seed}")
         links(stop)
         return
@@ -75,6 +77,7 @@ def show(claim: str, seed: int) -> None:
     answer = st.session_state.get(TOUR_ANSWERS, {}).get(claim)
     answer = answer if answer and answer["seed"] == seed else None
     revealed = (claim, seed) in st.session_state.get(TOUR_REVEALED, set())
+    revealed = tour_class.panel(claim, seed, ex, revealed)  # a class's rounds, if one runs
     if answer is None and not revealed:
         if ui.presenting():
             for i, c in enumerate(ex.choices):

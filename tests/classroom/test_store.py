@@ -39,9 +39,9 @@ def test_the_class_follows_the_teacher_and_a_stop_keeps_its_phase(store):
     t = started(store)
     assert store.state(t.code, fresh=0).round == 1
     store.set_phase(t.code, t.key, "discuss")
-    store.move(t.code, t.key, "S4", 2, ("x", "y"), "x")  # on without revealing
+    store.move(t.code, t.key, "S4", 2, ("x", "y"), "x", "ja")  # on without revealing
     s = store.state(t.code, fresh=0)
-    assert (s.stop, s.example, s.phase, s.choices) == ("S4", 2, "vote1", ("x", "y"))
+    assert (s.stop, s.example, s.phase, s.choices, s.lang) == ("S4", 2, "vote1", ("x", "y"), "ja")
     store.move(t.code, t.key, "S3", 0, CHOICES, "b")  # and back
     assert store.state(t.code, fresh=0).phase == "discuss"
     store.move(t.code, t.key, "S5", 0, (), "")  # a stop that asks nothing

@@ -1,0 +1,80 @@
+"""A class as the app sees it: the store of this process (``ATTNVIZ_STORE``), its refusals in
+the reader's language, the browser's anonymous id in a class (a cookie), and this session's
+roles: the class it teaches (the key lives only in session state) and the classes it joined.
+
+The student's id is a cookie, not a URL parameter: a reload and a move to another replica
+keep it (every replica sees the site's cookies), while the share link, the student link
+and a URL copied to a neighbour never carry it, so nobody votes as someone else by
+sharing a link. The id is random (128 bits), issued by the store, and names no one.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+import streamlit as st
+
+from attnviz import classroom as cr
+
+from .components import component
+from .keys import CLASS_CLIENT, CLASS_STUDENT, CLASS_TEACHER
+from .language import tr
+
+COOKIE = component("attnviz.class_cookie", "class_cookie")
+POLL_S = 1.0  # a student's screen asks where the class is this often (≤ 2 s behind)
+
+
+@st.cache_resource(show_spinner=False)
+def _store() -> cr.Store:
+    return cr.open_store()
+
+
+def store() -> cr.Store:
+    """This process's store (``Unreachable`` if it cannot be opened: not cached, so the
+    next run tries again)."""
+    return _store()
+
+
+def say(err: cr.ClassError) -> str:
+    """A refusal in the reader's language."""
+    return tr(f"classroom.err_{err.key}")
+
+
+def cookie_name(code: str) -> str:
+    return f"attnviz_class_{code}"
+
+
+def client() -> str:
+    """This session's name for the store's limit on wrong codes."""
+    return st.session_state.setdefault(CLASS_CLIENT, uuid.uuid4().hex)
+
+
+def teaching() -> dict | None:
+    """{"code", "key"} of the class this session teaches, if any."""
+    return st.session_state.get(CLASS_TEACHER)
+
+
+def student(code: str) -> str | None:
+    """This browser's id in class ``code``: from the session, else from its cookie (a reload)
+    if the store knows it, else a new one from the store (``ClassError`` if refused)."""
+    mine = st.session_state.setdefault(CLASS_STUDENT, {})
+    if code in mine:
+        return mine[code]
+    kept = (st.context.cookies or {}).get(cookie_name(code))
+    sid = None
+    if kept:
+        try:
+            store().rejoin(code, kept)
+            sid = kept
+        except cr.UnknownStudent:
+            sid = None
+    if sid is None:
+        _, sid = store().join(code, client())
+    mine[code] = sid
+    return sid
+
+
+def keep_cookie(code: str, sid: str) -> None:
+    """Write the id into the browser's cookie for as long as a class lives."""
+    data = {"name": cookie_name(code), "value": sid, "seconds": int(cr.TTL)}
+    COOKIE(key=f"class_cookie_{code}", data=data)
