@@ -50,16 +50,16 @@ def share_text(counts: dict[str, int], right: str) -> str:
 
 
 def distributions(ex: tour.Exercise, counts: tuple[dict, dict], key: str) -> None:
-    """The two rounds side by side: each choice's share, the right one in green, and the
-    share of right answers in each round."""
+    """The two rounds side by side: each choice's share, the right one in green; under them
+    the share of right answers in each round, and the choices' letters."""
     keys = [c.key for c in ex.choices]
-    titles = tuple(
-        f"{ui.tr(f'classroom.round{r}')}: {share_text(counts[r - 1], ex.right)}" for r in (1, 2)
-    )
+    titles = tuple(ui.tr(f"classroom.round{r}") for r in (1, 2))
     fig = charts.rounds(
         [letter(ex, k) for k in keys], keys, ex.right, counts, titles, ui.tr("classroom.axis")
     )
     ui.plot(fig, key, key)
+    shares = [share_text(counts[r - 1], ex.right) for r in (1, 2)]
+    st.markdown(ui.tr("classroom.shift", one=shares[0], two=shares[1], right=letter(ex, ex.right)))
     st.markdown(" · ".join(lettered(ex, k) for k in keys))
 
 

@@ -98,13 +98,12 @@ def panel(claim: str, seed: int, ex: tour.Exercise | None, revealed: bool) -> bo
             views.distributions(ex, counts, f"class_rounds_{claim}_{seed}")
             return True
         _live(code, state, ex)
-        row = st.columns([2, 2, 2])
-        row[0].toggle(ui.tr("classroom.show_counts"), key=CLASS_COUNTS)
+        st.toggle(ui.tr("classroom.show_counts"), key=CLASS_COUNTS)
         if state.phase == "vote1":
-            row[1].button(ui.tr("classroom.close_round1"), on_click=_phase, args=("discuss",))
+            st.button(ui.tr("classroom.close_round1"), on_click=_phase, args=("discuss",))
         elif state.phase == "discuss":
             st.info(ui.tr("classroom.discuss"))
-            row[1].button(
+            st.button(
                 ui.tr("classroom.open_round2"), on_click=_phase, args=("vote2",), type="primary"
             )
     return revealed
