@@ -10,9 +10,12 @@ sharing a link. The id is random (128 bits), issued by the store, and names no o
 
 from __future__ import annotations
 
+import time
 import uuid
+from collections.abc import Callable
 
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from attnviz import classroom as cr
 
@@ -22,6 +25,8 @@ from .language import tr
 
 COOKIE = component("attnviz.class_cookie", "class_cookie")
 POLL_S = 1.0  # a student's screen asks where the class is this often (≤ 2 s behind)
+HOLD_S = 15.0  # a fragment run that finds nothing new waits this long for a change…
+TICK_S = 0.25  # …looking this often (in this process's copy of the state, Store.fresh)
 
 
 @st.cache_resource(show_spinner=False)
@@ -78,3 +83,45 @@ def keep_cookie(code: str, sid: str) -> None:
     """Write the id into the browser's cookie for as long as a class lives."""
     data = {"name": cookie_name(code), "value": sid, "seconds": int(cr.TTL)}
     COOKIE(key=f"class_cookie_{code}", data=data)
+
+
+def _preempted() -> bool:
+    """A rerun that must not wait is pending for this session: a widget changed, the page
+    reloaded (not the fragment's own next poll, which queues behind this one)."""
+    ctx = get_script_run_ctx()
+    requests = getattr(ctx, "script_requests", None)
+    try:  # Streamlit's own test of a pending request (script_requests.py)
+        from streamlit.runtime.scriptrunner_utils.script_requests import (
+            ScriptRequestType,
+            _fragment_run_should_not_preempt_script,
+        )
+
+        if requests._state == ScriptRequestType.CONTINUE:
+            return False
+        data = requests._rerun_data
+        return not (
+            requests._state == ScriptRequestType.RERUN
+            and _fragment_run_should_not_preempt_script(
+                data.fragment_id_queue, data.is_fragment_scoped_rerun
+            )
+        )
+    except (AttributeError, ImportError):  # another Streamlit: never hold
+        return True
+
+
+def watch(changed: Callable[[], bool]) -> bool:
+    """In a fragment's own run (its poll), wait up to ``HOLD_S`` for ``changed()``, looking
+    every ``TICK_S``; True as soon as it is. A waiting thread costs no CPU, where each poll
+    costs Streamlit's rerun (~2.5 ms): a hall of students idle on a stop then costs one
+    poll per student per ``HOLD_S``, not per ``POLL_S``, and still follows within a tick.
+    Any other rerun of the session (a vote) ends the wait at once. In a full run of the page
+    the fragment runs inline: no wait there."""
+    ctx = get_script_run_ctx()
+    if not (ctx and ctx.fragment_ids_this_run):
+        return changed()
+    deadline = time.monotonic() + HOLD_S
+    while not changed():
+        if time.monotonic() >= deadline or _preempted():
+            return False
+        time.sleep(TICK_S)
+    return True

@@ -3,7 +3,8 @@ example and round; the student votes alone, may change the vote until the round 
 sees the figure, the verdict and both rounds' distributions once the teacher reveals.
 
 The screen asks the store where the class is every ``ui.classroom.POLL_S`` seconds, in a
-fragment that draws nothing: only a change of stop, example or phase reruns the page.
+fragment that draws nothing and, finding nothing new, waits for a change (ui.classroom.watch):
+only a change of stop, example or phase reruns the page.
 """
 
 from __future__ import annotations
@@ -19,15 +20,24 @@ from ui import classroom
 from ui.keys import CLASS_LAST, CLASS_SAID, CLASS_SEEN
 
 
+def _now(store: cr.Store, code: str) -> tuple:
+    try:
+        s = store.state(code)
+        return (code, s.stop, s.example, s.phase)
+    except cr.ClassError as err:  # unreachable or ended: the page says which
+        return (code, "error", err.key)
+
+
 @st.fragment(run_every=classroom.POLL_S)
 def follow(code: str) -> None:
-    """Rerun the page when the class has moved (the teacher's stop, example or phase)."""
+    """Rerun the page when the class has moved (the teacher's stop, example or phase); a
+    poll that finds nothing new waits for a change (ui.classroom.watch)."""
+    seen = st.session_state.get(CLASS_SEEN)
     try:
-        s = classroom.store().state(code)
-        now = (code, s.stop, s.example, s.phase)
-    except cr.ClassError as err:  # unreachable or ended: the page says which
-        now = (code, "error", err.key)
-    if now != st.session_state.get(CLASS_SEEN):
+        store = classroom.store()
+    except cr.ClassError:  # not even opened: the page says so; a reload tries again
+        return
+    if classroom.watch(lambda: _now(store, code) != seen):
         st.rerun(scope="app")
 
 
