@@ -131,6 +131,7 @@ class SQLiteStore(base.Store):
             return self._state_in(db, code)
 
     def join(self, code: str, client: str) -> tuple[State, str]:
+        self.purge()
         win = int(time.time() // base.GUESS_WINDOW)
         with self._tx() as db:
             row = db.execute("SELECT n FROM guesses WHERE client=? AND win=?", (client, win))

@@ -36,6 +36,7 @@ from tests.load.stclient import Session
 VOTED = re.compile(r"Round (\d): \*\*(\d+)\*\* voted")
 CONFIRMED = "✓"
 DISCUSS = re.compile("Discuss with your neighbour|隣の人と話し合って")
+BALLOT = re.compile("Round 1: answer on your own|1\u00a0回目：まず一人で|1 回目：まず一人で")
 
 
 @dataclass
@@ -66,6 +67,8 @@ def _read(fwd: ForwardMsg, seen: Seen) -> None:
         seen.texts.append(el.markdown.body)
     elif etype == "alert":
         seen.texts.append(el.alert.body)
+    elif etype == "heading":
+        seen.texts.append(el.heading.body)
     elif etype == "exception":
         seen.exceptions.append(f"{el.exception.type}: {el.exception.message}")
     elif etype == "radio" and "class_vote" in el.radio.id:
@@ -248,6 +251,7 @@ class Lesson:
     errors: list = field(default_factory=list)
     idle: dict = field(default_factory=dict)
     follow: list = field(default_factory=list)  # seconds from the teacher's move to each screen
+    follow_both: list = field(default_factory=list)  # the same before the kill, both replicas up
 
     def p95(self) -> float:
         lat = sorted(st.latency for st in self.students if st.confirmed_at)
@@ -275,6 +279,12 @@ class Lesson:
             if len(self.follow) >= 2
             else None,
             "follow_max_s": round(max(self.follow), 2) if self.follow else None,
+            "follow_both_replicas_p95_s": round(statistics.quantiles(self.follow_both, n=20)[18], 2)
+            if len(self.follow_both) >= 2
+            else None,
+            "follow_both_replicas_max_s": round(max(self.follow_both), 2)
+            if self.follow_both
+            else None,
             **self.idle,
         }
 
@@ -301,6 +311,10 @@ async def lesson(campus: Campus, k: int, spread_s: float, kill: bool, idle_s: fl
     res.errors += [f"{st.i}: {st.seen.exceptions}" for st in students if st.seen.exceptions]
     if idle_s:
         res.idle = await idle(campus, students, idle_s, floor)
+    # the teacher closes round 1 and opens it again: every screen follows, both replicas up
+    phase = lambda p: lambda: store.set_phase(ticket.code, ticket.key, p)  # noqa: E731
+    res.follow_both = await follow(students, phase("discuss"), DISCUSS)
+    await follow(students, phase("vote1"), BALLOT)
     done = asyncio.Event()
     confirmed = 0
     # the replica the teacher is not on (cookie r3 is r1's process)
@@ -345,7 +359,7 @@ async def lesson(campus: Campus, k: int, spread_s: float, kill: bool, idle_s: fl
     res.voted_within_s = last - t0
     res.votes_per_s = sum(bool(st.confirmed_at) for st in students) / max(last - t0, 1e-9)
     res.stored = store.counts(ticket.code, "S3", 0, 1)
-    res.follow = await follow(students, lambda: store.set_phase(ticket.code, ticket.key, "discuss"))
+    res.follow = await follow(students, phase("discuss"), DISCUSS)
     for st in students:
         if st.confirmed_at:
             sid = st.seen.cookie["value"] if st.seen.cookie else None
@@ -404,9 +418,9 @@ async def idle(campus: Campus, students: list[Student], seconds: float, floor: f
     }
 
 
-async def follow(students: list[Student], move) -> list[float]:
+async def follow(students: list[Student], move, shows: re.Pattern) -> list[float]:
     """Every screen polling as the browser does; the teacher moves (``move()``); the seconds
-    until each screen has redrawn in the new phase (round 1 closed: "discuss")."""
+    until each screen has redrawn in the new phase (a text that ``shows`` it)."""
     t_move = 0.0
     moved = asyncio.Event()
     lags: list[float] = []
@@ -418,12 +432,14 @@ async def follow(students: list[Student], move) -> list[float]:
             except LOST:  # on the replica that died: the browser reloads
                 await reload(st)
                 seen = st.seen
-            if moved.is_set() and any(DISCUSS.search(t) for t in seen.texts):
+            if moved.is_set() and any(shows.search(t) for t in seen.texts):
                 lags.append(time.perf_counter() - t_move)
+                if seen.fragments:  # the page as redrawn: its ballot, its fragment
+                    st.seen = seen
                 return
             await asyncio.sleep(0.05)
 
-    tasks = [asyncio.create_task(one(st)) for st in students if st.confirmed_at]
+    tasks = [asyncio.create_task(one(st)) for st in students if not st.error]
     await asyncio.sleep(1.5)  # every screen waiting in its poll
     t_move = time.perf_counter()
     move()
