@@ -76,6 +76,7 @@ def test_option_names_are_translated(names, prefix):
 PAGES = (
     "home",
     "tour",
+    "classroom",
     "scoring",
     "multihead",
     "saturation",
@@ -150,6 +151,7 @@ LATIN_ALLOWED = {
     *("PX", "PAPt", "QK", "Wq", "Var", "max", "log", "ln", "exp", "nat", "float32", "NaN"),
     *("tanh", "Ent"),  # functions, as formulas write them: Ent(a) the entropy (H is heads)
     *("attnviz", "PyTorch", "Python", "CSV", "PNG", "all-MiniLM-L6-v2", "WordPiece", "GPU"),
+    "QR",  # the class's QR code, as Japanese writes it (QR コード)
     *("CLS", "SEP", "UNK"),  # the real model's special tokens, as it spells them
     *("Xavier", "Xiong", "Abnar", "Zuidema", "Kobayashi", "Bahdanau"),  # authors of cited work
     "Adam",  # the optimiser, by its name

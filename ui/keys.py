@@ -53,4 +53,4 @@ CLASS_CLIENT = "_class_client"  # this session's random name, for the limit on w
 CLASS_SEEN = "_class_seen"  # (code, stop, example, phase) the student's screen was drawn for
 CLASS_LAST = "_class_last"  # the class's last state read: kept through a store outage
 CLASS_COUNTS = "class_show_counts"  # the teacher's "show the counts" toggle
-CLASS_SAID = "_class_said"  # {code: message} of the student's last vote (confirmed or not)
+CLASS_SAID = "_class_said"  # {ballot widget: why its last vote was refused}

@@ -49,9 +49,9 @@ def _vote(code: str, sid: str, state: cr.State, widget: str) -> None:
         return
     try:
         classroom.store().vote(code, sid, state.stop, state.example, state.round, choice)
-        said[code] = None
+        said.pop(widget, None)
     except cr.ClassError as err:
-        said[code] = classroom.say(err)
+        said[widget] = classroom.say(err)  # this round's ballot only
 
 
 def show(code: str) -> None:
@@ -115,7 +115,7 @@ def ballot(code: str, sid: str, state: cr.State, ex: tour.Exercise) -> None:
         on_change=_vote,
         args=(code, sid, state, widget),
     )
-    said = st.session_state.get(CLASS_SAID, {}).get(code)
+    said = st.session_state.get(CLASS_SAID, {}).get(widget)
     if said:
         st.warning(said)
     elif mine:

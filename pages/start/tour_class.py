@@ -91,6 +91,8 @@ def panel(claim: str, seed: int, ex: tour.Exercise | None, revealed: bool) -> bo
         st.error(said)
     if ex is None or state.phase == cr.base.NONE:
         return revealed
+    if state.lang and state.lang != ui.lang():  # the class's example, not this language's
+        ex = views.exercise(claim, seed, state.lang)[3] or ex
     with st.container(border=True, key="class_panel"):
         st.markdown(ui.tr("classroom.panel_title", code=code))
         if state.phase == "reveal":

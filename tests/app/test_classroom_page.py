@@ -128,7 +128,7 @@ def test_a_wrong_or_missing_key_changes_nothing(lang):
     at = run_page("classroom", lang, **{"class": t["code"], "key": "forged" + t["key"][6:]})
     assert_clean(at)
     assert keys.CLASS_TEACHER not in at.session_state
-    said = {"en": "teacher's key is wrong", "ja": "先生用のキーが違う"}[lang]
+    said = {"en": "teacher's key is wrong", "ja": "先生用の鍵が違う"}[lang]
     assert any(said in e.value for e in at.error)
     assert ballot(at)  # a student's view, nothing more
     assert open_store().state(t["code"], fresh=0).phase == "vote1"
