@@ -54,9 +54,33 @@ def client() -> str:
     return st.session_state.setdefault(CLASS_CLIENT, uuid.uuid4().hex)
 
 
+TEACHER_COOKIE = "attnviz_teach_"  # + the code: the teacher's key, in the teacher's browser
+
+
 def teaching() -> dict | None:
-    """{"code", "key"} of the class this session teaches, if any."""
-    return st.session_state.get(CLASS_TEACHER)
+    """{"code", "key"} of the class this session teaches, if any: kept in the session, or,
+    after a reload (a new session), found again in the teacher's browser's cookie (written
+    by :func:`keep_teacher`) if the store still accepts it."""
+    held = st.session_state.get(CLASS_TEACHER)
+    if held is not None:
+        return held
+    for name, key in (st.context.cookies or {}).items():
+        if name.startswith(TEACHER_COOKIE):
+            code = name[len(TEACHER_COOKIE) :]
+            try:
+                if store().is_teacher(code, key):
+                    st.session_state[CLASS_TEACHER] = {"code": code, "key": key}
+                    return st.session_state[CLASS_TEACHER]
+            except cr.ClassError:
+                return None
+    return None
+
+
+def keep_teacher(code: str, key: str) -> None:
+    """The key into the teacher's browser's cookie (this site only, never in a URL), so a
+    reload of the projector's page keeps the teacher's controls."""
+    data = {"name": TEACHER_COOKIE + code, "value": key, "seconds": int(cr.TTL)}
+    COOKIE(key=f"teacher_cookie_{code}", data=data)
 
 
 def student(code: str) -> str | None:

@@ -53,4 +53,5 @@ CLASS_CLIENT = "_class_client"  # this session's random name, for the limit on w
 CLASS_SEEN = "_class_seen"  # (code, stop, example, phase) the student's screen was drawn for
 CLASS_LAST = "_class_last"  # the class's last state read: kept through a store outage
 CLASS_COUNTS = "class_show_counts"  # the teacher's "show the counts" toggle
+CLASS_ERROR = "_class_error"  # the last refusal of a teacher's button, shown once
 CLASS_SAID = "_class_said"  # {ballot widget: why its last vote was refused}

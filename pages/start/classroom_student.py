@@ -54,7 +54,16 @@ def _vote(code: str, sid: str, state: cr.State, widget: str) -> None:
         said[widget] = classroom.say(err)  # this round's ballot only
 
 
+# A poll waiting for the teacher is a script run: Streamlit would show "Running… Stop" in the
+# header the whole time. Hidden while it runs (a lost connection still shows).
+QUIET = (
+    "<style>[data-testid=stStatusWidget]:has([data-testid=stStatusWidgetRunningIcon])"
+    "{visibility:hidden}</style>"
+)
+
+
 def show(code: str) -> None:
+    st.html(QUIET)
     try:
         sid = classroom.student(code)
         state = classroom.store().state(code)

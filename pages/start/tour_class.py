@@ -13,16 +13,14 @@ from attnviz import classroom as cr
 from attnviz.lessons import tour
 from pages.start import classroom_views as views
 from ui import classroom
-from ui.keys import CLASS_CODE, CLASS_COUNTS, CLASS_TEACHER, PRESENT
-
-ERROR = "_class_tour_error"  # the last refusal of a button, shown once
+from ui.keys import CLASS_CODE, CLASS_COUNTS, CLASS_ERROR, CLASS_TEACHER, PRESENT
 
 
 def _start() -> None:
     try:
         ticket = classroom.store().create()
     except cr.ClassError as err:
-        st.session_state[ERROR] = classroom.say(err)
+        st.session_state[CLASS_ERROR] = classroom.say(err)
         return
     st.session_state[CLASS_TEACHER] = {"code": ticket.code, "key": ticket.key}
 
@@ -31,13 +29,14 @@ def control() -> None:
     """The sidebar's class control: start one, or its code and the way to its QR code."""
     if not ui.presenting():
         return
-    said = st.session_state.pop(ERROR, None)
+    said = st.session_state.pop(CLASS_ERROR, None)
     if said:
         st.error(said)
     teacher = classroom.teaching()
     if teacher is None:
         st.button(ui.tr("classroom.start"), on_click=_start, key="class_start")
         return
+    classroom.keep_teacher(teacher["code"], teacher["key"])
     st.markdown(ui.tr("classroom.code_is", code=teacher["code"]))
     query = {CLASS_CODE: teacher["code"], PRESENT: "true"}
     st.page_link("pages/start/classroom.py", label=ui.tr("classroom.show_qr"), query_params=query)
@@ -48,7 +47,7 @@ def _phase(phase: str) -> None:
     try:
         classroom.store().set_phase(teacher["code"], teacher["key"], phase)
     except cr.ClassError as err:
-        st.session_state[ERROR] = classroom.say(err)
+        st.session_state[CLASS_ERROR] = classroom.say(err)
 
 
 @st.fragment(run_every=classroom.POLL_S)
@@ -86,7 +85,7 @@ def panel(claim: str, seed: int, ex: tour.Exercise | None, revealed: bool) -> bo
     except cr.ClassError as err:
         st.warning(ui.tr("classroom.teacher_offline", why=classroom.say(err)))
         return revealed
-    said = st.session_state.pop(ERROR, None)
+    said = st.session_state.pop(CLASS_ERROR, None)
     if said:
         st.error(said)
     if ex is None or state.phase == cr.base.NONE:

@@ -115,7 +115,13 @@ def test_the_teacher_s_key_moves_into_the_session_and_out_of_every_link():
     # app.py's reopen_link; the next run, this page's, has taken it out)
     at.run()
     holders = [el for el in at.main if t["key"] in str(getattr(el, "proto", ""))]
-    assert [type(el).__name__ for el in holders] == ["Code"]  # the teacher's link, folded
+    # the teacher's link (folded), and the component that writes the teacher's cookie
+    assert [type(el).__name__ for el in holders] == ["UnknownElement", "Code"]
+    cookie = holders[0].proto
+    assert cookie.component_name.endswith("class_cookie")
+    assert f'"attnviz_teach_{t["code"]}"' in cookie.json
+    # the sidebar's share link and everything else there: no key
+    assert not [el for el in at.sidebar if t["key"] in str(getattr(el, "proto", ""))]
     student_link = next(m for m in texts(at) if "classroom?class=" in m)
     assert t["key"] not in student_link and t["code"] in student_link
     assert any(type(el).__name__ == "Image" for el in at.main)  # the QR code

@@ -1,7 +1,8 @@
 """A class in Chromium, in Japanese: the teacher at 1280 × 720 starts a class from the tour in
 presentation mode; three students at 390 × 844 join by the student link, vote, and the
 teacher's count reaches 3; round 1 closes, round 2 opens and every phone follows; the reveal
-draws both rounds and the figure on every screen. Screenshots of each phase go to
+draws both rounds and the figure on every screen; a reload keeps a student's vote and the
+teacher's controls, and no URL ever carries the teacher's key. Screenshots of each phase go to
 artifacts/class-*.png."""
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ def test_a_class_of_three_votes_twice_in_japanese(class_server, browser):
         "button", name=ja("classroom.start")
     ).click()
     teacher.locator("[data-testid=stSidebar]").get_by_text(ja("classroom.show_qr")).click()
-    link_box = teacher.locator(MAIN).get_by_text(re.compile(r"/classroom\?class="))
+    link_box = teacher.locator(MAIN).get_by_text(re.compile(r"/classroom\?class=\w+$"))
     expect(link_box).to_be_visible(timeout=30_000)
     expect(teacher.locator(f"{MAIN} [data-testid=stImage] img")).to_be_visible()
     link = link_box.inner_text().strip()
@@ -117,4 +118,12 @@ def test_a_class_of_three_votes_twice_in_japanese(class_server, browser):
     phones[1].reload()
     expect(phones[1].locator(f"{MAIN} .js-plotly-plot")).to_have_count(2, timeout=60_000)
     assert phones[1].locator(MAIN).get_by_text(re.compile("不正解|正解です")).count() >= 1
+    # the projector's page reloaded: still the teacher's (the key from the browser's cookie,
+    # never from the URL), still revealed
+    teacher.reload()
+    expect(teacher.locator(f"{MAIN} .js-plotly-plot")).to_have_count(2, timeout=60_000)
+    expect(
+        teacher.locator(MAIN).get_by_text(ja("classroom.panel_title", code=code))
+    ).to_be_visible()
+    assert "key" not in teacher.url
     assert_clean(teacher)
