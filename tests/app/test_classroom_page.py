@@ -180,3 +180,36 @@ def test_an_unreachable_store_leaves_the_exercise_and_says_so(monkeypatch):
     at.run()
     assert_clean(at)
     assert any("cannot be reached" in e.value for e in at.sidebar.error)
+
+
+def test_a_late_joiner_lands_on_the_current_stop_and_the_teacher_comes_back_to_a_round():
+    teacher, t = start_class()
+    button(teacher, "Close round 1").click().run()
+    for _ in range(2):
+        button(teacher, "Next").click().run()  # on to S3 without revealing S1
+    assert_clean(teacher)
+    late = join(t["code"], "ja")
+    assert any(m.startswith("**S3**") for m in texts(late))
+    assert ballot(late).value is None
+    for _ in range(2):
+        button(teacher, "← Previous").click().run()
+    assert "Open round 2" in [b.label for b in teacher.button]  # S1 still in discussion
+    late.run()
+    assert any(m.startswith("**S1**") for m in texts(late))
+
+
+def test_the_teacher_s_summary_per_stop_as_csv():
+    from attnviz.classroom import StopSummary
+    from pages.start.classroom_views import summary_csv, summary_rows
+
+    rows = summary_rows(
+        [
+            StopSummary("S1", 0, "reveal", "b", ({"a": 3, "b": 1}, {"b": 3, "a": 1})),
+            StopSummary("S3", 2, "vote1", "x", ({}, {})),
+        ]
+    )
+    assert summary_csv(rows).splitlines() == [
+        "stop,example,round1_voters,round1_right_pct,round2_voters,round2_right_pct",
+        "S1,0,4,25.0,4,75.0",
+        "S3,2,0,,0,",
+    ]
