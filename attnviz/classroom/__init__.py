@@ -6,7 +6,8 @@ tests and the benchmarks use the store without a server, and the app's page
 lessons either: a stop is a name, its choices are keys, and the app says which.
 
 ``open_store(url)`` picks the store from ``ATTNVIZ_STORE``: unset or ``sqlite:///path`` is a
-SQLite file (``DEFAULT_PATH`` unless a path is given), ``redis://host:port/db`` is Redis.
+SQLite file (``DEFAULT_PATH`` unless a path is given; ``sqlite:////abs/path`` and
+``sqlite:///relative/path`` as SQLAlchemy writes them), ``redis://host:port/db`` is Redis.
 """
 
 from __future__ import annotations
@@ -87,6 +88,6 @@ def open_store(url: str | None = None, ttl: float = TTL) -> Store:
     if not url or url.startswith("sqlite:///"):
         from .sqlite_store import SQLiteStore
 
-        path = url[len("sqlite:///") :] if url else ""
-        return SQLiteStore(("/" + path.lstrip("/")) if path else DEFAULT_PATH, ttl)
+        path = url[len("sqlite:///") :] if url else ""  # sqlite:////abs, sqlite:///relative
+        return SQLiteStore(path or DEFAULT_PATH, ttl)
     raise ValueError(f"ATTNVIZ_STORE must be sqlite:///<path> or redis://…, got {url!r}")

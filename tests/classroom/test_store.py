@@ -167,3 +167,12 @@ def test_an_unreachable_store_is_a_clear_error(url):
 def test_an_unknown_store_url_is_refused():
     with pytest.raises(ValueError, match="ATTNVIZ_STORE"):
         open_store("mysql://x")
+
+
+def test_the_store_url_names_the_file(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert open_store("sqlite:///rel.sqlite3").path == "rel.sqlite3"
+    assert open_store(f"sqlite:///{tmp_path}/abs.sqlite3").path == f"{tmp_path}/abs.sqlite3"
+    monkeypatch.delenv("ATTNVIZ_STORE", raising=False)
+    assert open_store().path == str(cr.DEFAULT_PATH)
+    assert (tmp_path / "rel.sqlite3").exists() and (tmp_path / "abs.sqlite3").exists()
