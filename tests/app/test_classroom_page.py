@@ -125,6 +125,8 @@ def test_the_teacher_s_key_moves_into_the_session_and_out_of_every_link():
     student_link = next(m for m in texts(at) if "classroom?class=" in m)
     assert t["key"] not in student_link and t["code"] in student_link
     assert any(type(el).__name__ == "Image" for el in at.main)  # the QR code
+    (csv,) = [e.proto.label for e in at.get("download_button")]  # the summary, as the app names
+    assert csv == "Download the summary as CSV"  # its downloads (tests/app/test_downloads.py)
     assert "key" not in at.query_params
 
 
