@@ -76,6 +76,7 @@ def test_option_names_are_translated(names, prefix):
 PAGES = (
     "home",
     "tour",
+    "classroom",
     "scoring",
     "multihead",
     "saturation",
@@ -151,6 +152,7 @@ LATIN_ALLOWED = {
     *("tanh", "Ent"),  # functions, as formulas write them: Ent(a) the entropy (H is heads)
     *("attnviz", "PyTorch", "Python", "CSV", "PNG", "all-MiniLM-L6-v2", "WordPiece", "GPU"),
     "fairseq",  # the translation toolkit whose initialisation the depth page's model copies
+    "QR",  # the class's QR code, as Japanese writes it (QR コード)
     *("CLS", "SEP", "UNK"),  # the real model's special tokens, as it spells them
     *("config", "json", "JSON", "model", "safetensors", "tokenizer"),  # a model folder's files
     *("BERT", "GPT-2", "Hugging", "Face", "load_pretrained", "BPE", "ATTNVIZ_MODELS"),  # models

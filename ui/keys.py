@@ -47,3 +47,14 @@ TOUR_REVEALED = "_tour_revealed"  # {(claim, seed)} whose answer the teacher has
 TOUR_RETURN = "_tour_return"  # the stop a page was opened from: claim, URL, page, heading
 TOUR_FOLDED = "_tour_folded"  # the session began at a stop's link: the introduction is folded
 TOUR_ANSWERED = "_tour_answered"  # how many answers or reveals so far: the verdict takes focus
+
+# a class on the tour (pages/start/classroom*.py, pages/start/tour_class.py, ui.classroom)
+CLASS_CODE = "class"  # the class code input: kept in the URL, the student link's one parameter
+CLASS_TEACHER = "_class_teacher"  # {"code", "key"}: the class this session teaches
+CLASS_STUDENT = "_class_student"  # {code: this browser's anonymous id in that class}
+CLASS_CLIENT = "_class_client"  # this session's random name, for the limit on wrong codes
+CLASS_SEEN = "_class_seen"  # (code, stop, example, phase) the student's screen was drawn for
+CLASS_LAST = "_class_last"  # the class's last state read: kept through a store outage
+CLASS_COUNTS = "class_show_counts"  # the teacher's "show the counts" toggle
+CLASS_ERROR = "_class_error"  # the last refusal of a teacher's button, shown once
+CLASS_SAID = "_class_said"  # {ballot widget: why its last vote was refused}

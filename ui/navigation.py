@@ -28,7 +28,7 @@ SCROLL = st.components.v2.component(
 # pages/<where>.py, whose stem is its URL path and names its title, "<stem>.nav". The first
 # page opens at the app's root. Tests and benchmarks read their page list from here.
 GROUPS: dict[str, tuple[str, ...]] = {
-    "": ("start/home", "start/tour"),
+    "": ("start/home", "start/tour", "start/classroom"),
     "app.nav_group_basics": (
         "attention/scoring",
         "attention/multihead",

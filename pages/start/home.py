@@ -10,6 +10,7 @@ st.title(ui.tr("home.heading"))
 st.markdown(ui.tr("home.intro"))
 for key in (
     "tour",
+    "classroom",
     "scoring",
     "multihead",
     "saturation",

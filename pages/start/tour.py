@@ -16,6 +16,7 @@ import streamlit as st
 import ui
 from attnviz.lessons import tour
 from attnviz.limits import MAX_SEED
+from pages.start import tour_class
 from pages.start import tour_stop as views
 from ui.keys import TOUR_ANSWERS, TOUR_FOLDED, TOUR_SEED, TOUR_STOP
 from ui.layout import css
@@ -63,6 +64,7 @@ with side:
         TOUR_STOP, ui.tr("tour.stops"), CLAIMS, CLAIMS[0], labels=mark, radio=True, horizontal=False
     )
     seed = ui.number(TOUR_SEED, ui.tr("tour.seed"), 0, MAX_SEED, 0)
+    tour_class.control()  # presenting: start a class that votes (pages/start/tour_class.py)
 with moves:
     back, ahead, other = st.columns(3)
     back.button(ui.tr("tour.prev"), on_click=go, args=(-1,), disabled=claim == CLAIMS[0])

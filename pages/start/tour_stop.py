@@ -14,6 +14,7 @@ import streamlit as st
 
 import ui
 from attnviz.lessons import tour
+from pages.start import tour_class
 from ui.keys import (
     PRESENT,
     TOUR_ANSWERED,
@@ -100,6 +101,7 @@ def show(claim: str, seed: int, land: bool = False) -> None:
         ex = ask.ask(cfg, r, ui.lang(), seed)
     except tour.NoQuestion:  # this example ties two answers: none could be marked right alone
         st.info(ui.tr("tour.tied"))
+        tour_class.panel(claim, seed, None, False)  # the class follows to a stop with no vote
         ui.plot(ask.figure(cfg, r, ui.lang(), seed), f"tour_{key}", f"tour_{key}_seed{seed}")
         links(stop)
         return
@@ -110,6 +112,7 @@ def show(claim: str, seed: int, land: bool = False) -> None:
     answer = st.session_state.get(TOUR_ANSWERS, {}).get(claim)
     answer = answer if answer and answer["seed"] == seed else None
     revealed = (claim, seed) in st.session_state.get(TOUR_REVEALED, set())
+    revealed = tour_class.panel(claim, seed, ex, revealed)  # a class's rounds, if one runs
     if answer is None and not revealed:
         if ui.presenting():  # two columns: A | B, then C | D
             columns = st.columns(2)

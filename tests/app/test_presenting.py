@@ -8,6 +8,7 @@ SMALLEST_NOTE_PX = 16  # make_subplots' panel titles; everything else is 20 px
 
 
 NO_PLOTLY = {"home", "tour", "multihead"}  # the multi-head page's maps are pictures (ui/mosaic)
+NO_PLOTLY |= {"classroom"}  # a chart only on a class's revealed stop (test_classroom_page.py)
 
 
 @pytest.mark.parametrize("page", sorted(set(PAGES) - NO_PLOTLY))

@@ -2,7 +2,8 @@
 HAProxy (deploy/haproxy.cfg): probes on the health route HAProxy checks, on the port the
 container listens on; stickiness by cookie (the Ingress) and client IP (the Service);
 websockets open as long as HAProxy's tunnel timeout; and the non-root user the
-Dockerfile creates. (No cluster here: this is the static half.)
+Dockerfile creates; the class votes' Redis, which every pod's ATTNVIZ_STORE names. (No
+cluster here: this is the static half.)
 
 The schemas are those that the pinned ``kubernetes-validate`` ships (no network).
 """
@@ -25,7 +26,12 @@ VERSIONS = sorted({all_versions()[0], all_versions()[-1]})  # the oldest and new
 
 
 def resources() -> dict[str, dict]:
-    return {doc["kind"]: doc for doc in yaml.safe_load_all(MANIFEST.read_text())}
+    """The app's resources by kind; the store's as "<kind>/redis"."""
+    docs = {}
+    for doc in yaml.safe_load_all(MANIFEST.read_text()):
+        store = doc["metadata"]["name"].endswith("-redis")
+        docs[f"{doc['kind']}/redis" if store else doc["kind"]] = doc
+    return docs
 
 
 def seconds(value: str) -> float:
@@ -37,7 +43,7 @@ def seconds(value: str) -> float:
 @pytest.mark.parametrize("version", VERSIONS)
 def test_manifest_matches_the_kubernetes_schema(version):
     docs = resources()
-    assert set(docs) == {"Deployment", "Service", "Ingress"}
+    assert set(docs) == {"Deployment", "Service", "Ingress", "Deployment/redis", "Service/redis"}
     for doc in docs.values():
         kubernetes_validate.validate(doc, version, strict=True)
 
@@ -99,3 +105,20 @@ def test_manifest_is_consistent_with_the_image_and_the_balancer():
     uid = re.search(r"useradd .*--uid (\d+)", (ROOT / "Dockerfile").read_text()).group(1)
     sec = pod["spec"]["securityContext"]
     assert sec["runAsNonRoot"] and str(sec["runAsUser"]) == uid
+
+
+def test_every_pod_shares_the_class_store_the_manifest_runs():
+    docs = resources()
+    (c,) = docs["Deployment"]["spec"]["template"]["spec"]["containers"]
+    env = {e["name"]: e.get("value") for e in c.get("env", [])}
+    store = re.fullmatch(r"redis://([\w-]+):(\d+)/\d+", env["ATTNVIZ_STORE"])
+    assert store, env["ATTNVIZ_STORE"]
+    service, deploy = docs["Service/redis"], docs["Deployment/redis"]
+    assert service["metadata"]["name"] == store.group(1)
+    (port,) = service["spec"]["ports"]
+    assert port["port"] == int(store.group(2))
+    pod = deploy["spec"]["template"]
+    assert service["spec"]["selector"].items() <= pod["metadata"]["labels"].items()
+    (redis,) = pod["spec"]["containers"]
+    assert redis["args"][:4] == ["--save", "", "--appendonly", "no"]  # nothing kept on disk
+    assert pod["spec"]["securityContext"]["runAsNonRoot"]
