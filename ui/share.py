@@ -1,5 +1,6 @@
 """The share link: this view's URL, every control off its default, in the address bar and
-in the sidebar with a copy button."""
+in the sidebar with a copy button; long texts packed, so that no link is over 8,000 bytes
+(ui/url_pack.py)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from .components import component, ordered
 from .keys import BOUND, LANG, LINKED
 from .language import lang, tr
 from .layout import presenting
+from .url_pack import MAX_LINK, fit, unpack
+from .url_values import history_run
 
 SHARE = component("attnviz.share", "share")
 
@@ -19,8 +22,9 @@ def _text(value: object) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-def url_params() -> dict[str, str]:
-    """The URL of this view: every control of the run off its default, the language always."""
+def view_params() -> dict[str, str]:
+    """This view's controls as a link names them, plain: every control of the run off its
+    default, the language always."""
     bound = st.session_state.get(BOUND, {})
     params = {
         k: st.session_state[k]
@@ -28,6 +32,17 @@ def url_params() -> dict[str, str]:
         if k in st.session_state and (k == LANG or st.session_state[k] != default)
     }
     return {k: _text(v) for k, v in params.items()}
+
+
+def url_params() -> dict[str, str]:
+    """The URL of this view (:func:`view_params`), long texts packed, at most 8,000 bytes
+    with its address (``ui.url_pack.fit``)."""
+    return fit(view_params())[0]
+
+
+def same_view(a: dict[str, str], b: dict[str, str]) -> bool:
+    """Whether two links name the same view, each plain or packed."""
+    return said(unpack(a)[0]) == said(unpack(b)[0])
 
 
 def said(url: dict[str, str]) -> dict[str, str]:
@@ -47,8 +62,12 @@ def share_link() -> None:
     if st.session_state.get(LINKED):
         return
     st.session_state[LINKED] = True
-    params = url_params()
-    if params != said(st.query_params.to_dict()):  # each write: a message and a history entry
+    params, cut = fit(view_params())
+    query = st.query_params.to_dict()
+    # each write: a message and a history entry. A link that names this view in another
+    # form (a long text not packed: a link given out before packing) is written over
+    # packed, but not when the browser went back to it: Back would then stay on it.
+    if params != said(query) and not (history_run() and same_view(params, query)):
         st.query_params.from_dict(params)
     with st.sidebar:
         url = f"{st.context.url or ''}?{urlencode(params)}"
@@ -56,3 +75,5 @@ def share_link() -> None:
         present = {"present": presenting(), "keepPresent": tr("app.share_present")}
         data = {"url": url, "lang": lang(), **labels, **present}
         SHARE(key="share_link", data=ordered("share_link", data))
+        for key, (kept, total) in cut.items():
+            st.caption(tr("app.link_cut", name=key, kept=kept, total=total, limit=MAX_LINK))
