@@ -49,6 +49,7 @@ def data(
     alt: str,
     large: bool = False,
     tile_labels: list[str] | None = None,
+    short_labels: list[str] | None = None,
     max_width: int | None = None,
     save: tuple[str, str] | None = None,
     notes: list[str] | None = None,
@@ -57,7 +58,9 @@ def data(
     """What the component draws: the PNG as a data URI and the tile geometry in pixels.
 
     ``names`` (hover, one per tile, row by row; fewer names than rows × cols leave the
-    last tiles out), ``tile_labels`` titles drawn in the band above each tile, ``large``
+    last tiles out), ``tile_labels`` titles drawn in the band above each tile, and
+    ``short_labels`` the same titles short ("h12"), drawn instead where the titles would run
+    into each other at the width the browser gives the picture (a phone), ``large``
     labels for presentation mode, ``max_width`` the widest the picture grows (CSS px),
     ``save`` (label, file name) a link under the picture that saves this PNG: the
     component's own, where an ``st.download_button`` was one more element for each rerun;
@@ -81,6 +84,7 @@ def data(
         "rowLabels": row_labels,
         "colLabels": col_labels,
         "tileLabels": tile_labels or [],
+        "shortLabels": short_labels or [],
         "selected": list(selected) if selected else None,
         "alt": described,
         "large": large,
