@@ -31,7 +31,7 @@ from .drawn import drawn_as
 from .keys import FOLLOW, PICK_I, PICK_J
 from .language import tr
 from .layout import presenting
-from .share import url_params
+from .share import keep_url, url_params
 from .widgets import kept_int
 
 COMPONENT = component("attnviz.mosaic", "mosaic")
@@ -205,6 +205,4 @@ def map_alt(z: np.ndarray, payload: dict) -> str:
 def keep_in_url() -> None:
     """Write the page's controls into the URL after a fragment's own run: the same rule as
     app.py's share link (every control off its default, the language always)."""
-    params = url_params()
-    if params != st.query_params.to_dict():
-        st.query_params.from_dict(params)
+    keep_url(url_params())

@@ -9,11 +9,10 @@ from urllib.parse import urlencode
 import streamlit as st
 
 from .components import component, ordered
-from .keys import BOUND, LANG, LINKED
+from .keys import BOUND, LANG, LINKED, URL_KEPT
 from .language import lang, tr
 from .layout import presenting
 from .url_pack import MAX_LINK, fit, unpack
-from .url_values import history_run
 
 SHARE = component("attnviz.share", "share")
 
@@ -53,6 +52,18 @@ def said(url: dict[str, str]) -> dict[str, str]:
     return {k: v for k, v in url.items() if k == LANG or k not in bound or v != _text(bound[k])}
 
 
+def keep_url(params: dict[str, str]) -> None:
+    """Write ``params`` (:func:`url_params`) into the address bar where it names another
+    view than the address does. Each write is a message and a history entry, so the same
+    view in another form (a long text not packed: a link given out before packing) is
+    written over, packed, only by the session's first run: written over later, when Back
+    returned to it, Back would stay on the page."""
+    query = st.query_params.to_dict()
+    if params == said(query) or (st.session_state.get(URL_KEPT) and same_view(params, query)):
+        return
+    st.query_params.from_dict(params)
+
+
 def share_link() -> None:
     """Write every control that differs from its default into the URL (language always),
     and show that link in the sidebar with a copy button (once per run). The browser keeps
@@ -63,12 +74,8 @@ def share_link() -> None:
         return
     st.session_state[LINKED] = True
     params, cut = fit(view_params())
-    query = st.query_params.to_dict()
-    # each write: a message and a history entry. A link that names this view in another
-    # form (a long text not packed: a link given out before packing) is written over
-    # packed, but not when the browser went back to it: Back would then stay on it.
-    if params != said(query) and not (history_run() and same_view(params, query)):
-        st.query_params.from_dict(params)
+    keep_url(params)
+    st.session_state[URL_KEPT] = True
     with st.sidebar:
         url = f"{st.context.url or ''}?{urlencode(params)}"
         labels = {"label": tr("app.share_link"), "copy": tr("app.copy"), "copied": tr("app.copied")}
