@@ -21,6 +21,7 @@ BOUND = "_url_keys"  # {widget key: default} of this run, for the URL
 NOTES = "_url_notes"  # container for notices about URL values
 FIGURES = "_figures"  # the column of this run's figures, where a message of bad input goes
 LINKED = "_url_linked"  # this run has written its URL and share link
+URL_KEPT = "_url_kept"  # a run of this session has ended with its URL written (ui.share)
 OPTIONS = "_url_options"  # {select key: its options}, so tests can sweep them
 SELECT_KINDS = "_select_kinds"  # {select key: drawn as a radio}, the last run's
 SELECT_LABELS = "_select_labels"  # {select key: its options' labels}, the last run's

@@ -3,7 +3,8 @@
 // labels for rows and columns around it, or a title above each tile. Plain DOM, no chart
 // library: it draws in a few milliseconds at any sentence length.
 // data: {src, rows, cols, cell, gap, band, names, rowLabels, colLabels, tileLabels,
-//        selected, alt, large, maxWidth, save, notes}; names[r * cols + c] (fewer names: fewer
+//        shortLabels, selected, alt, large, maxWidth, save, notes}; shortLabels: the tiles'
+//        titles short ("h12"), for a narrow picture; names[r * cols + c] (fewer names: fewer
 //        tiles); save: {label, file, tokens, bar, axes} or null, a button under the picture
 //        that saves it as a PNG for a handout (savePng); notes: paragraphs under it;
 //        order: ui/common.js
@@ -97,6 +98,27 @@ function savePng(data, image) {
   });
 }
 
+// Titles (or column labels) that would run into each other at the width the picture has
+// (a phone, many heads) are set short ("h12"), and in smaller type if even those do not
+// fit: a title has its tile's column, less a gap, however wide the page. Again whenever
+// the picture's width changes (a phone turned, the sidebar opened).
+const LABEL_GAP = 4; // px between two neighbours' labels, at least
+function fitLabels(spans, full, short, image, step, width) {
+  const room = (image.getBoundingClientRect().width * step) / width - LABEL_GAP;
+  if (!spans.length || room <= 0) return; // nothing to fit, or not laid out (hidden)
+  spans.forEach((span, k) => {
+    span.textContent = full[k];
+    span.style.fontSize = "";
+  });
+  const widest = () => Math.max(...spans.map((span) => span.getBoundingClientRect().width));
+  if (widest() <= room) return;
+  if (short.length) spans.forEach((span, k) => (span.textContent = short[k] ?? full[k]));
+  const wide = widest();
+  if (wide <= room) return;
+  const px = (parseFloat(getComputedStyle(spans[0]).fontSize) * room) / wide;
+  spans.forEach((span) => (span.style.fontSize = `${Math.floor(px * 10) / 10}px`));
+}
+
 export default function ({ data, parentElement, setTriggerValue }) {
   if (superseded(parentElement, data.order)) return; // ui/common.js
   const { src, rows, cols, cell, gap, names, rowLabels, colLabels, selected, alt, large } = data;
@@ -109,11 +131,13 @@ export default function ({ data, parentElement, setTriggerValue }) {
   const pct = (px, total) => `${(100 * px) / total}%`;
 
   const top = el("div", "col-labels");
-  colLabels.forEach((label, c) => {
+  const colSpans = colLabels.map((label, c) => {
     const span = el("span", "label", label);
     span.style.left = pct(c * step + cell / 2, width);
     top.append(span);
+    return span;
   });
+  const titleSpans = [], titles = [], shortTitles = [];
   const side = el("div", "row-labels");
   rowLabels.forEach((label, r) => {
     const span = el("span", "label", label);
@@ -159,6 +183,9 @@ export default function ({ data, parentElement, setTriggerValue }) {
           top: pct(r * stepY + band / 2, height),
         });
         image.append(span);
+        titleSpans.push(span);
+        titles.push(title);
+        shortTitles.push((data.shortLabels || [])[r * cols + c] ?? title);
       }
     }
   }
@@ -170,6 +197,12 @@ export default function ({ data, parentElement, setTriggerValue }) {
   root.classList.toggle("large", Boolean(large));
   root.style.maxWidth = data.maxWidth ? `${data.maxWidth}px` : "";
   root.replaceChildren(el("div"), top, side, image);
+  root.fit?.disconnect();
+  root.fit = new ResizeObserver(() => {
+    fitLabels(titleSpans, titles, data.shortLabels?.length ? shortTitles : [], image, step, width);
+    fitLabels(colSpans, colLabels, [], image, step, width);
+  });
+  root.fit.observe(image);
   if (data.save?.tokens) {
     const button = el("button", "save", data.save.label);
     button.onclick = () => savePng(data, img);

@@ -31,7 +31,7 @@ from .drawn import drawn_as
 from .keys import FOLLOW, PICK_I, PICK_J
 from .language import tr
 from .layout import presenting
-from .share import url_params
+from .share import keep_url, url_params
 from .widgets import kept_int
 
 COMPONENT = component("attnviz.mosaic", "mosaic")
@@ -49,6 +49,7 @@ def data(
     alt: str,
     large: bool = False,
     tile_labels: list[str] | None = None,
+    short_labels: list[str] | None = None,
     max_width: int | None = None,
     save: tuple[str, str] | None = None,
     notes: list[str] | None = None,
@@ -57,7 +58,9 @@ def data(
     """What the component draws: the PNG as a data URI and the tile geometry in pixels.
 
     ``names`` (hover, one per tile, row by row; fewer names than rows × cols leave the
-    last tiles out), ``tile_labels`` titles drawn in the band above each tile, ``large``
+    last tiles out), ``tile_labels`` titles drawn in the band above each tile, and
+    ``short_labels`` the same titles short ("h12"), drawn instead where the titles would run
+    into each other at the width the browser gives the picture (a phone), ``large``
     labels for presentation mode, ``max_width`` the widest the picture grows (CSS px),
     ``save`` (label, file name) a link under the picture that saves this PNG: the
     component's own, where an ``st.download_button`` was one more element for each rerun;
@@ -81,6 +84,7 @@ def data(
         "rowLabels": row_labels,
         "colLabels": col_labels,
         "tileLabels": tile_labels or [],
+        "shortLabels": short_labels or [],
         "selected": list(selected) if selected else None,
         "alt": described,
         "large": large,
@@ -202,6 +206,4 @@ def map_alt(z: np.ndarray, payload: dict) -> str:
 def keep_in_url() -> None:
     """Write the page's controls into the URL after a fragment's own run: the same rule as
     app.py's share link (every control off its default, the language always)."""
-    params = url_params()
-    if params != st.query_params.to_dict():
-        st.query_params.from_dict(params)
+    keep_url(url_params())

@@ -1,5 +1,6 @@
 """The share link: this view's URL, every control off its default, in the address bar and
-in the sidebar with a copy button."""
+in the sidebar with a copy button; long texts packed, so that no link is over 8,000 bytes
+(ui/url_pack.py)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,10 @@ from urllib.parse import urlencode
 import streamlit as st
 
 from .components import component, ordered
-from .keys import BOUND, LANG, LINKED
+from .keys import BOUND, LANG, LINKED, URL_KEPT
 from .language import lang, tr
 from .layout import presenting
+from .url_pack import MAX_LINK, fit, unpack
 
 SHARE = component("attnviz.share", "share")
 
@@ -19,8 +21,9 @@ def _text(value: object) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-def url_params() -> dict[str, str]:
-    """The URL of this view: every control of the run off its default, the language always."""
+def view_params() -> dict[str, str]:
+    """This view's controls as a link names them, plain: every control of the run off its
+    default, the language always."""
     bound = st.session_state.get(BOUND, {})
     params = {
         k: st.session_state[k]
@@ -30,12 +33,35 @@ def url_params() -> dict[str, str]:
     return {k: _text(v) for k, v in params.items()}
 
 
+def url_params() -> dict[str, str]:
+    """The URL of this view (:func:`view_params`), long texts packed, at most 8,000 bytes
+    with its address (``ui.url_pack.fit``)."""
+    return fit(view_params())[0]
+
+
+def same_view(a: dict[str, str], b: dict[str, str]) -> bool:
+    """Whether two links name the same view, each plain or packed."""
+    return said(unpack(a)[0]) == said(unpack(b)[0])
+
+
 def said(url: dict[str, str]) -> dict[str, str]:
     """The view a URL names: its parameters less those that spell out a control's default.
     A link that sets every control (the tour's) names the same view as the page's own URL;
     writing that URL over it would add a history entry, and Back would stay on the page."""
     bound = st.session_state.get(BOUND, {})
     return {k: v for k, v in url.items() if k == LANG or k not in bound or v != _text(bound[k])}
+
+
+def keep_url(params: dict[str, str]) -> None:
+    """Write ``params`` (:func:`url_params`) into the address bar where it names another
+    view than the address does. Each write is a message and a history entry, so the same
+    view in another form (a long text not packed: a link given out before packing) is
+    written over, packed, only by the session's first run: written over later, when Back
+    returned to it, Back would stay on the page."""
+    query = st.query_params.to_dict()
+    if params == said(query) or (st.session_state.get(URL_KEPT) and same_view(params, query)):
+        return
+    st.query_params.from_dict(params)
 
 
 def share_link() -> None:
@@ -47,12 +73,14 @@ def share_link() -> None:
     if st.session_state.get(LINKED):
         return
     st.session_state[LINKED] = True
-    params = url_params()
-    if params != said(st.query_params.to_dict()):  # each write: a message and a history entry
-        st.query_params.from_dict(params)
+    params, cut = fit(view_params())
+    keep_url(params)
+    st.session_state[URL_KEPT] = True
     with st.sidebar:
         url = f"{st.context.url or ''}?{urlencode(params)}"
         labels = {"label": tr("app.share_link"), "copy": tr("app.copy"), "copied": tr("app.copied")}
         present = {"present": presenting(), "keepPresent": tr("app.share_present")}
         data = {"url": url, "lang": lang(), **labels, **present}
         SHARE(key="share_link", data=ordered("share_link", data))
+        for key, (kept, total) in cut.items():
+            st.caption(tr("app.link_cut", name=key, kept=kept, total=total, limit=MAX_LINK))

@@ -13,6 +13,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 from .keys import BOUND
 from .language import tr
 from .messages import note
+from .url_pack import PACKED, unpack_value
 
 
 def from_url(
@@ -28,9 +29,9 @@ def from_url(
     st.session_state.setdefault(BOUND, {})[key] = default
     if key in st.session_state and (history_run() or not valid(st.session_state[key])):
         del st.session_state[key]
-    if key not in st.session_state and key in st.query_params:
-        raw = st.query_params[key]
+    if key not in st.session_state and in_url(key):
         try:
+            raw = url_value(key)
             value = parse(raw)
         except (ValueError, TypeError):
             note(tr("app.url_ignored", name=key))
@@ -39,6 +40,20 @@ def from_url(
                 note(tr("app.url_clamped", name=key, value=value))
             st.session_state[key] = value
     return key in st.session_state
+
+
+def in_url(key: str) -> bool:
+    """Whether the page's link sets ``key``, plain (``?key=``) or packed (``?key.z=``)."""
+    return key in st.query_params or key + PACKED in st.query_params
+
+
+def url_value(key: str) -> str:
+    """``key``'s value in the page's link: as written, or unpacked (ui/url_pack.py); a
+    packed value that is no packed text is a ValueError. A plain value wins over a packed
+    one, as :func:`ui.url_pack.unpack` reads a link."""
+    if key in st.query_params:
+        return st.query_params[key]
+    return unpack_value(st.query_params[key + PACKED])
 
 
 def history_run() -> bool:

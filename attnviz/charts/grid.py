@@ -10,11 +10,30 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from ..text import token_labels
+from ..text import columns, token_labels
 from .maps import colour_bar, map_trace, pairs
 from .raster import colour, png_bytes, png_uri, pool
 
 GRID_HEATMAP_MAX_CELLS = 8 * 32 * 32  # above this a grid is drawn as one image
+NARROW_PX = 340  # the narrowest a figure is drawn: a phone's 390 px less the page's margins
+TITLE_PX, MIN_TITLE_PX = 12, 9  # the heads' titles' type, and the least it is made to fit
+EM_PER_COLUMN = 0.55  # a column of attnviz.text.columns, in em: a little over half, to be safe
+
+
+def fitted_titles(titles: list[str], cols: int, px: float = TITLE_PX) -> tuple[list[str], float]:
+    """The heads' titles and their type size, such that no two run into each other in a
+    figure of ``cols`` tiles a row as narrow as NARROW_PX (a phone): a title has its tile's
+    column, less a gap. Smaller type where needed, down to MIN_TITLE_PX; below that the titles
+    are short, "h1" … "hH", in any language."""
+
+    def size(names: list[str]) -> float:
+        room = (NARROW_PX - 20) / cols - 6  # the figure's side margins, and a gap
+        return min(px, room / (EM_PER_COLUMN * max(columns(t) for t in names)))
+
+    if size(titles) >= MIN_TITLE_PX:
+        return titles, size(titles)
+    short = [f"h{h}" for h in range(1, len(titles) + 1)]
+    return short, size(short)
 
 
 def head_grid(
@@ -39,8 +58,9 @@ def head_grid(
     titles = titles or [f"head {h}" for h in range(1, H + 1)]
     cols = min(cols, H)
     rows = -(-H // cols)
+    shown, title_px = fitted_titles(titles, cols)  # hover names the head in full
     if H * n_q * n_k > GRID_HEATMAP_MAX_CELLS:
-        return _mosaic(weights, titles, cols, rows, zmin, zmax, width_px)
+        return _mosaic(weights, shown, title_px, cols, rows, zmin, zmax, width_px)
     # One heat map trace holding every head, NaN between tiles: far cheaper to build and
     # draw than one subplot per head, and still hoverable.
     gap = 1 + n_k // 8
@@ -61,10 +81,10 @@ def head_grid(
             dict(
                 x=(h % cols) * (n_k + gap) + (n_k - 1) / 2,
                 y=(h // cols) * (n_q + gap) - 0.5,
-                text=titles[h],
+                text=shown[h],
                 showarrow=False,
                 yshift=10,
-                font_size=12,
+                font_size=title_px,
             )
             for h in range(H)
         ]
@@ -82,6 +102,7 @@ def head_grid(
 def _mosaic(
     weights: np.ndarray,
     titles: list[str],
+    title_px: float,
     cols: int,
     rows: int,
     zmin: float,
@@ -107,7 +128,7 @@ def _mosaic(
                 y=(h // cols) * (n_q + gap_y) + gap_y / 2,
                 text=titles[h],
                 showarrow=False,
-                font_size=11,
+                font_size=min(11, title_px),
             )
             for h in range(len(maps))
         ],

@@ -57,6 +57,7 @@ def grid(
     lo, hi = span
     tiles, png = grid_picture(cfg, show, presenting(), shown, lo, hi)
     titles = [tr("multihead.head", h=g + 1) for g in range(cfg.H)]
+    short = [tr("multihead.head_short", h=g + 1) for g in range(cfg.H)]
     names = [
         tr("multihead.tile_name", h=g + 1, entropy=r.entropy[g], max=r.max_weight[g])
         for g in range(cfg.H)
@@ -77,6 +78,7 @@ def grid(
         col_labels=[],
         names=names,
         tile_labels=titles,
+        short_labels=short,
         selected=divmod(h, tiles.cols),
         alt=tr("multihead.grid"),
         large=presenting(),

@@ -106,15 +106,22 @@ def peak_rss_mb(pid: int) -> float:
     return float("nan")
 
 
-def open_campus(log_dir: Path, cwd: Path = ROOT, options: tuple[str, ...] = ()) -> Campus:
+def open_campus(
+    log_dir: Path, cwd: Path = ROOT, options: tuple[str, ...] = (), started: int = len(REPLICAS)
+) -> Campus:
     """Start ``streamlit run app.py`` three times and HAProxy in front, with
-    deploy/haproxy.cfg as shipped (only its addresses set through the environment)."""
+    deploy/haproxy.cfg as shipped (only its addresses set through the environment).
+    ``started`` < 3 starts fewer replicas, the config's other servers naming them again."""
     replicas, env = {}, {}
     try:
-        for name in REPLICAS:
-            log = log_dir / f"replica-{name}.log"
-            proc, url = start_server(cwd=cwd, options=options, log=open(log, "w"))  # noqa: SIM115
-            replicas[name] = (proc, url, log)
+        for n, name in enumerate(REPLICAS):
+            if n >= started:
+                replicas[name] = replicas[REPLICAS[n % started]]
+            else:
+                log = log_dir / f"replica-{name}.log"
+                proc, url = start_server(cwd=cwd, options=options, log=open(log, "w"))  # noqa: SIM115
+                replicas[name] = (proc, url, log)
+            url = replicas[name][1]
             env[f"ATTNVIZ_REPLICA_{name[1:]}"] = url.split("://", 1)[1]
         port, stats = free_port(), free_port()
         env |= {"ATTNVIZ_BIND": f"127.0.0.1:{port}", "ATTNVIZ_STATS": f"127.0.0.1:{stats}"}
