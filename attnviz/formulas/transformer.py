@@ -34,10 +34,10 @@ def ffn_width(D: int, D_ff: int) -> str:
 
 def cross_entropy_loss(V: int) -> str:
     """The mean cross-entropy of the read-out o_i through W_out against a target word y_i."""
-    # two lines: on one it ran past the page's left column
+    # three lines: on two the first ran past the page's left column (a third of the page)
     return (
-        r"\begin{aligned}\mathcal{L} &= -\tfrac{1}{BN}\textstyle\sum_i"
-        r" \log \operatorname{softmax}(o_i W_{\mathrm{out}})_{y_i} \\"
+        r"\begin{aligned}\mathcal{L} &= -\tfrac{1}{BN}\textstyle\sum_i \log \hat y_{i,\,y_i} \\"
+        r" \hat y_i &= \operatorname{softmax}(o_i W_{\mathrm{out}}) \\"
         rf" W_{{\mathrm{{out}}}} &\in \mathbb{{R}}^{{D \times V}},\ V = {V}\end{{aligned}}"
     )
 
