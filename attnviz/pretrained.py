@@ -118,6 +118,9 @@ class PretrainedModel(nn.Module):
             ) from None
         self.tokenizer.no_padding()  # a file may pad and truncate for batching
         self.tokenizer.no_truncation()
+        # the token that stands for what the vocabulary lacks ([UNK]); None where the
+        # tokenizer has none (GPT-2's byte-level BPE spells every text out of bytes)
+        self.unknown_token: str | None = getattr(self.tokenizer.model, "unk_token", None)
         self.embeddings = Embeddings(a)
         self.stack = TransformerStack(
             a.L,

@@ -9,7 +9,7 @@ from plotly.subplots import make_subplots
 
 from ..text import token_labels
 from .maps import LEGEND_AT_FOOT
-from .rules import hline, panel
+from .rules import panel
 
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c")
 
@@ -28,11 +28,17 @@ def gamma_beta(
     fig = make_subplots(rows=2, cols=1, shared_xaxes=True, subplot_titles=titles)
     for row, v in enumerate((gamma, beta), start=1):
         fig.add_scatter(x=d, y=np.asarray(v, np.float32), mode="lines", row=row, col=1)
-    starts = (1.0, 0.0)  # γ's and β's values at initialisation, dotted
-    dotted = [hline(y, panel(r, 1, 1), color="grey", dash="dot") for r, y in enumerate(starts, 1)]
+    starts = (1.0, 0.0)  # γ's and β's values at initialisation, dotted over d = 1 … D only
+    dotted = [
+        dict(type="line", xref=f"x{panel(r, 1, 1)}", yref=f"y{panel(r, 1, 1)}", x0=1, x1=len(d))
+        | dict(y0=y, y1=y, line=dict(color="grey", dash="dot"))
+        for r, y in enumerate(starts, 1)
+    ]
     fig.update_layout(shapes=dotted)
-    fig.update_xaxes(title=x_title, row=2, col=1)
-    fig.update_layout(height=height, showlegend=False, margin=dict(l=60, r=10, t=40, b=40))
+    # the axis spans the components exactly, and its title stands below its tick labels
+    fig.update_xaxes(range=[1, len(d)], automargin=True)
+    fig.update_xaxes(title=dict(text=x_title, standoff=10), row=2, col=1)
+    fig.update_layout(height=height, showlegend=False, margin=dict(l=60, r=10, t=40, b=10))
     return fig
 
 

@@ -84,7 +84,11 @@ with left:
     st.caption(ui.tr(keys["tokenizer"]))
     if r.japanese:
         st.warning(ui.tr("real_model.japanese"))
-    with st.expander(ui.tr("real_model.token_list", n=len(r.tokens)), expanded=r.japanese):
+    elif r.unknown:  # an emoji's or another script's characters, all one unknown token
+        st.warning(ui.tr("real_model.unknown", n=r.unknown, N=len(r.tokens)))
+    with st.expander(
+        ui.tr("real_model.token_list", n=len(r.tokens)), expanded=r.japanese or bool(r.unknown)
+    ):
         st.code(" · ".join(token_labels(r.tokens, escape=False)), language=None, wrap_lines=True)
 
 if r.truncated:

@@ -293,6 +293,21 @@ def test_japanese_input_shows_its_wordpiece_tokens(lang):
     assert not english.warning and any("WordPiece" in c.value for c in english.caption)
 
 
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_a_text_the_vocabulary_lacks_says_how_many_tokens_are_unknown(lang):
+    """Emoji alone became one [UNK] with no word of it (issue 52): the page counts the
+    unknown tokens, from the tokenizer's own encoding, and opens the token list."""
+    text = "😀🎉👍 🐱"
+    tokens = rm.run(rm.Config(text=text)).tokens
+    n = tokens.count("[UNK]")
+    assert n >= 1
+    at = run_page("real_model", lang=lang, text=text)
+    assert_clean(at)
+    said = t("real_model.unknown", lang, n=n, N=len(tokens))
+    assert [w.value for w in at.warning] == [said]
+    assert not run_page("real_model", lang=lang, text=TEXT).warning  # a text it knows: none
+
+
 def test_no_cell_is_outlined_before_one_is_picked():
     """The map outlined [CLS]→[CLS] in red on opening, before anything was picked; it
     outlines (i, j) only while the steps (or the query–key picture) use it."""

@@ -69,6 +69,7 @@ class Result:
     tokens: list[str]  # all N tokens, special ones included ([CLS] … [SEP] for BERT)
     truncated: bool  # the text had more tokens than the page reads and was cut
     japanese: bool  # the text holds Japanese, which the model reads as the tokens above
+    unknown: int  # tokens the vocabulary lacks, read as its unknown token ([UNK]): 0 for none
     keep: np.ndarray  # (N_keep,) positions of the tokens shown
     shown_tokens: list[str]  # the tokens at ``keep``
     labels: list[str]  # "i:token" of the tokens shown (from 1), for CSV headers
@@ -172,6 +173,7 @@ def run(cfg: Config) -> Result:
         tokens=enc.tokens,
         truncated=enc.truncated,
         japanese=has_japanese(cfg.text),
+        unknown=sum(tok == net.unknown_token for tok in enc.tokens) if net.unknown_token else 0,
         keep=keep,
         shown_tokens=shown_tokens,
         labels=token_labels(shown_tokens, keep, escape=False),
