@@ -13,6 +13,8 @@ def test_quick_sweep_of_every_page_prints_its_slowest_reruns(capsys):
     pages = sorted(PAGES)
     runs = [r for page in pages for r in bench_controls.sweep(page, "en", quick=True)]
     swept = {setting.split(" ", 1)[0] for _, setting in runs}
-    assert swept == set(pages) - {"home"}, swept  # the home page has no control to move
+    # the home page has no control to move; the class page's one control is a class's code,
+    # which needs a running class (tests/app/test_classroom_page.py moves it)
+    assert swept == set(pages) - {"home", "classroom"}, swept
     with capsys.disabled():
         print("\n" + bench_controls.report(runs, pages))

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 from playwright.sync_api import expect
 
-from attnviz.i18n import t
-from attnviz.lessons import equivariance
+from attnviz.i18n import plain, t
+from attnviz.lessons import equivariance, tour
 from attnviz.text import token_labels
 
 from .conftest import assert_clean, open_app, slider, wait_idle
@@ -77,8 +77,10 @@ def test_equivariance_page_redraws_when_a_radio_is_clicked(server, page):
 
 @pytest.mark.browser
 def test_a_tour_link_opens_its_page_in_the_state_it_names(server, page):
-    """S3's link, clicked in the tour, opens the √D page at D = 1024 (a page link navigates
-    inside the session: a D left behind by an earlier visit must not win over the link)."""
+    """S3's link, clicked in the tour, opens the √D page at the D it names (a page link
+    navigates inside the session: a D left behind by an earlier visit must not win over it)."""
+    stop = tour.stop("S3", "ja", 0)
+    D = stop.query()["D"]
     open_app(page, f"{server}/saturation?lang=ja&D=4")  # an earlier visit, D = 4
     wait_for_plots(page, 4)
     page.locator("[data-testid=stSidebarNav]").get_by_text("本文を順にたどる", exact=True).click()
@@ -86,12 +88,12 @@ def test_a_tour_link_opens_its_page_in_the_state_it_names(server, page):
     wait_idle(page)
     page.locator("[data-testid=stMain] [role=radiogroup] label").filter(has_text="S3").click()
     wait_idle(page)
-    page.get_by_text("D = 1024、スケーリングなしとありの比較").first.click()
-    page.wait_for_url(re.compile(r"/saturation\?.*D=1024"), timeout=30_000)
+    page.get_by_text(plain(stop.state)).first.click()
+    page.wait_for_url(re.compile(rf"/saturation\?.*D={D}"), timeout=30_000)
     wait_idle(page, timeout=90_000)
     wait_for_plots(page, 4)
-    expect(thumb_value(page, "次元 D")).to_have_text("1024")  # the link's D, not the earlier 4
-    assert re.search(r"D=1024", page.url)  # and the page kept it
+    expect(thumb_value(page, "次元 D")).to_have_text(D)  # the link's D, not the earlier 4
+    assert re.search(rf"D={D}\b", page.url)  # and the page kept it
     assert_clean(page)
 
 
