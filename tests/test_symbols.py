@@ -7,7 +7,7 @@ import pytest
 
 from attnviz import formulas
 from attnviz.i18n import t
-from attnviz.lessons import positional
+from attnviz.lessons import positional, tour
 from attnviz.norms import NORMS
 from attnviz.scores import SCORES
 from attnviz.text import tokenize
@@ -101,7 +101,7 @@ def test_the_japanese_says_what_the_analyser_does_and_uses_the_chapters_terms():
     assert "単語ごとに 1 トークン" not in label and "「座っ」「た」" in label and "句読点" in label
     assert "punctuation" in t("block_anatomy.text", "en")
     assert tokenize("cat's") == ["cat", "'", "s"]  # the English label's example
-    state = t("tour.s13_state", "ja")
+    state = tour.stop("S13", "ja").state  # the link's label, from the config it opens
     assert "位置ごとの順伝播型ネットワーク" in state and "FFN" not in state
 
 

@@ -90,12 +90,14 @@ def show(claim: str, seed: int, land: bool = False) -> None:
     stop = tour.stop(claim, ui.lang(), seed)
     key = claim.lower()
     keyboard(land)
-    if ui.presenting():  # the claim folded: the question and its choices fit the screen
+    if ui.presenting():  # the claim and its equation folded: the question, its choices and,
+        # revealed, the verdict and the figure's top fit a 720-line projector
         with st.expander(f"**{claim}** · {ui.tr('tour.claim')}"):
             st.markdown(ui.tr(f"tour.{key}_claim"))
+            st.latex(stop.formula)
     else:
         st.markdown(f"**{claim}** · {ui.tr(f'tour.{key}_claim')}")
-    st.latex(stop.formula)
+        st.latex(stop.formula)
     cfg, r = _compute(ask, seed)
     try:
         ex = ask.ask(cfg, r, ui.lang(), seed)
