@@ -86,6 +86,12 @@ LARGE = 0.1  # far above rounding: the positions' own size
 SIZES = ("small", "medium", "large")
 S7_KINDS = ("none", "sinusoidal", "law", "maps")
 S15_KINDS = ("sinusoidal", "none", "restore")
+# the kinds asked of a law rather than a measured size: (their choices, the right one)
+LAWS = {
+    "law": (("Pf", "f", "PTf", "PfPT"), "Pf"),
+    "maps": (("PAPT", "A", "PA", "APT"), "PAPT"),
+    "restore": (("add", "heads", "root", "wider"), "add"),
+}
 
 
 def power(x: float) -> str:
@@ -140,40 +146,17 @@ def equivariant(claim: str):
         given = tr("given_order", lang, before=" ".join(r.tokens), after=order)
         fields = dict(error=r.error, tol=power(equivariance.TOLERANCE), large=LARGE)
         note = tr("eq_identity", lang) if r.verdict == "identity" else ""
-        if k == "law":
-            keys = ("Pf", "f", "PTf", "PfPT")
+        if k in LAWS:  # the law's answer, whatever the example: P f(X), P A Pᵀ, adding pᵢ
+            keys, right = LAWS[k]
+            why = tr(f"eq_why_{k}", lang, **fields, e=r.attn_error)
             return exercise(
                 claim,
                 seed,
                 k,
-                tr("eq_ask_law", lang),
-                choices_of("eq_law", keys, lang),
-                "Pf",
-                sentences(lang, tr("eq_why_law", lang, **fields), note),
-                given,
-            )
-        if k == "maps":
-            keys = ("PAPT", "A", "PA", "APT")
-            return exercise(
-                claim,
-                seed,
-                k,
-                tr("eq_ask_maps", lang),
-                choices_of("eq_maps", keys, lang),
-                "PAPT",
-                sentences(lang, tr("eq_why_maps", lang, e=r.attn_error), note),
-                given,
-            )
-        if k == "restore":
-            keys = ("add", "heads", "root", "wider")
-            return exercise(
-                claim,
-                seed,
-                k,
-                tr("eq_ask_restore", lang),
-                choices_of("eq_restore", keys, lang),
-                "add",
-                sentences(lang, tr("eq_why_restore", lang, **fields), note),
+                tr(f"eq_ask_{k}", lang),
+                choices_of(f"eq_{k}", keys, lang),
+                right,
+                sentences(lang, why, note),
                 given,
             )
         right = size(r.error)

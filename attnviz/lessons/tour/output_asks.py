@@ -170,6 +170,11 @@ def s9_figure(cfg, r, lang, seed) -> go.Figure:
             tr("fig_together", lang, M=len(r.queries)): r.many[0],
         }
         return bars(r, series, f"{t('scoring.weights_title', lang)} · q = {r.queries[0]}", lang)
+    return weights_map(r, lang)
+
+
+def weights_map(r, lang: str) -> go.Figure:
+    """A = softmax(Q Xᵀ / √D): a row per query, a column per source."""
     return charts.matrix(
         r.many,
         token_labels(r.tokens),
@@ -221,14 +226,7 @@ def s11(cfg, r, lang, seed) -> Exercise:
 
 def s11_figure(cfg, r, lang, seed) -> go.Figure:
     if kind(seed, S11_KINDS) == "weights":
-        return charts.matrix(
-            r.many,
-            token_labels(r.tokens),
-            token_labels(r.queries),
-            title=t("scoring.many_weights", lang),
-            x_title=t("scoring.source_axis", lang),
-            y_title=t("scoring.query_axis", lang),
-        )
+        return weights_map(r, lang)
     k = min(cfg.D, 32)
     return charts.matrix(
         r.many_attended[:, :k],
