@@ -20,7 +20,9 @@ from ...i18n import LANGS
 from .. import block_anatomy, depth_gradients, equivariance, multihead, positional, saturation
 from .. import scoring as scoring_lesson
 from . import block_asks as block
+from . import depth_asks as depth
 from . import law_asks as law
+from . import learned_asks as learned
 from . import output_asks as output
 from . import scoring_asks as scoring
 
@@ -124,19 +126,19 @@ ASKS = {
         ),
         _scoring(
             "S4",
-            scoring.s4_config,
-            scoring.s4,
-            scoring.s4_figure,
+            learned.s4_config,
+            learned.s4,
+            learned.s4_figure,
             lambda: formulas.score("bilinear"),
         ),
         _scoring(
-            "S5", scoring.s5_config, scoring.s5, scoring.s5_figure, lambda: formulas.score("mlp")
+            "S5", learned.s5_config, learned.s5, learned.s5_figure, lambda: formulas.score("mlp")
         ),
         _scoring(
             "S6",
-            scoring.s6_config,
-            scoring.s6,
-            scoring.s6_figure,
+            learned.s6_config,
+            learned.s6,
+            learned.s6_figure,
             lambda: formulas.score("query_only"),
             "scoring.shuffle_title",
         ),
@@ -192,11 +194,11 @@ ASKS = {
             "S14",
             "depth_gradients",
             depth_gradients.trend,
-            block.depth_config,
-            block.s14,
-            block.s14_figure,
-            block.depth_link,
-            block.depth_state,
+            depth.depth_config,
+            depth.s14,
+            depth.s14_figure,
+            depth.depth_link,
+            depth.depth_state,
             lambda: formulas.block("pre"),
             more=(("training_race", None), ("block_anatomy", block.pre_link)),
             slow=True,
