@@ -8,16 +8,14 @@ teacher reveals it.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import streamlit as st
 
 import ui
 from attnviz.lessons import tour
 from pages.start import tour_class
+from ui import tour_keys
 from ui.keys import (
     PRESENT,
-    TOUR_ANSWERED,
     TOUR_ANSWERS,
     TOUR_RETURN,
     TOUR_REVEALED,
@@ -26,16 +24,6 @@ from ui.keys import (
 )
 from ui.share import url_params
 
-KEYS = st.components.v2.component(
-    "attnviz.tour_keys",
-    js=(Path(ui.__file__).parent / "tour_keys.js").read_text(encoding="utf-8"),
-)
-
-
-def _answered() -> None:
-    """One more answer or reveal: the verdict it draws takes the keyboard's focus."""
-    st.session_state[TOUR_ANSWERED] = st.session_state.get(TOUR_ANSWERED, 0) + 1
-
 
 def _record(claim: str, seed: int, ex: tour.Exercise, pick_key: str) -> None:
     """The form's callback: keep the answer picked (none picked: nothing is kept)."""
@@ -43,12 +31,12 @@ def _record(claim: str, seed: int, ex: tour.Exercise, pick_key: str) -> None:
     if choice is not None:
         answer = dict(seed=seed, choice=choice, right=ex.is_right(choice))
         st.session_state.setdefault(TOUR_ANSWERS, {})[claim] = answer
-        _answered()
+        tour_keys.answered()
 
 
 def _reveal(claim: str, seed: int) -> None:
     st.session_state.setdefault(TOUR_REVEALED, set()).add((claim, seed))
-    _answered()
+    tour_keys.answered()
 
 
 def _compute(ask: tour.Ask, seed: int):
@@ -77,19 +65,11 @@ def links(stop: tour.Stop) -> None:
     )
 
 
-def keyboard(land: bool) -> None:
-    """The skip link to the question, ↓ from the first choice, the focus on a new verdict,
-    and a linked stop's question brought into view (ui/tour_keys.js)."""
-    answered = st.session_state.get(TOUR_ANSWERED)
-    data = dict(skip=ui.tr("tour.skip"), answered=answered, land=land)
-    KEYS(key="tour_keys", data=data)
-
-
 def show(claim: str, seed: int, land: bool = False) -> None:
     ask = tour.ASKS[claim]
     stop = tour.stop(claim, ui.lang(), seed)
     key = claim.lower()
-    keyboard(land)
+    tour_keys.keyboard(land)
     if ui.presenting():  # the claim and its equation folded: the question, its choices and,
         # revealed, the verdict and the figure's top fit a 720-line projector
         with st.expander(f"**{claim}** · {ui.tr('tour.claim')}"):
