@@ -46,7 +46,6 @@ RACE_POSITIONS = "race_pe"  # the encodings the latest race learned (LearnedPosi
 TOUR_ANSWERS = "_tour_answers"  # {claim: {"seed", "choice", "right"}}: the latest answer
 TOUR_REVEALED = "_tour_revealed"  # {(claim, seed)} whose answer the teacher has revealed
 TOUR_RETURN = "_tour_return"  # the stop a page was opened from: claim, URL, page, heading
-TOUR_FOLDED = "_tour_folded"  # the session began at a stop's link: the introduction is folded
 TOUR_ANSWERED = "_tour_answered"  # how many answers or reveals so far: the verdict takes focus
 
 # a class on the tour (pages/start/classroom*.py, pages/start/tour_class.py, ui.classroom)

@@ -5,7 +5,7 @@ The stop and its example (``?stop=S9&example=2``) are kept in the URL, so a shar
 opens the same question on the same example. Answers are kept in the session only.
 
 The stop comes first: beside it on a wide screen, the list of stops follows it on a phone
-(columns stack there), and a stop opened from a link folds the introduction away. On a
+(columns stack there), and past the first stop the introduction is folded away. On a
 projector the list and the buttons that move through the stops go to the sidebar, the
 title is compact and the claim folded, so the question, its choices and, once revealed, the
 verdict and the figure's top fit a 720-line screen (ui/tour_presenting.css).
@@ -18,7 +18,7 @@ from attnviz.lessons import tour
 from attnviz.limits import MAX_SEED
 from pages.start import tour_class
 from pages.start import tour_stop as views
-from ui.keys import TOUR_ANSWERS, TOUR_FOLDED, TOUR_SEED, TOUR_STOP
+from ui.keys import TOUR_ANSWERS, TOUR_SEED, TOUR_STOP
 from ui.layout import css
 
 END = "end"  # the summary, after S16
@@ -46,15 +46,8 @@ def another() -> None:
 
 presenting = ui.presenting()
 st.html(css("tour_presenting" if presenting else "tour"))
-# a session that starts at a stop's link came for that stop: the introduction is folded
-folded = st.session_state.setdefault(TOUR_FOLDED, TOUR_STOP in st.query_params)
 st.title(ui.tr("tour.title"))
-if not presenting:  # on a projector the stop's question would start below the fold
-    if folded:
-        with st.expander(ui.tr("tour.about")):
-            st.markdown(ui.tr("tour.intro"))
-    else:
-        st.markdown(ui.tr("tour.intro"))
+intro = st.container()  # drawn once the stop is known
 # the stop first (on a phone the list, stacked, comes after it); presenting, the list goes
 # to the sidebar and the stop gets the whole width, its formulas their projector size
 main, side = (st.container(), st.sidebar) if presenting else st.columns([4, 1], gap="medium")
@@ -71,6 +64,16 @@ with moves:
     ahead.button(ui.tr("tour.next"), on_click=go, args=(1,), disabled=claim == END)
     if claim != END:
         other.button(ui.tr("tour.another"), on_click=another, key="another")
+# past the first stop the introduction is folded, so a stop's link (on a phone) lands near its
+# question; it depends on the stop alone, so the same URL opens the same view in any session
+folded = claim != CLAIMS[0]
+if not presenting:  # on a projector the stop's question would start below the fold
+    with intro:
+        if folded:
+            with st.expander(ui.tr("tour.about")):
+                st.markdown(ui.tr("tour.intro"))
+        else:
+            st.markdown(ui.tr("tour.intro"))
 with main:
     if claim != END:
         views.show(claim, seed, land=folded)
