@@ -185,3 +185,21 @@ def test_each_benchmark_says_how_to_run_it_and_each_figure_names_its_command(ben
         assert "core" in figure or "machine" in figure, figure  # its machine
         assert re.search(r"load|quiet|nothing else", figure), figure  # what else ran
         assert re.search(r"`(python3|bash) [^`]+`", figure), figure  # what printed it
+
+
+def test_no_file_keeps_a_merge_conflict():
+    """A merge left half done (``<<<<<<<`` … ``>>>>>>>``) shows both sides to a reader."""
+    import subprocess
+
+    files = subprocess.run(
+        ["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.split()
+    marker = re.compile(r"^(<{7} |>{7} |={7}$)", re.M)
+    kept = [
+        f
+        for f in files
+        if Path(ROOT / f).suffix in {".py", ".md", ".toml", ".css", ".js", ".cfg", ".yaml", ".txt"}
+        and (ROOT / f).is_file()
+        and marker.search((ROOT / f).read_text(errors="replace"))
+    ]
+    assert not kept, kept
