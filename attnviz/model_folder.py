@@ -62,10 +62,31 @@ def identity(folder: Path) -> tuple:
     return (str(folder.resolve()), *((f, st.st_size, st.st_mtime_ns) for f, st in stats))
 
 
+_ARCHS: dict[tuple, tuple[Family, Arch]] = {}  # (folder, config.json's size and time) → read
+_MAX_ARCHS = 64
+
+
 def read_arch(name: str) -> tuple[Family, Arch]:
     """The family and architecture of the model ``name`` from its config.json alone (cheap:
-    no weight is read), InputError when the folder or its architecture is not readable."""
+    no weight is read), InputError when the folder or its architecture is not readable.
+    Read once per state of that file: a page asks on every rerun."""
     folder = model_dir(name)
+    try:
+        stat = (folder / "config.json").stat()
+    except OSError:
+        stat = None
+    key = (str(folder), stat and (stat.st_size, stat.st_mtime_ns))
+    if stat is not None and key in _ARCHS:
+        return _ARCHS[key]
+    read = _read_arch(folder)
+    if stat is not None:
+        if len(_ARCHS) >= _MAX_ARCHS:
+            _ARCHS.clear()
+        _ARCHS[key] = read
+    return read
+
+
+def _read_arch(folder: Path) -> tuple[Family, Arch]:
     try:
         config = json.loads((folder / "config.json").read_text())
     except (OSError, ValueError) as err:

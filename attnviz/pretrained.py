@@ -25,8 +25,9 @@ Example::
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 import torch
@@ -222,9 +223,38 @@ def encoding(
     )
 
 
-@lru_cache(maxsize=4)
+MAX_LOADED = 4  # models held per process, the least recently used let go first
+_loaded: OrderedDict[tuple, PretrainedModel] = OrderedDict()
+_held = threading.Lock()  # guards _loaded
+_building: dict[tuple, threading.Lock] = {}  # one lock per model: others load meanwhile
+
+
 def _load(name: str, key: tuple, device: str) -> PretrainedModel:
-    return PretrainedModel(name, device)
+    """The model for ``(name, key, device)``, built once; callers asking for it meanwhile
+    wait for that one, and callers of another model do not wait."""
+    wanted = (name, key, device)
+    with _held:
+        model = _loaded.get(wanted)
+        if model is not None:
+            _loaded.move_to_end(wanted)
+            return model
+        building = _building.setdefault(wanted, threading.Lock())
+    with building:
+        with _held:
+            model = _loaded.get(wanted)
+        if model is None:
+            model = PretrainedModel(name, device)
+            with _held:
+                _loaded[wanted] = model
+                while len(_loaded) > MAX_LOADED:
+                    _loaded.popitem(last=False)
+        return model
+
+
+def is_loaded(name: str = "all-MiniLM-L6-v2", device: str = "auto") -> bool:
+    """Whether ``load_pretrained(name, device)`` holds the model already, and so returns at
+    once (a page then shows no wait for it)."""
+    return (str(name), identity(model_dir(name)), str(device)) in _loaded
 
 
 def load_pretrained(name: str = "all-MiniLM-L6-v2", device: str = "auto") -> PretrainedModel:

@@ -10,6 +10,8 @@ The sections (grid, map) are drawn by ``real_model_views`` beside it, the attent
 by ``real_model_sinks``.
 """
 
+from contextlib import nullcontext
+
 import streamlit as st
 
 import ui
@@ -73,7 +75,9 @@ with left:
     kept = "" if MEASURES[measure].rows_sum_to_one else "_contributions"  # what hiding does
     hide = ui.toggle("hide_special", ui.tr(f"real_model.hide_special{kept}", specials=specials))
     fields = dict(text=text, view=view, layer=layer, head=head, combine=combine, model=model)
-    with st.spinner(ui.tr("real_model.loading")):
+    # a wait shows only while the model loads (a spinner starts a thread, every rerun)
+    loading = nullcontext() if forward.loaded(model) else st.spinner(ui.tr("real_model.loading"))
+    with loading:
         cfg = ui.config(real_model.Config, **fields, hide_special=hide, measure=measure)
         r = ui.compute(real_model.run, cfg)
     st.caption(ui.tr(keys["tokens"], n=len(r.tokens), specials=specials))

@@ -61,6 +61,11 @@ def test_every_screen_follows_the_teacher_within_2_s(run):
     assert len(res.follow) == K and max(res.follow) <= 2.0, res.summary()
 
 
+def test_every_screen_moves_on_with_the_teacher_to_the_next_stop(run):
+    res, _ = run
+    assert len(res.follow_stop) == K and max(res.follow_stop) <= 2.0, res.summary()
+
+
 def test_the_idle_class_costs_little(run):
     res, _ = run
     assert res.idle["idle_server_cpu_pct_of_a_core_per_100_students"] < 10, res.idle

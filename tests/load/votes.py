@@ -29,6 +29,7 @@ from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 from attnviz.classroom import open_store
+from attnviz.lessons import tour
 from tests.browser.conftest import free_port, start_server
 from tests.load.school import COOKIE, HAPROXY, HAPROXY_CFG, LOST, Campus
 from tests.load.stclient import Session
@@ -252,6 +253,7 @@ class Lesson:
     idle: dict = field(default_factory=dict)
     follow: list = field(default_factory=list)  # seconds from the teacher's move to each screen
     follow_both: list = field(default_factory=list)  # the same before the kill, both replicas up
+    follow_stop: list = field(default_factory=list)  # the teacher moves on to the next stop
 
     def p95(self) -> float:
         lat = sorted(st.latency for st in self.students if st.confirmed_at)
@@ -279,6 +281,10 @@ class Lesson:
             if len(self.follow) >= 2
             else None,
             "follow_max_s": round(max(self.follow), 2) if self.follow else None,
+            "next_stop_p95_s": round(statistics.quantiles(self.follow_stop, n=20)[18], 2)
+            if len(self.follow_stop) >= 2
+            else None,
+            "next_stop_max_s": round(max(self.follow_stop), 2) if self.follow_stop else None,
             "follow_both_replicas_p95_s": round(statistics.quantiles(self.follow_both, n=20)[18], 2)
             if len(self.follow_both) >= 2
             else None,
@@ -360,6 +366,8 @@ async def lesson(campus: Campus, k: int, spread_s: float, kill: bool, idle_s: fl
     res.votes_per_s = sum(bool(st.confirmed_at) for st in students) / max(last - t0, 1e-9)
     res.stored = store.counts(ticket.code, "S3", 0, 1)
     res.follow = await follow(students, phase("discuss"), DISCUSS)
+    # the teacher's screen moves on to the next stop: every screen shows its question
+    res.follow_stop = await follow(students, next_stop(store, ticket, NEXT), shows_stop(NEXT))
     for st in students:
         if st.confirmed_at:
             sid = st.seen.cookie["value"] if st.seen.cookie else None
@@ -416,6 +424,24 @@ async def idle(campus: Campus, students: list[Student], seconds: float, floor: f
         "idle_server_cpu_pct_of_a_core_per_100_students": round(per100, 1),
         "idle_client_cpu_pct_of_a_core": round(100 * (time.process_time() - me0) / wall, 1),
     }
+
+
+NEXT = "S4"  # the stop the teacher moves on to, after S3
+
+
+def next_stop(store, ticket, claim: str, seed: int = 0):
+    """The teacher's move to ``claim``'s example ``seed`` (what the tour's panel does when
+    its screen arrives there): its choices and right answer as the tour asks them."""
+    ask = tour.ASKS[claim]
+    cfg = ask.config(lang="en", seed=seed)
+    ex = ask.ask(cfg, ask.run(cfg), "en", seed)
+    choices = [c.key for c in ex.choices]
+    return lambda: store.move(ticket.code, ticket.key, claim, seed, choices, ex.right, "en")
+
+
+def shows_stop(claim: str) -> re.Pattern:
+    """A student's screen on ``claim``: its heading names the stop in bold."""
+    return re.compile(rf"\*\*{claim}\*\*")
 
 
 async def follow(students: list[Student], move, shows: re.Pattern) -> list[float]:

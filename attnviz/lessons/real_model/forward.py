@@ -31,7 +31,7 @@ from ...errors import InputError
 from ...limits import MAX_D, MAX_D_FF, MAX_H, MAX_LAYERS, MAX_N
 from ...masks import causal_mask
 from ...model_folder import identity, model_dir, read_arch
-from ...pretrained import Encoding, PretrainedModel, encoding, load_pretrained
+from ...pretrained import Encoding, PretrainedModel, encoding, is_loaded, load_pretrained
 from ...text import check_text as text_rules
 from .models import resolve
 
@@ -102,6 +102,11 @@ def model(name: str = MODEL) -> PretrainedModel:
     """The model, loaded once per process and state of its files (``load_pretrained``)."""
     check_model(name)
     return load_pretrained(resolve(name))
+
+
+def loaded(name: str = MODEL) -> bool:
+    """Whether the model ``name`` is in memory already (``model`` then returns at once)."""
+    return is_loaded(resolve(name))
 
 
 def max_tokens(name: str = MODEL) -> int:

@@ -10,6 +10,7 @@ URL cannot make the server read any other folder.
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 from ...errors import InputError
@@ -58,12 +59,36 @@ def hf_cache() -> Path | None:
     return root if root.is_dir() else None
 
 
+LISTED_FOR_S = 1.0  # found()'s listing is reused this long while its folders are unchanged
+_listed: list = [None, 0.0, {}]  # [what the listing read, when, the listing]
+
+
+def _mtime(folder: str | Path | None) -> int | None:
+    try:
+        return Path(folder).stat().st_mtime_ns if folder else None
+    except OSError:
+        return None
+
+
 def found() -> dict[str, str]:
     """id → what ``load_pretrained`` reads (a shipped name or a folder), in the picker's
     order: the shipped model, ``ATTNVIZ_MODELS``'s folders (a hub cache's layout too), the
-    Hugging Face cache's models."""
+    Hugging Face cache's models.
+
+    A page asks several times a rerun: the folders are listed again after ``LISTED_FOR_S``,
+    or at once when the environment or a listed root folder changed."""
+    folder, cache = os.environ.get("ATTNVIZ_MODELS"), hf_cache()
+    read = (folder, _mtime(folder), cache, _mtime(cache))
+    now = time.monotonic()
+    if _listed[0] == read and now - _listed[1] < LISTED_FOR_S:
+        return dict(_listed[2])
+    models = _scan(folder, cache)
+    _listed[:] = [read, now, models]
+    return dict(models)
+
+
+def _scan(folder: str | None, cache: Path | None) -> dict[str, str]:
     models: dict[str, str] = {name: name for name in SHIPPED}
-    folder = os.environ.get("ATTNVIZ_MODELS")
     if folder and Path(folder).is_dir():
         root = Path(folder)
         for sub in sorted(p for p in root.iterdir() if p.is_dir()):
@@ -71,7 +96,6 @@ def found() -> dict[str, str]:
                 models.setdefault(sub.name, str(sub))
         for key, snap in _hub(root).items():
             models.setdefault(key, str(snap))
-    cache = hf_cache()
     if cache is not None:
         for key, snap in _hub(cache).items():
             models.setdefault(key, str(snap))
