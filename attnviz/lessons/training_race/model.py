@@ -51,7 +51,7 @@ class SeqModel(nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         """Logits of a batch x (B, n): (B, n, V). Raises ``Diverged`` where the engine finds
         non-finite activations (it checks them on the CPU; on a GPU the loss shows them)."""
-        h, _ = self._stack(self.pe(self.E[x]))  # (B, n, D)
+        h, _ = self._run(x)  # (B, n, D)
         return h @ self.W_out  # (B, n, V)
 
     @torch.no_grad()
@@ -61,13 +61,14 @@ class SeqModel(nn.Module):
         Shape:
             x (n,) -> (L, H, n, n) on the CPU, [layer, head, query_pos, key_pos]
         """
-        _, traces = self._stack(self.pe(self.E[x[None]]))  # x[None]: (1, n)
+        _, traces = self._run(x[None])  # x[None]: (1, n)
         return torch.stack([t.attn.weights[0] for t in traces]).float().cpu().numpy()
 
-    def _stack(self, h: torch.Tensor):
-        """``self.stack(h)``; the engine's rejection of non-finite activations is this
-        model's divergence (its parameters, not a student's input, made them)."""
+    def _run(self, x: torch.Tensor):
+        """The stack on token ids x (B, n): (h_L, traces). The engine's rejection of
+        non-finite activations is this model's divergence (its parameters, not a student's
+        input, made them)."""
         try:
-            return self.stack(h)
+            return self.stack(self.pe(self.E[x]))
         except NonFinite as err:
             raise Diverged(str(err)) from err
