@@ -6,14 +6,13 @@ server would then open that page without this frame.
 """
 
 import streamlit as st
-from streamlit.runtime.pages_manager import PagesManager
 
 import ui
 from ui import keys
+from ui.internals import fresh_server_first_run
 
 st.set_page_config(page_title="attnviz", page_icon="🔍", layout="wide")
-if PagesManager.uses_pages_directory:  # True only in a fresh server's first run
-    PagesManager.uses_pages_directory = False
+if fresh_server_first_run():
     ui.reopen_link()
 ui.warm_up()
 ui.begin_page()
@@ -34,6 +33,6 @@ try:
     page = ui.navigate()
     ui.unknown_page(page)
     ui.back_to_tour(page)
-    page.run()
+    ui.run_page(page)
 finally:
     ui.end_page()

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 
 import torch
 
-from .errors import InputError
+from .errors import InputError, NonFinite
 
 MAX_N = 512  # tokens (keys or queries)
 MAX_D = 1024  # model width D
@@ -102,9 +102,9 @@ def check_choice(name: str, value: object, choices: Iterable[str]) -> str:
 
 
 def check_finite(name: str, x: torch.Tensor) -> torch.Tensor:
-    """Raise ValueError if ``x`` holds NaN or infinity."""
+    """Raise ``NonFinite`` (a ValueError) if ``x`` holds NaN or infinity."""
     if not torch.isfinite(x).all():
-        raise InputError(
+        raise NonFinite(
             f"{name} must contain only finite values (no NaN or inf)", "finite", name=name
         )
     return x

@@ -23,9 +23,18 @@ from .export import (
 )
 from .language import lang, tr
 from .layout import presenting, split, style
-from .messages import error_box, explain
+from .messages import app_error, error_box, explain
 from .navigation import back_to_tour, navigate, reopen_link, unknown_page
-from .page_run import begin_page, end_page, settle, settled, show_settled, stop
+from .page_run import (
+    begin_page,
+    end_page,
+    fragment,
+    run_page,
+    settle,
+    settled,
+    show_settled,
+    stop,
+)
 from .plots import plot
 from .startup import warm_up
 from .widgets import (
@@ -42,6 +51,7 @@ from .widgets import (
 __all__ = [
     "LANGS",
     "NUMBER_TABLE",
+    "app_error",
     "back_to_tour",
     "begin_page",
     "choice_slider",
@@ -57,6 +67,7 @@ __all__ = [
     "file_stem",
     "formula_lines",
     "formula_table",
+    "fragment",
     "in_turn",
     "lang",
     "navigate",
@@ -66,6 +77,7 @@ __all__ = [
     "positions",
     "presenting",
     "reopen_link",
+    "run_page",
     "select",
     "settle",
     "settled",

@@ -15,13 +15,14 @@ import uuid
 from collections.abc import Callable
 
 import streamlit as st
-from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from attnviz import classroom as cr
 
 from .components import component
+from .internals import rerun_pending
 from .keys import CLASS_CLIENT, CLASS_STUDENT, CLASS_TEACHER
 from .language import tr
+from .page_run import fragment_run
 
 COOKIE = component("attnviz.class_cookie", "class_cookie")
 POLL_S = 1.0  # a student's screen asks where the class is this often (≤ 2 s behind)
@@ -109,30 +110,6 @@ def keep_cookie(code: str, sid: str) -> None:
     COOKIE(key=f"class_cookie_{code}", data=data)
 
 
-def _preempted() -> bool:
-    """A rerun that must not wait is pending for this session: a widget changed, the page
-    reloaded (not the fragment's own next poll, which queues behind this one)."""
-    ctx = get_script_run_ctx()
-    requests = getattr(ctx, "script_requests", None)
-    try:  # Streamlit's own test of a pending request (script_requests.py)
-        from streamlit.runtime.scriptrunner_utils.script_requests import (
-            ScriptRequestType,
-            _fragment_run_should_not_preempt_script,
-        )
-
-        if requests._state == ScriptRequestType.CONTINUE:
-            return False
-        data = requests._rerun_data
-        return not (
-            requests._state == ScriptRequestType.RERUN
-            and _fragment_run_should_not_preempt_script(
-                data.fragment_id_queue, data.is_fragment_scoped_rerun
-            )
-        )
-    except (AttributeError, ImportError):  # another Streamlit: never hold
-        return True
-
-
 def watch(changed: Callable[[], bool]) -> bool:
     """In a fragment's own run (its poll), wait up to ``HOLD_S`` for ``changed()``, looking
     every ``TICK_S``; True as soon as it is. A waiting thread costs no CPU, where each poll
@@ -140,12 +117,11 @@ def watch(changed: Callable[[], bool]) -> bool:
     poll per student per ``HOLD_S``, not per ``POLL_S``, and still follows within a tick.
     Any other rerun of the session (a vote) ends the wait at once. In a full run of the page
     the fragment runs inline: no wait there."""
-    ctx = get_script_run_ctx()
-    if not (ctx and ctx.fragment_ids_this_run):
+    if not fragment_run():
         return changed()
     deadline = time.monotonic() + HOLD_S
     while not changed():
-        if time.monotonic() >= deadline or _preempted():
+        if time.monotonic() >= deadline or rerun_pending():
             return False
         time.sleep(TICK_S)
     return True

@@ -26,6 +26,8 @@ from typing import TypeVar
 import streamlit as st
 from streamlit.logger import get_logger
 
+from attnviz.errors import InputError
+
 from .language import tr
 from .messages import error_box
 from .page_run import stop
@@ -73,7 +75,7 @@ def config(cls: Callable[..., C], **fields: object) -> C:
     """``cls(**fields)``, or a translated message and the end of this run if it is invalid."""
     try:
         return cls(**fields)
-    except ValueError as err:
+    except InputError as err:
         error_box(err)
         stop()
 
@@ -152,7 +154,7 @@ def compute(run: Callable[[C], R], cfg: C, *, max_entries: int = 64) -> R:
             value = cached(cfg)
         _keep_recent(run, cfg, value, keep)
         return value
-    except ValueError as err:
+    except InputError as err:
         error_box(err)
         stop()
 
@@ -197,6 +199,6 @@ def compute_with_progress(
                 while len(results) > max_entries:
                     results.popitem(last=False)
             return value
-    except ValueError as err:
+    except InputError as err:
         error_box(err)
         stop()

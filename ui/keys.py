@@ -20,6 +20,7 @@ TOUR_STOP, TOUR_SEED = "stop", "example"
 BOUND = "_url_keys"  # {widget key: default} of this run, for the URL
 NOTES = "_url_notes"  # container for notices about URL values
 FIGURES = "_figures"  # the column of this run's figures, where a message of bad input goes
+PAGE_RUN = "_page_run"  # True while a run of the whole page draws (not a fragment's own run)
 LINKED = "_url_linked"  # this run has written its URL and share link
 URL_KEPT = "_url_kept"  # a run of this session has ended with its URL written (ui.share)
 OPTIONS = "_url_options"  # {select key: its options}, so tests can sweep them

@@ -1,18 +1,24 @@
-"""A run of the app: what app.py sets up before the page draws and finishes after it, and
-how a page moves its controls (``settle``) or ends early (``stop``)."""
+"""A run of the app: what app.py sets up before the page draws and finishes after it, how
+a page moves its controls (``settle``) or ends early (``stop``), and where an exception that
+no page handles ends (``run_page``, ``fragment``: shown as the app's error, with an id)."""
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+
 import streamlit as st
 
-from .keys import BOUND, FIGURES, LINKED, NOTES, RELABEL, SETTLE, SETTLED, SHOWN_IN
+from .keys import BOUND, FIGURES, LINKED, NOTES, PAGE_RUN, RELABEL, SETTLE, SETTLED, SHOWN_IN
 from .language import lang
+from .messages import app_error
 from .share import share_link
 
 
 def begin_page() -> None:
     """Start a run (from app.py): forget the last run's URL keys; make room for URL notices;
     note whether the language changed since the last run (the controls relabel then)."""
+    st.session_state[PAGE_RUN] = True
     st.session_state[BOUND] = {}
     st.session_state[NOTES] = st.container()
     st.session_state[FIGURES] = None  # until a page's columns are drawn (ui.split)
@@ -55,8 +61,41 @@ def show_settled(where=st) -> None:
         where.info(why, icon=SETTLED_ICON)
 
 
+def run_page(page: st.Page) -> None:
+    """Run ``page`` (from app.py). An exception it does not handle is the app's own fault
+    (a student's bad input and each expected outcome have their own types, handled where
+    they arise): ``app_error`` logs it and shows the app's error with its id."""
+    try:
+        page.run()
+    except Exception as err:  # st.stop and st.rerun are no Exception: they pass
+        app_error(err)
+
+
+def fragment(func: Callable | None = None, **options: object) -> Callable:
+    """``st.fragment(func, **options)``, whose own runs end as ``run_page`` ends a page's."""
+    if func is None:
+        return functools.partial(fragment, **options)
+
+    @functools.wraps(func)  # the fragment's identity: func's module and name
+    def caught(*args: object, **kwargs: object) -> object:
+        try:
+            return func(*args, **kwargs)
+        except Exception as err:
+            app_error(err)
+
+    return st.fragment(caught, **options)
+
+
+def fragment_run() -> bool:
+    """True in a fragment's own run (a click inside it, its timer), not the page's."""
+    return not st.session_state.get(PAGE_RUN)
+
+
 def end_page() -> None:
-    """End a run (app.py, whatever stopped it): the share link; the language drawn in."""
+    """End a run (app.py, whatever stopped it): a later fragment's run is its own, with no
+    figures' column; the share link; the language drawn in."""
+    st.session_state[PAGE_RUN] = False
+    st.session_state[FIGURES] = None
     share_link()
     st.session_state[SHOWN_IN] = lang()
 

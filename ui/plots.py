@@ -10,11 +10,11 @@ from collections.abc import Callable, Hashable
 import plotly.graph_objects as go
 import plotly.io
 import streamlit as st
-from plotly.basedatatypes import BaseFigure
 
 from attnviz.text import TAG, columns, has_japanese
 
 from .drawn import drawn_as, place
+from .internals import Document
 from .layout import presenting
 
 
@@ -36,7 +36,7 @@ def plot(
     if same is None:
         figure = _dressed(fig() if callable(fig) else fig)
     else:
-        figure = _Document(drawn_as((*place(fig), key, same), lambda: _document(fig())))
+        figure = Document(drawn_as((*place(fig), key, same), lambda: _document(fig())))
     config = {
         "displaylogo": False,
         "toImageButtonOptions": {"format": "png", "filename": name, "scale": 2},
@@ -56,20 +56,6 @@ def _dressed(fig: go.Figure) -> go.Figure:
 def _document(fig: go.Figure) -> dict:
     """The plotly.js document of ``fig`` dressed (:func:`_dressed`), as plain JSON values."""
     return json.loads(plotly.io.to_json(_dressed(fig), validate=False))
-
-
-class _Document(BaseFigure):
-    """A figure's plotly.js document, handed to ``st.plotly_chart`` as it is. Streamlit 1.67
-    takes a figure's ``to_dict()`` and serialises it (orjson, fast on plain values), but
-    validates a dict by building a ``go.Figure`` from it, which costs what drawing it once
-    saved. So the document travels as a figure whose ``to_dict()`` is the document, shared
-    and only read (BaseFigure's own state, its validators, is never built)."""
-
-    def __init__(self, document: dict):  # BaseFigure.__init__ left out: no validators
-        self._document = document
-
-    def to_dict(self) -> dict:
-        return self._document
 
 
 def _titled(fig: go.Figure, present: bool) -> None:

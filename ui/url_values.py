@@ -8,8 +8,8 @@ import math
 from collections.abc import Callable, Sequence
 
 import streamlit as st
-from streamlit.runtime.scriptrunner import get_script_run_ctx
 
+from .internals import history_run
 from .keys import BOUND
 from .language import tr
 from .messages import note
@@ -54,13 +54,6 @@ def url_value(key: str) -> str:
     if key in st.query_params:
         return st.query_params[key]
     return unpack_value(st.query_params[key + PACKED])
-
-
-def history_run() -> bool:
-    """True in a run that the browser's back or forward button started (the page would
-    otherwise write its widgets' values over the URL it went back to)."""
-    ctx = get_script_run_ctx()
-    return bool(ctx and ctx.is_history_navigation)
 
 
 def number_in(value: object, kind: type, lo: float, hi: float) -> bool:

@@ -21,6 +21,7 @@ import torch
 from .. import formulas
 from ..block import TransformerBlock
 from ..device import resolve_device
+from ..errors import InputError
 from ..limits import MAX_D, MAX_H, MAX_SEED, check_choice, check_heads, check_int, check_width
 from ..norms import NORMS
 from ..positional import KINDS, MODES, PositionalEncoding
@@ -78,7 +79,8 @@ def permutation(
     """Indices ``perm`` of P: reverse, a seeded shuffle, swap i ↔ j, or a typed order "3,1,2".
 
     ``i``, ``j`` and the result are 0-based; a typed order lists the positions 1 … N, so
-    "3,1,2" gives perm = [2, 0, 1]. Raises ValueError when it is not a permutation of 1 … N.
+    "3,1,2" gives perm = [2, 0, 1]. Raises ``InputError`` (a ValueError) when it is not a
+    permutation of 1 … N.
     """
     kind = check_choice("permutation", kind, PERMUTATIONS)
     N = check_int("N", N, 1, MAX_TOKENS)
@@ -92,12 +94,16 @@ def permutation(
         i, j = check_int("i", i, 0, N - 1), check_int("j", j, 0, N - 1)
         perm[[i, j]] = perm[[j, i]]
         return perm
-    try:
+    try:  # int() of a part that is no number is a ValueError: here, a student's typing
         perm = np.array([int(part) - 1 for part in typed.replace(" ", "").split(",") if part])
     except ValueError:
-        raise ValueError(f"order must list 1 … {N} separated by commas") from None
+        raise InputError(
+            f"order must list 1 … {N} separated by commas", "order", order=typed, last=N
+        ) from None
     if sorted(perm.tolist()) != list(range(N)):
-        raise ValueError(f"order must list each of 1 … {N} exactly once")
+        raise InputError(
+            f"order must list each of 1 … {N} exactly once", "order", order=typed, last=N
+        )
     return perm
 
 
@@ -116,7 +122,7 @@ def resolve(cfg: Config, N: int) -> tuple[np.ndarray, tuple[int, int] | None, st
         return permutation(cfg.perm, N, seed=cfg.perm_seed), None, None
     try:
         return permutation("typed", N, typed=cfg.order), None, None
-    except ValueError:
+    except InputError:
         notice = "bad_order" if cfg.order.strip() else "order_help"
         return permutation("reverse", N), None, notice
 

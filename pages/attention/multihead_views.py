@@ -25,10 +25,11 @@ from ui.export import csv_button, file_stem, map_table, maps_table
 from ui.keys import FOLLOW, HEAD
 from ui.language import tr
 from ui.layout import presenting
+from ui.page_run import fragment
 from ui.widgets import select, slider, toggle
 
 
-@st.fragment
+@fragment
 def explore(cfg: multihead.Config, r: multihead.Result) -> None:
     """The grid of ``r``'s heads (a click enlarges one) and ``head``: the head enlarged
     (``cfg`` as the page built it)."""
@@ -56,7 +57,7 @@ def _shown(r: multihead.Result, show: str) -> View:
     return shown, (lo, hi), ({1 / len(r.tokens): "1/N"} if show == "weights" else None)
 
 
-@st.fragment
+@fragment
 def head(cfg: multihead.Config, r: multihead.Result, show: str, view: View, h: int) -> None:
     """Head h enlarged with its downloads (``view``: the maps shown, as ``_shown``), and on
     demand the weight followed and the query–key space: a fragment of its own, so that a

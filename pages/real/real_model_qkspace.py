@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from attnviz.errors import InputError
 from attnviz.lessons import real_model
 from attnviz.lessons.real_model import probe as real_probe
 from attnviz.limits import MAX_TEXT_CHARS
@@ -50,7 +51,7 @@ def space(cfg: real_model.Config, i: int) -> None:
     more = tuple(line.strip() for line in lines.splitlines() if line.strip())
     try:
         probe = real_probe.Probe(cfg.text, layer, head, i, k, centre, more, cfg.model)
-    except ValueError as err:  # too many lines or tokens: say so, keep the rest of the page
+    except InputError as err:  # too many lines or tokens: say so, keep the rest of the page
         error_box(err)
         return
     if more:

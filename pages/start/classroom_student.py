@@ -28,7 +28,7 @@ def _now(store: cr.Store, code: str) -> tuple:
         return (code, "error", err.key)
 
 
-@st.fragment(run_every=classroom.POLL_S)
+@ui.fragment(run_every=classroom.POLL_S)
 def follow(code: str) -> None:
     """Rerun the page when the class has moved (the teacher's stop, example or phase); a
     poll that finds nothing new waits for a change (ui.classroom.watch)."""

@@ -29,7 +29,7 @@ def exercise(claim: str, seed: int, lang: str | None = None):
         r = ui.compute(ask.run, cfg)
     try:
         ex = ask.ask(cfg, r, ui.lang(), seed)
-    except ValueError:  # this example asks nothing (the tour says why)
+    except tour.NoQuestion:  # this example asks nothing (the tour says why)
         ex = None
     return ask, cfg, r, ex
 

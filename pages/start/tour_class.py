@@ -50,7 +50,7 @@ def _phase(phase: str) -> None:
         st.session_state[CLASS_ERROR] = classroom.say(err)
 
 
-@st.fragment(run_every=classroom.POLL_S)
+@ui.fragment(run_every=classroom.POLL_S)
 def _live(code: str, state: cr.State, ex: tour.Exercise) -> None:
     """How many have voted in the open round (or the last one), and, behind the toggle, the
     count per choice: read again every POLL_S seconds."""

@@ -14,10 +14,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ...errors import Outcome
 from ...i18n import t
 
 
-class NoQuestion(Exception):
+class NoQuestion(Outcome):
     """This example cannot ask its question (its values tie two answers): the stop shows
     its figure alone. An expected outcome, not a bad input or a bug."""
 

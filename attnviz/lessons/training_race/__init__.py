@@ -29,6 +29,7 @@ from torch.nn import functional as F
 
 from ... import formulas
 from ...device import resolve_device
+from ...errors import Diverged
 from ..threads import one_thread
 from .config import Config
 from .frames import Frames
@@ -42,7 +43,7 @@ def _weights(models: Mapping[str, SeqModel], alive: Mapping[str, bool], x: torch
     for norm, model in models.items():
         try:
             out[norm] = model.weights(x) if alive[norm] else None
-        except ValueError:  # the engine rejects non-finite activations
+        except Diverged:
             out[norm] = None
     return out
 
@@ -84,7 +85,7 @@ def race(
                     group["lr"] = rate
                 try:
                     logits = model(x)  # (B, n, V)
-                except ValueError:  # the engine rejects non-finite activations
+                except Diverged:
                     alive[norm] = False
                     continue
                 value = F.cross_entropy(logits.reshape(-1, cfg.vocab), y.reshape(-1))

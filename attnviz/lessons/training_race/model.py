@@ -12,6 +12,7 @@ import torch
 from torch import nn
 
 from ...device import resolve_device
+from ...errors import Diverged, NonFinite
 from ...norms import placement
 from ...positional import PositionalEncoding
 from ...stack import TransformerStack
@@ -48,7 +49,9 @@ class SeqModel(nn.Module):
         self.to(device)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        h, _ = self.stack(self.pe(self.E[x]))  # (B, n, D)
+        """Logits of a batch x (B, n): (B, n, V). Raises ``Diverged`` where the engine finds
+        non-finite activations (it checks them on the CPU; on a GPU the loss shows them)."""
+        h, _ = self._run(x)  # (B, n, D)
         return h @ self.W_out  # (B, n, V)
 
     @torch.no_grad()
@@ -58,5 +61,14 @@ class SeqModel(nn.Module):
         Shape:
             x (n,) -> (L, H, n, n) on the CPU, [layer, head, query_pos, key_pos]
         """
-        _, traces = self.stack(self.pe(self.E[x[None]]))  # x[None]: (1, n)
+        _, traces = self._run(x[None])  # x[None]: (1, n)
         return torch.stack([t.attn.weights[0] for t in traces]).float().cpu().numpy()
+
+    def _run(self, x: torch.Tensor):
+        """The stack on token ids x (B, n): (h_L, traces). The engine's rejection of
+        non-finite activations is this model's divergence (its parameters, not a student's
+        input, made them)."""
+        try:
+            return self.stack(self.pe(self.E[x]))
+        except NonFinite as err:
+            raise Diverged(str(err)) from err
