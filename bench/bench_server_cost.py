@@ -1,7 +1,8 @@
 """The server's CPU per interaction, per page, and a class that moves together.
 
     python3 -m bench.bench_server_cost [CHECKOUT ...] [--pages P ...] [--k 40] [--changes 8]
-                                       [--only cost|class] [--procs 1 2]
+                                       [--only cost|class] [--procs 1 2] [--ks 40 80 120]
+                                       [--votes 120] [--idle 30]
 
 Cost: one session opens a page and changes one control at a time, ``--changes`` times (its
 choices seeded: every checkout makes the same ones); the figure is the server process's CPU
@@ -15,7 +16,11 @@ run's widgets and exceptions, leaving the cores to the server) open a page, then
 the same change (``MAIN``) within one second; the latency of each (rerun sent → its last
 message) gives p50, p95 and max. "Alone": afterwards, one more session opens the page
 and makes that change by itself. ``--procs 1 2``: the class again, on this checkout only,
-through HAProxy (deploy/haproxy.cfg as shipped) in front of 1 and then 2 server processes.
+through HAProxy (deploy/haproxy.cfg as shipped) in front of 1 and then 2 server processes,
+for each class size of ``--ks``, with the CPU the servers and the clients took beside it.
+``--votes K``: a class of K on the tour through HAProxy over two replicas: idle on a stop,
+polling (the idle cost per 100 students); everyone answers; every screen follows the
+teacher's phase, then the teacher to the next stop (tests/load/votes.py).
 
 Every checkout given (this one first) gets its own server; they take turns page by page, so
 that they share the machine's noise. The load average is printed with the figures.
@@ -28,6 +33,7 @@ import asyncio
 import os
 import random
 import statistics
+import time
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
@@ -136,20 +142,68 @@ def class_table(trees: list[Path], pages: list[str], k: int) -> None:
             print(f"{tree}: peak RSS {rss_mb(running[tree][1], 'VmHWM'):.0f} MB; {load()}")
 
 
-def procs_table(counts: list[int], pages: list[str], k: int) -> None:
+def procs_table(counts: list[int], pages: list[str], ks: list[int]) -> None:
     """The class through HAProxy in front of each count of processes, all started at once
-    and taking turns page by page (the machine's noise shared, as the checkouts')."""
-    print(f"== the class through HAProxy, 1 vs more processes: K = {k} ({load()})", flush=True)
+    and taking turns page by page (the machine's noise shared, as the checkouts'), for each
+    class size. Beside each row: the CPU the server processes and this client (every
+    student's session) took over it, in seconds, and the load average after it."""
+    print(f"== the class through HAProxy, 1 vs more processes: K = {ks} ({load()})", flush=True)
     with ExitStack() as stack:
-        urls = {n: stack.enter_context(balanced(n, app_pages())) for n in counts}
+        pids = {n: [] for n in counts}
+        urls = {n: stack.enter_context(balanced(n, app_pages(), pids[n])) for n in counts}
         for page in pages:
-            for n, url in urls.items():
-                r = asyncio.run(class_moves(url, page, k))
-                print(
-                    f"  {n} process(es) {page:16s} p50 {r['p50']:5.2f}  p95 {r['p95']:5.2f}"
-                    f"  max {r['max']:5.2f}  alone {r['alone']:5.2f}",
-                    flush=True,
-                )
+            for k in ks:
+                for n, url in urls.items():
+                    server0, client0 = sum(cpu_s(p) for p in pids[n]), time.process_time()
+                    r = asyncio.run(class_moves(url, page, k))
+                    server = sum(cpu_s(p) for p in pids[n]) - server0
+                    client = time.process_time() - client0
+                    print(
+                        f"  K {k:3d} {n} process(es) {page:16s} p50 {r['p50']:5.2f}"
+                        f"  p95 {r['p95']:5.2f}  max {r['max']:5.2f}  alone {r['alone']:5.2f}"
+                        f"  cpu: server {server:5.1f} s, clients {client:4.1f} s;"
+                        f" load {os.getloadavg()[0]:.2f}",
+                        flush=True,
+                    )
+    print(load())
+
+
+def votes_table(k: int, idle_s: float) -> None:
+    """A class of ``k`` on the tour through HAProxy over two replicas sharing one SQLite file
+    (tests/load/votes.py, bench_votes without the kill): idle on a stop, polling (the cost
+    per 100 students); everyone answers; every screen follows the teacher's phase and then
+    the teacher to the next stop."""
+    import json
+    import tempfile
+
+    from tests.load.votes import lesson, open_pair
+
+    print(f"== the class votes and follows the teacher: K = {k} ({load()})", flush=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        url = f"sqlite:///{tmp}/classes.sqlite3"
+        os.environ["ATTNVIZ_STORE"] = url
+        campus = open_pair(Path(tmp), url)
+        try:
+            client0 = time.process_time()
+            res = asyncio.run(lesson(campus, k, 4.0, kill=False, idle_s=idle_s))
+            keep = [
+                "students",
+                "confirmed",
+                "voted_within_s",
+                "p95_vote_to_confirmed_s",
+                "last_vote_to_teacher_count_s",
+                "lost_confirmed_votes",
+                "errors",
+                "follow_p95_s",
+                "follow_max_s",
+                "next_stop_p95_s",
+                "next_stop_max_s",
+            ]
+            out = {f: v for f, v in res.summary().items() if f in keep or f.startswith("idle")}
+            out["client_cpu_s"] = round(time.process_time() - client0, 1)
+            print(json.dumps(out, indent=1), flush=True)
+        finally:
+            campus.close()
     print(load())
 
 
@@ -161,6 +215,9 @@ def main() -> None:
     ap.add_argument("--changes", type=int, default=8, help="changes a page for the cost")
     ap.add_argument("--only", choices=("cost", "class"), help="one of the two tables")
     ap.add_argument("--procs", type=int, nargs="*", default=[], help="e.g. 1 2: via HAProxy")
+    ap.add_argument("--ks", type=int, nargs="*", help="class sizes via HAProxy (default: --k)")
+    ap.add_argument("--votes", type=int, default=0, help="K for the class voting, e.g. 120")
+    ap.add_argument("--idle", type=float, default=30.0, help="seconds the voting class idles")
     args = ap.parse_args()
     trees = [ROOT, *(p.resolve() for p in args.checkouts)]
     pages = args.pages or [p for p in app_pages() if p in MAIN]
@@ -169,7 +226,9 @@ def main() -> None:
     if args.only != "cost":
         class_table(trees, pages, args.k)
     if args.procs:
-        procs_table(args.procs, pages, args.k)
+        procs_table(args.procs, pages, args.ks or [args.k])
+    if args.votes:
+        votes_table(args.votes, args.idle)
 
 
 if __name__ == "__main__":

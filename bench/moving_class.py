@@ -131,11 +131,12 @@ def stop(proc: subprocess.Popen) -> None:
 
 
 @contextmanager
-def balanced(n: int, pages: list[str]):
+def balanced(n: int, pages: list[str], pids: list[int] | None = None):
     """HAProxy (deploy/haproxy.cfg as shipped) in front of ``n`` server processes; its
     other replicas point at closed ports, and the class starts once HAProxy has marked
     them down. Each process runs torch on its share of the cores (OMP_NUM_THREADS), as
-    docs/hosting.md asks of a host: threads × processes = cores."""
+    docs/hosting.md asks of a host: threads × processes = cores. ``pids``: filled with the
+    server processes' ids."""
     with ExitStack() as stack, tempfile.TemporaryDirectory() as tmp:
         env, urls = {}, []
         for i, name in enumerate(REPLICAS):
@@ -144,6 +145,8 @@ def balanced(n: int, pages: list[str]):
                 proc, url = start_server("app.py", cwd=ROOT, env={"OMP_NUM_THREADS": threads})
                 stack.callback(stop, proc)
                 urls.append(url)
+                if pids is not None:
+                    pids.append(proc.pid)
                 where = url.split("://", 1)[1]
             else:
                 where = f"127.0.0.1:{free_port()}"  # nobody listens: down
