@@ -22,7 +22,7 @@ from .export import (
     number_table,
 )
 from .language import lang, tr
-from .layout import presenting, split, style
+from .layout import display, presenting, prose, split, style
 from .messages import app_error, error_box, explain
 from .navigation import back_to_tour, navigate, reopen_link, unknown_page
 from .page_run import (
@@ -59,6 +59,7 @@ __all__ = [
     "compute_with_progress",
     "config",
     "csv_button",
+    "display",
     "download_label",
     "drawn",
     "end_page",
@@ -76,6 +77,7 @@ __all__ = [
     "plot",
     "positions",
     "presenting",
+    "prose",
     "reopen_link",
     "run_page",
     "select",

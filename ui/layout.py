@@ -46,3 +46,15 @@ def split(spec: list[int]):
         columns = st.columns(spec)
     st.session_state[FIGURES] = columns[-1]
     return columns
+
+
+def display(formula: str) -> str:
+    """``formula`` (LaTeX) as a display formula inside markdown: what ``st.latex`` draws."""
+    return f"$$\n{formula}\n$$"
+
+
+def prose(*parts: str, where=None) -> None:
+    """Paragraphs and display formulas (:func:`display`) in one markdown element, in order,
+    empty parts left out. Every element a page draws is a message to every student on every
+    rerun: a run of text is one element, not one per paragraph."""
+    (where or st).markdown("\n\n".join(p for p in parts if p))

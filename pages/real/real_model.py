@@ -31,8 +31,10 @@ st.title(ui.tr("real_model.title", model=model.replace("-", "\u2011")))  # one l
 a = ui.config(forward.about, name=model)  # a bad folder: a translated message, and stop
 keys = dict(a.strings)
 specials = ui.tr(keys["specials"])
-st.markdown(ui.tr("real_model.intro", family=a.family, model=model, L=a.L, H=a.H, D=a.D))
-st.markdown(ui.tr(keys["intro"]))
+ui.prose(
+    ui.tr("real_model.intro", family=a.family, model=model, L=a.L, H=a.H, D=a.D),
+    ui.tr(keys["intro"]),
+)
 final = ui.tr("real_model.block_final") if a.final_norm else ""
 causal = ui.tr("real_model.block_causal") if a.causal else ""
 norm = ui.tr(f"names.norm_{a.norm}")
@@ -81,8 +83,7 @@ with left:
         cfg = ui.config(real_model.Config, **fields, hide_special=hide, measure=measure)
         r = ui.compute(real_model.run, cfg)
     st.caption(ui.tr(keys["tokens"], n=len(r.tokens), specials=specials))
-    for formula in r.formulas:
-        st.latex(formula)
+    ui.prose(*map(ui.display, r.formulas))
     if not MEASURES[measure].rows_sum_to_one:  # how to read a map of what is sent
         st.caption(ui.tr("real_model.contributions_help"))
     st.caption(ui.tr(keys["tokenizer"]))

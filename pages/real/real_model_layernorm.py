@@ -82,10 +82,11 @@ def section(text: str, L: int, model: str = layernorm.MODEL) -> None:
     )
     cfg = ui.config(layernorm.Config, text=text, layer=layer, site=site, model=model)
     r = ui.compute(layernorm.run, cfg)
-    for formula in r.formulas:
-        st.latex(formula)
-    st.markdown(ui.tr("real_model_layernorm.d_ff", D=r.D, D_ff=r.D_ff, k=r.D_ff / r.D))
-    st.markdown(ui.tr("real_model_layernorm.measured", **measured(r)))
+    ui.prose(
+        *map(ui.display, r.formulas),
+        ui.tr("real_model_layernorm.d_ff", D=r.D, D_ff=r.D_ff, k=r.D_ff / r.D),
+        ui.tr("real_model_layernorm.measured", **measured(r)),
+    )
     ui.number_table(lambda: per_token_table(r), 3, same=cfg)
     st.markdown(ui.tr("real_model_layernorm.trained", **trained(r)))
     where = ui.tr("real_model_layernorm.dl", l=layer + 1)  # files named as their buttons

@@ -18,7 +18,7 @@ from attnviz.text import columns
 from pages.real import real_model_sinks_layers
 from ui.export import csv_button, file_stem
 from ui.language import tr
-from ui.layout import presenting
+from ui.layout import display, presenting, prose
 from ui.plots import halved, plot
 
 SINK_TITLE_WIDTH = 12  # wider panel titles of the sinks are on two lines when presenting
@@ -37,12 +37,13 @@ def section(
     intro = "real_model.sinks_intro_hidden" if hide else "real_model.sinks_intro"
     if not MEASURES[r.sinks.measure].rows_sum_to_one:  # the grids are of what is sent
         intro += "_contributions"
-    st.markdown(tr(intro, **names))
     sink_name = tr(r.category_key(r.sinks.sink))
     why = "real_model.sinks_why" if r.sinks.idle else "real_model.sinks_plain"
-    st.markdown(tr(why, w=r.sinks.weight, m=r.sinks.carried, sink=sink_name))
-    for formula in r.sinks.formulas:
-        st.latex(formula)
+    prose(
+        tr(intro, **names),
+        tr(why, w=r.sinks.weight, m=r.sinks.carried, sink=sink_name),
+        *map(display, r.sinks.formulas),
+    )
     st.caption(tr("real_model.sinks_moved"))
     titles = [tr(r.category_key(c)) for c in shown]
     if presenting():  # at 1024 px, 「句読点 𝒫」 and 「その他のトークン ℛ」 ran into each other

@@ -7,15 +7,13 @@ means for reading a map of weights. Drawn by ``real_model_sinks.section``; strin
 
 from __future__ import annotations
 
-import streamlit as st
-
 from attnviz import sinks
 from attnviz.charts.sinks import layer_shares
 from attnviz.lessons import real_model
 from attnviz.lessons.real_model import sinks as real_sinks
 from ui.export import file_stem, number_table
 from ui.language import tr
-from ui.layout import presenting
+from ui.layout import presenting, prose
 from ui.plots import plot
 
 SHOWN = ["cls", "sep", "punct"]  # the places heads park weight (the rest is what is left)
@@ -26,10 +24,12 @@ def section(r: real_model.Result, same: object = None) -> None:
     chart and table drawn once per process for ``same``, the config of ``r`` (ui.plot)."""
     view = r.sinks
     shown = r.categories(SHOWN)
-    st.markdown(f"**{tr('real_model.sinks_layers_title')}**")
     c, layer, w, m = view.largest_gap()
     sink = tr(r.category_key(c))
-    st.markdown(tr("real_model.sinks_layers_reading", sink=sink, l=layer + 1, w=w, m=m))
+    prose(
+        f"**{tr('real_model.sinks_layers_title')}**",
+        tr("real_model.sinks_layers_reading", sink=sink, l=layer + 1, w=w, m=m),
+    )
     names = (tr("real_model.share_weight"), tr("real_model.share_contribution"))
     titles = [tr(r.category_key(c)) for c in shown]
     plot(

@@ -7,8 +7,7 @@ import ui
 from attnviz.device import describe_device, resolve_device
 
 st.title(ui.tr("home.heading"))
-st.markdown(ui.tr("home.intro"))
-for key in (
+PAGES = (
     "tour",
     "classroom",
     "scoring",
@@ -20,8 +19,11 @@ for key in (
     "training",
     "positional",
     "real_model",
-):
-    st.markdown(f"- {ui.tr(f'home.{key}')}")
+)
+# the introduction and the list of pages in one element: each element of a page costs every
+# rerun of every student its own message
+listed = "\n".join(f"- {ui.tr(f'home.{key}')}" for key in PAGES)
+st.markdown(f"{ui.tr('home.intro')}\n\n{listed}")
 engine, small = resolve_device(), resolve_device(many_small_kernels=True)
 st.caption(ui.tr("app.device", device=describe_device(engine), version=torch.__version__))
 if small != engine:  # on a GPU host: the two pages that train small models stay on the CPU

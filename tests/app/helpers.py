@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import io
 import json
+import re
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -191,17 +192,22 @@ def _elements(node):
         yield from _elements(child)
 
 
+DISPLAY = re.compile(r"^\$\$\n.*?\n\$\$$", re.S | re.M)  # ui.display's formulas in a text
+
+
 def latex(at: AppTest) -> list[str]:
     """Every formula typeset on the page, in order, as the LaTeX it was given: an
-    ``st.latex`` (a block of ``ui.formula_lines`` as its formulas) or a weight followed's."""
+    ``st.latex`` (a block of ``ui.formula_lines`` as its formulas), a display formula in a
+    run of text (``ui.prose``) or a weight followed's."""
     begin, end, shown = r"\begin{gathered}", r"\end{gathered}", []
     for el in _elements(at.main):
-        if el.type == "latex":
-            tex = el.value.removeprefix("$$\n").removesuffix("\n$$")
-            if LINE_GAP in tex and tex.startswith(begin) and tex.endswith(end):
-                shown += tex[len(begin) : -len(end)].split(LINE_GAP)
-            else:
-                shown.append(tex)
+        if el.type in ("latex", "markdown"):
+            found = DISPLAY.findall(el.value) if el.type == "markdown" else [el.value]
+            for tex in (t.removeprefix("$$\n").removesuffix("\n$$") for t in found):
+                if LINE_GAP in tex and tex.startswith(begin) and tex.endswith(end):
+                    shown += tex[len(begin) : -len(end)].split(LINE_GAP)
+                else:
+                    shown.append(tex)
         elif el.type == "bidi_component" and el.proto.component_name == "attnviz.steps":
             data = json.loads(el.proto.json)
             shown += [data["lead"], *(f for p in data["panels"] for f in p["formulas"])]

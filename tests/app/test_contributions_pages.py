@@ -109,7 +109,7 @@ def test_sinks_per_layer_shares_side_by_side(lang):
     c, layer, w, m = view.largest_gap()
     sink = t(f"real_model.sink_{c}", lang)
     said = t("real_model.sinks_layers_reading", lang, sink=sink, l=layer + 1, w=w, m=m)
-    assert said in [x.value for x in at.markdown]
+    assert any(said in x.value for x in at.markdown)
     assert c == "cls" and w > 2 * m  # this sentence: [CLS] takes weight and sends little
 
 

@@ -34,7 +34,7 @@ def test_the_section_draws_gamma_beta_and_the_check_of_its_run(lang, params):
     d = r.components[0]
     np.testing.assert_allclose(decode(lines["data"][0]["x"]), r.x_hat[:, d], rtol=1e-5)
     np.testing.assert_allclose(decode(lines["data"][0]["y"]), r.out[:, d], rtol=1e-5)
-    shown = [m.value for m in at.markdown]
+    shown = "\n\n".join(m.value for m in at.markdown)  # runs of text are one element
     sci = real_model_layernorm.sci
     assert sci(7.9e-7) == r"7.9 \times 10^{-7}"
     sd, out_sd = np.sqrt(r.x_var), np.sqrt(r.out_var)
