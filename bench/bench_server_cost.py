@@ -2,7 +2,7 @@
 
     python3 -m bench.bench_server_cost [CHECKOUT ...] [--pages P ...] [--k 40] [--changes 8]
                                        [--only cost|class] [--procs 1 2] [--ks 40 80 120]
-                                       [--votes 120] [--idle 30]
+                                       [--votes 120] [--idle 30] [--class-pages P ...]
 
 Cost: one session opens a page and changes one control at a time, ``--changes`` times (its
 choices seeded: every checkout makes the same ones); the figure is the server process's CPU
@@ -142,24 +142,30 @@ def class_table(trees: list[Path], pages: list[str], k: int) -> None:
             print(f"{tree}: peak RSS {rss_mb(running[tree][1], 'VmHWM'):.0f} MB; {load()}")
 
 
-def procs_table(counts: list[int], pages: list[str], ks: list[int]) -> None:
+def procs_table(counts: list[int], pages: list[str], ks: list[int], trees: list[Path]) -> None:
     """The class through HAProxy in front of each count of processes, all started at once
     and taking turns page by page (the machine's noise shared, as the checkouts'), for each
-    class size. Beside each row: the CPU the server processes and this client (every
-    student's session) took over it, in seconds, and the load average after it."""
+    class size, each checkout of ``trees`` served alike in turn. Beside each row: the CPU the
+    server processes and this client (every student's session) took over it, in seconds,
+    and the load average after it."""
     print(f"== the class through HAProxy, 1 vs more processes: K = {ks} ({load()})", flush=True)
     with ExitStack() as stack:
-        pids = {n: [] for n in counts}
-        urls = {n: stack.enter_context(balanced(n, app_pages(), pids[n])) for n in counts}
+        pids = {(t, n): [] for t in trees for n in counts}
+        urls = {
+            (t, n): stack.enter_context(balanced(n, app_pages(), pids[t, n], t))
+            for t in trees
+            for n in counts
+        }
         for page in pages:
             for k in ks:
-                for n, url in urls.items():
-                    server0, client0 = sum(cpu_s(p) for p in pids[n]), time.process_time()
+                for (t, n), url in urls.items():
+                    server0 = sum(cpu_s(p) for p in pids[t, n])
+                    client0 = time.process_time()
                     r = asyncio.run(class_moves(url, page, k))
-                    server = sum(cpu_s(p) for p in pids[n]) - server0
+                    server = sum(cpu_s(p) for p in pids[t, n]) - server0
                     client = time.process_time() - client0
                     print(
-                        f"  K {k:3d} {n} process(es) {page:16s} p50 {r['p50']:5.2f}"
+                        f"  {t.name:>8s} K {k:3d} {n} process(es) {page:16s} p50 {r['p50']:5.2f}"
                         f"  p95 {r['p95']:5.2f}  max {r['max']:5.2f}  alone {r['alone']:5.2f}"
                         f"  cpu: server {server:5.1f} s, clients {client:4.1f} s;"
                         f" load {os.getloadavg()[0]:.2f}",
@@ -211,6 +217,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("checkouts", nargs="*", type=Path, help="other checkouts to measure beside")
     ap.add_argument("--pages", nargs="+", choices=list(MAIN), default=None)
+    ap.add_argument("--class-pages", nargs="+", choices=list(MAIN), help="via HAProxy (--pages)")
     ap.add_argument("--k", type=int, default=40, help="sessions of the class")
     ap.add_argument("--changes", type=int, default=8, help="changes a page for the cost")
     ap.add_argument("--only", choices=("cost", "class"), help="one of the two tables")
@@ -226,7 +233,7 @@ def main() -> None:
     if args.only != "cost":
         class_table(trees, pages, args.k)
     if args.procs:
-        procs_table(args.procs, pages, args.ks or [args.k])
+        procs_table(args.procs, args.class_pages or pages, args.ks or [args.k], trees)
     if args.votes:
         votes_table(args.votes, args.idle)
 

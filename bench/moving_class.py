@@ -131,18 +131,18 @@ def stop(proc: subprocess.Popen) -> None:
 
 
 @contextmanager
-def balanced(n: int, pages: list[str], pids: list[int] | None = None):
+def balanced(n: int, pages: list[str], pids: list[int] | None = None, tree: Path = ROOT):
     """HAProxy (deploy/haproxy.cfg as shipped) in front of ``n`` server processes; its
     other replicas point at closed ports, and the class starts once HAProxy has marked
     them down. Each process runs torch on its share of the cores (OMP_NUM_THREADS), as
     docs/hosting.md asks of a host: threads × processes = cores. ``pids``: filled with the
-    server processes' ids."""
+    server processes' ids; ``tree``: the checkout they serve."""
     with ExitStack() as stack, tempfile.TemporaryDirectory() as tmp:
         env, urls = {}, []
         for i, name in enumerate(REPLICAS):
             if i < n:
                 threads = str(max(1, (os.cpu_count() or 1) // n))
-                proc, url = start_server("app.py", cwd=ROOT, env={"OMP_NUM_THREADS": threads})
+                proc, url = start_server("app.py", cwd=tree, env={"OMP_NUM_THREADS": threads})
                 stack.callback(stop, proc)
                 urls.append(url)
                 if pids is not None:
