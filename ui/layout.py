@@ -53,8 +53,10 @@ def display(formula: str) -> str:
     return f"$$\n{formula}\n$$"
 
 
-def prose(*parts: str, where=None) -> None:
+def prose(*parts: str | None, where=None, small: bool = False) -> None:
     """Paragraphs and display formulas (:func:`display`) in one markdown element, in order,
-    empty parts left out. Every element a page draws is a message to every student on every
-    rerun: a run of text is one element, not one per paragraph."""
-    (where or st).markdown("\n\n".join(p for p in parts if p))
+    empty parts left out; ``small``: one caption. Every element a page draws is a message
+    to every student on every rerun: a run of text is one element, not one per paragraph."""
+    text = "\n\n".join(p for p in parts if p)
+    if text:
+        (where or st).caption(text) if small else (where or st).markdown(text)

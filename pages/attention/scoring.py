@@ -48,8 +48,7 @@ with left:
     fields |= dict(source=source, D=D, score=score, seed=seed, shuffle_seed=shuffle_seed)
     cfg = ui.config(scoring.Config, **fields)
     r = ui.compute(scoring.run, cfg)
-    for formula in r.formulas:
-        st.latex(formula)
+    ui.prose(*map(ui.display, r.formulas))
     if SCORES[score].same_as_note:  # the published score it is, symbol for symbol
         st.caption(ui.tr(SCORES[score].same_as_note))
 

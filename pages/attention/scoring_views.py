@@ -16,7 +16,7 @@ from attnviz.scores import SCORES
 from attnviz.text import token_labels
 from ui.export import csv_button
 from ui.language import tr
-from ui.layout import presenting
+from ui.layout import display, presenting, prose
 from ui.plots import plot
 
 
@@ -26,16 +26,17 @@ def all_scores(cfg: scoring.Config, r: scoring.Result) -> None:
     q, sqrt_D = r.queries[0], cfg.D**0.5
     shares = dict(q=q, dot=r.top_share["dot"], scaled=r.top_share["scaled_dot"], root=sqrt_D)
     if cfg.source == "random":
-        st.caption(tr("scoring.sqrt_caption_random", N=len(r.tokens), **shares))
+        reading = tr("scoring.sqrt_caption_random", N=len(r.tokens), **shares)
     elif r.self_index is None:
-        st.caption(tr("scoring.sqrt_caption", **shares))
+        reading = tr("scoring.sqrt_caption", **shares)
     else:
-        st.caption(tr("scoring.self_caption", i=r.self_index + 1, self=r.self_score, **shares))
-    st.caption(tr("scoring.all_caption"))
+        reading = tr("scoring.self_caption", i=r.self_index + 1, self=r.self_score, **shares)
     names = [tr(SCORES[name].label) for name in r.names]
     full = [html.escape(n) for n in names]
-    if presenting():  # full names took a projector's whole width: formulas, names in the key
-        st.caption(tr("scoring.all_rows", rows=tr("scoring.list_sep").join(names)))
+    # presenting, full names took a projector's whole width: formulas, names in the key
+    rows = tr("scoring.all_rows", rows=tr("scoring.list_sep").join(names)) if presenting() else ""
+    prose(reading, tr("scoring.all_caption"), rows, small=True)
+    if presenting():
         short = [html.escape(tr(SCORES[name].short_label)) for name in r.names]
         plot(
             lambda: charts.matrix(r.by_score, token_labels(r.tokens), short, y_hover=full),
@@ -62,12 +63,10 @@ def all_scores(cfg: scoring.Config, r: scoring.Result) -> None:
 def many_queries(cfg: scoring.Config, r: scoring.Result, k: int) -> None:
     """Every query's weights, A, beside the first k components of their outputs, Q̃."""
     st.subheader(tr("scoring.many_title"))
-    for formula in r.many_formulas:
-        st.latex(formula)
-    st.caption(tr("scoring.many_caption"))
-    if r.many_self:
-        own = [tr("scoring.self_item", m=m + 1, word=r.queries[m], a=a) for m, a in r.many_self]
-        st.caption(tr("scoring.many_self", rows=tr("scoring.list_sep").join(own)))
+    prose(*map(display, r.many_formulas))
+    own = [tr("scoring.self_item", m=m + 1, word=r.queries[m], a=a) for m, a in r.many_self]
+    mine = tr("scoring.many_self", rows=tr("scoring.list_sep").join(own)) if own else ""
+    prose(tr("scoring.many_caption"), mine, small=True)
     rows = token_labels(r.queries)
     # side by side on a desk; presenting, each half would be a map a few dozen pixels wide
     a, b = (st.container(), st.container()) if presenting() else st.columns(2)

@@ -264,3 +264,9 @@ def number_tables(at: AppTest) -> list[pd.DataFrame]:
             numbers = [pd.to_numeric(pd.Series(c)) for c in columns[1:]]
             tables.append(pd.concat([lead, *numbers], axis=1, keys=header))
     return tables
+
+
+def caption_text(at: AppTest) -> str:
+    """Every caption's text, one after another: a page draws a run of notes as one caption
+    (``ui.prose(small=True)``), so a note is looked for in it, not as a whole element."""
+    return "\n\n".join(c.value for c in at.caption)

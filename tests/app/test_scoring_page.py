@@ -9,7 +9,7 @@ from attnviz.i18n import t
 from attnviz.lessons import scoring
 from attnviz.scores import SCORES
 
-from .helpers import assert_clean, decode, figures, latex, run_page, sweep_controls
+from .helpers import assert_clean, caption_text, decode, figures, latex, run_page, sweep_controls
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
@@ -117,7 +117,7 @@ def test_sqrt_D_caption_is_true_of_the_default_figure(lang):
     top_dot, top_scaled = max(v[0] for v in share.values()), max(v[1] for v in share.values())
     assert top_dot > 0.9 and top_scaled < 0.5
     caption = t("scoring.sqrt_caption", lang, q=query, dot=top_dot, scaled=top_scaled, root=8.0)
-    assert caption in [c.value for c in at.caption]
+    assert caption in caption_text(at)
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
@@ -134,10 +134,10 @@ def test_random_sources_get_a_caption_about_vectors_with_the_charts_shares(lang)
     caption = t(
         "scoring.sqrt_caption_random", lang, N=512, q="q1", dot=top_dot, scaled=top_scaled, root=8.0
     )
-    captions = [c.value for c in at.caption]
-    assert caption in captions
+    shown = caption_text(at)
+    assert caption in shown
     shares = dict(q="q1", dot=top_dot, scaled=top_scaled, root=8.0)
-    assert t("scoring.sqrt_caption", lang, **shares) not in captions  # the one about words
+    assert t("scoring.sqrt_caption", lang, **shares) not in shown  # the one about words
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
@@ -151,7 +151,7 @@ def test_a_query_that_is_a_source_gets_the_self_match_caption(lang):
     assert r.self_index is not None and r.top_share["scaled_dot"] > 0.99
     shares = dict(q=word, dot=r.top_share["dot"], scaled=r.top_share["scaled_dot"], root=32.0)
     want = t("scoring.self_caption", lang, i=r.self_index + 1, self=r.self_score, **shares)
-    assert want in [c.value for c in at.caption]
+    assert want in caption_text(at)
     assert not [
         c for c in at.caption if "none of the sources" in c.value or "どのソースとも" in c.value
     ]
@@ -229,14 +229,14 @@ def test_presenting_the_five_scores_are_named_by_formula_and_the_two_maps_stack(
     hover = np.array(figs[3]["data"][0]["customdata"])
     assert [row[0].split(" → ")[0] for row in hover] == names
     key = t("scoring.all_rows", lang, rows=t("scoring.list_sep", lang).join(names))
-    assert key in [c.value for c in at.caption]
+    assert key in caption_text(at)
     stacked = {figs[4]["layout"]["title"]["text"], figs[5]["layout"]["title"]["text"]}
     assert not stacked & _in_columns(at)
     desk = run_page("scoring", lang=lang)  # on a desk: full names, the maps side by side
     desk_figs = figures(desk)
     assert desk_figs[3]["layout"]["yaxis"]["ticktext"] == names
     assert desk_figs[4]["layout"]["title"]["text"] in _in_columns(desk)
-    assert key not in [c.value for c in desk.caption]
+    assert key not in caption_text(desk)
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
@@ -258,7 +258,7 @@ def test_shuffle_chart_names_its_axis_and_float_noise_reads_as_zero(lang):
     assert r.follows < scoring.ZERO_TOL and r.stays > 0.01  # (ja: 2.98e-08) and a real change
     assert [m.value for m in at.metric] == ["≈ 0", f"{r.stays:.3f}"]
     note = t("scoring.zero_note", lang, exp=scoring.ZERO_TOL_EXP)
-    assert note in [c.value for c in at.caption] and "10^{-6}" in note
+    assert note in caption_text(at) and "10^{-6}" in note
     metric_columns = [c for c in at.columns if c.get("metric")]  # their values level
     assert len(metric_columns) == 2
     assert all(
