@@ -3,7 +3,7 @@
 :func:`fingerprint` maps a value to a hashable key equal for equal values: primitives by
 value; tuples, lists, dicts and dataclasses by their parts; arrays, tensors and tables by
 shape, type and a digest of their bytes; modules, classes and functions importable by name
-by that name; any other function (a lambda, a closure, a page's own function) by its code
+by that name, an object whose instance holds no state by its class; any other function (a lambda, a closure, a page's own function) by its code
 and the fingerprints of what it reads: its closure cells, its defaults and the globals its
 code and the code nested in it load by name. A value the result cache handed out
 (ui.compute) is registered, with every part of it, and keys as the computation that made
@@ -134,6 +134,8 @@ def fingerprint(value: object, _seen: frozenset[int] = frozenset()) -> Hashable:
         return cls, frozenset(fingerprint(v, _seen) for v in value)
     if isinstance(value, range | slice):
         return cls, fingerprint((value.start, value.stop, value.step), _seen)
+    if not getattr(value, "__dict__", True) and not hasattr(cls, "__slots__"):
+        return "stateless", _name(cls)  # its instance holds nothing: its class is all of it
     raise Unkeyable(f"no key stands for a {cls.__module__}.{cls.__qualname__}")
 
 

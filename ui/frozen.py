@@ -23,6 +23,7 @@ import torch
 from . import fingerprint
 from .fingerprint import register
 
+_OURS = ("attnviz.", "ui.", "pages.", "tests.")  # the modules of classes freeze knows
 _LEAVES = (str, int, float, bool, complex, bytes, type(None), FunctionType, ModuleType, type)
 
 
@@ -107,7 +108,7 @@ def _freeze(value: object, key: Hashable, held: list[object]) -> object:
     elif isinstance(value, pd.DataFrame | pd.Series):
         frozen = FrozenFrame if isinstance(value, pd.DataFrame) else FrozenSeries
         object.__setattr__(value, "__class__", frozen)
-    elif dataclasses.is_dataclass(value) or type(value).__module__.startswith("attnviz."):
+    elif dataclasses.is_dataclass(value) or type(value).__module__.startswith(_OURS):
         names = (
             [f.name for f in dataclasses.fields(value)]
             if dataclasses.is_dataclass(value)
