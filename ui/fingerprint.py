@@ -3,12 +3,18 @@
 :func:`fingerprint` maps a value to a hashable key equal for equal values: primitives by
 value; tuples, lists, dicts and dataclasses by their parts; arrays, tensors and tables by
 shape, type and a digest of their bytes; modules, classes and functions importable by name
-by that name, an object whose instance holds no state by its class; any other function (a lambda, a closure, a page's own function) by its code
-and the fingerprints of what it reads: its closure cells, its defaults and the globals its
-code and the code nested in it load by name. A value the result cache handed out
-(ui.compute) is registered, with every part of it, and keys as the computation that made
-it: (run, config, path), with no bytes hashed. A value with none of these forms raises
+by that name; an object whose instance holds no state by its class; any other function
+(a lambda, a closure, a page's own function) by its code and the fingerprints of what it
+reads: its closure cells, its defaults and the globals its code and the code nested in it
+load by name (a page script's top-level variables are its functions' globals). Which
+globals a code object loads is found once per code object. A value the result cache
+handed out (ui.compute) is registered, with every part of it, and keys as the computation
+that made it: (run, config, path), with no bytes hashed; so is a drawn value (ui.drawn).
+A value with none of these forms, or a build that reads the session's state, raises
 :class:`Unkeyable`; ui.drawn then builds it unshared, or raises where ``STRICT`` (tests).
+
+A function importable by name is keyed by that name alone, not by the module state it
+reads: state of an imported module is the process's, the same for every session.
 """
 
 from __future__ import annotations

@@ -57,7 +57,7 @@ def test_the_same_reads_language_and_mode_get_the_very_value_built_once(fresh):
             fresh["lang"] = "ja"
         if change == "present":
             fresh["present"] = True
-        other = [drawn_module.drawn(lambda: build(cfg[1])) for _ in range(2)]
+        other = [drawn_module.drawn(lambda cfg=cfg: build(cfg[1])) for _ in range(2)]
         assert other[0] is other[1] and len(BUILT) == before + 1, change
 
 
