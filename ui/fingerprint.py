@@ -9,7 +9,8 @@ reads: its closure cells, its defaults and the globals its code and the code nes
 load by name (a page script's top-level variables are its functions' globals). Which
 globals a code object loads is found once per code object. A value the result cache
 handed out (ui.compute) is registered, with every part of it, and keys as the computation
-that made it: (run, config, path), with no bytes hashed; so is a drawn value (ui.drawn).
+that made it: (run, config, path), with no bytes hashed; so is a drawn value (ui.drawn),
+and a view of a registered array keys as that array and where the view lies in it.
 A value with none of these forms, or a build that reads the session's state, raises
 :class:`Unkeyable`; ui.drawn then builds it unshared, or raises where ``STRICT`` (tests).
 
@@ -106,6 +107,18 @@ def fingerprint(value: object, _seen: frozenset[int] = frozenset()) -> Hashable:
     if isinstance(value, FunctionType):
         return _function(value, _seen)
     if isinstance(value, np.ndarray):
+        base = value.base
+        if base is not None and _registered.get(id(base), (None,))[0] is base:
+            return (
+                "view",
+                _registered[id(base)][1],
+                _at(value) - _at(base),
+                value.strides,
+                (
+                    value.shape,
+                    value.dtype.str,
+                ),
+            )
         if value.dtype.hasobject:
             return "array", value.shape, fingerprint(value.tolist(), _seen)
         return "array", value.shape, value.dtype.str, _digest(value)
@@ -185,6 +198,11 @@ def _name(cls: type) -> str:
     return f"{cls.__module__}.{cls.__qualname__}"
 
 
+def _at(array: np.ndarray) -> int:
+    """The address of ``array``'s first element."""
+    return array.__array_interface__["data"][0]
+
+
 def _digest(array: np.ndarray) -> bytes:
     data = np.ascontiguousarray(array).view(np.uint8)
-    return hashlib.blake2b(data.data, digest_size=16).digest()
+    return hashlib.sha256(data.data).digest()

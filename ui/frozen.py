@@ -95,6 +95,8 @@ def _freeze(value: object, key: Hashable, held: list[object]) -> object:
         return value
     if isinstance(value, np.ndarray):
         value.flags.writeable = False
+        if isinstance(value.base, np.ndarray):  # the memory it views: read-only too
+            _freeze(value.base, (key, "base"), held)
     elif isinstance(value, torch.Tensor):
         raise Frozen(f"{key}: a shared result holds a torch tensor; return a numpy array")
     elif isinstance(value, list | tuple):

@@ -101,7 +101,7 @@ class Cfg:
 
 
 def square(cfg: Cfg) -> np.ndarray:
-    return np.full((2, 2), cfg.n)
+    return np.arange(4 * cfg.n).reshape(2, 2 * cfg.n)
 
 
 def test_values_key_by_value_and_results_by_their_computation():
@@ -111,7 +111,11 @@ def test_values_key_by_value_and_results_by_their_computation():
     assert fingerprint(np.zeros(3)) != fingerprint(np.zeros((3, 1)))
     r = ui.compute(square, Cfg(5))
     assert fingerprint(r) == ("tests.ui.test_fingerprint", "square", Cfg(5))
-    assert fingerprint(np.full((2, 2), 5)) != fingerprint(r)  # by bytes: not the same key
+    assert fingerprint(np.arange(20).reshape(2, 10)) != fingerprint(r)  # by bytes
+    # a view of a shared array: as the array and where it lies in it, without its bytes
+    assert fingerprint(r[1]) == fingerprint(r[1]) != fingerprint(r[0])
+    assert fingerprint(r[:, 1:]) != fingerprint(r[:, :-1]) != fingerprint(r[:, ::2])
+    assert fingerprint(r[1])[0] == "view"
 
 
 def test_what_no_key_stands_for_is_built_unshared_and_raises_in_the_suite(fresh, monkeypatch):
