@@ -41,6 +41,9 @@ class FrozenDict(dict):
     __setitem__ = __delitem__ = __ior__ = _refuse
     clear = pop = popitem = setdefault = update = _refuse
 
+    def __reduce__(self) -> tuple:  # unpickled as built, not entry by entry
+        return FrozenDict, (dict(self),)
+
 
 class _ReadOnly:
     """An indexer (``loc``, ``iloc``, ``at``, ``iat``) that reads and refuses writes."""
