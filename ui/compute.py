@@ -134,6 +134,14 @@ def _computed(run: Callable, cfg: object, max_entries: int, *args: object) -> ob
     return value
 
 
+def clear() -> None:
+    """Drop every kept result (a benchmark's cold start)."""
+    with _results_lock:
+        while _results:
+            for part in _results.popitem()[1][1]:
+                forget(part)
+
+
 def compute(run: Callable[[C], R], cfg: C, *, max_entries: int = 64) -> R:
     """``run(cfg)``, kept by the (hashable, frozen) config for every session of this
     process, frozen (ui.frozen): every session gets the very object, read-only.
