@@ -114,7 +114,7 @@ def _keep(key: tuple[Callable, object], value: R, max_entries: int) -> R:
     """``value`` frozen and kept for ``key``; beyond ``max_entries`` results of its run,
     its least recently used is dropped (and its parts key by their contents again)."""
     held: list[object] = []
-    value = freeze(value, (key[0].__module__, key[0].__qualname__, key[1]), held)
+    value = freeze(value, key, held)
     with _results_lock:
         _results[key] = (value, held)
         runs = [k for k in _results if k[0] is key[0]]

@@ -10,11 +10,12 @@ flow chart: ~370 ``layout.Annotation`` objects a rerun). Here ``drawn(build)`` c
 ``build()`` once per key, and the key is derived from what ``build`` reads
 (ui.fingerprint): its code, its closure's values, its defaults and the globals it loads
 by name, a result of ui.compute standing for itself as (run, config, path). Nothing is
-listed by hand, so a build cannot read a value its key forgets. A build reading something
-no key stands for (an object compared by identity, the session's state) is built for this
-run alone, unshared; the test suite sets ``STRICT`` and gets an error instead. The value
-is shared, not copied: callers only read it, and it keys as its own key when read by
-another build.
+listed by hand, so a build cannot read a value its key forgets (a function importable by
+name stands for itself: an imported module's state is the process's, the same for every
+session). A build reading something no key stands for (an object compared by identity,
+``st.session_state`` or ``st.query_params`` in its own code) is built for this run alone,
+unshared; the test suite sets ``STRICT`` and gets an error instead. The value
+is shared, not copied: callers only read it (a build reading it keys it by its contents).
 """
 
 from __future__ import annotations
@@ -77,19 +78,15 @@ def drawn_as(what: Hashable, build: Callable[[], T]) -> T:
             with _lock:
                 _drawn[key] = (found, size)
                 _held[0] += size
-                keys.register(found, ("drawn", key))
                 while len(_drawn) > MAX_DRAWN or (_held[0] > MAX_BYTES and len(_drawn) > 1):
-                    _old, (value, bytes_) = _drawn.popitem(last=False)
-                    _held[0] -= bytes_
-                    keys.forget(value)
+                    _held[0] -= _drawn.popitem(last=False)[1][1]
     return found
 
 
 def clear() -> None:
     """Drop every drawn value (a benchmark's cold start)."""
     with _lock:
-        while _drawn:
-            keys.forget(_drawn.popitem()[1][0])
+        _drawn.clear()
         _held[0] = 0
 
 

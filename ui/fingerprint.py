@@ -9,8 +9,8 @@ reads: its closure cells, its defaults and the globals its code and the code nes
 load by name (a page script's top-level variables are its functions' globals). Which
 globals a code object loads is found once per code object. A value the result cache
 handed out (ui.compute) is registered, with every part of it, and keys as the computation
-that made it: (run, config, path), with no bytes hashed; so is a drawn value (ui.drawn),
-and a view of a registered array keys as that array and where the view lies in it.
+that made it: (run, config, path), with no bytes hashed, and a view of a registered array
+keys as that array and where the view lies in it.
 A value with none of these forms, or a build that reads the session's state, raises
 :class:`Unkeyable`; ui.drawn then builds it unshared, or raises where ``STRICT`` (tests).
 

@@ -7,7 +7,8 @@ pandas still take it); a table refuses writes to its cells and columns; a datacl
 other object refuses new values for its fields. A torch tensor cannot be made read-only:
 a shared result holds numpy arrays instead, and ``freeze`` refuses one. Each part is
 registered (ui.fingerprint) under the result's key and its path inside it, so that a
-drawing reading it keys as the computation that made it.
+drawing reading it keys as the computation that made it: a lesson's ``run(cfg)`` is
+deterministic, so a path names the same value in a result computed again.
 """
 
 from __future__ import annotations
@@ -106,8 +107,8 @@ def _freeze(value: object, key: Hashable, held: list[object]) -> object:
         parts = tuple(_freeze(v, (key, k), held) for k, v in enumerate(value))
         if type(value) is list or any(p is not v for p, v in zip(parts, value, strict=True)):
             value = parts if type(value) in (list, tuple) else type(value)(*parts)
-    elif isinstance(value, set | frozenset):
-        value = frozenset(_freeze(v, (key, "item"), held) for v in value)
+    elif isinstance(value, set | frozenset):  # its items hashable, keyed by their values
+        value = frozenset(value)
     elif isinstance(value, dict):
         value = FrozenDict({k: _freeze(v, (key, k), held) for k, v in value.items()})
     elif isinstance(value, pd.DataFrame | pd.Series):
