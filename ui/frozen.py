@@ -1,14 +1,16 @@
 """Results nobody can alter: :func:`freeze` makes a result read-only in place before the
 result cache (ui.compute) shares it between sessions.
 
-Arrays become read-only views of the same memory (nothing copied); lists become tuples,
-sets frozensets, dicts :class:`FrozenDict` (a dict that refuses writes, so that JSON and
-pandas still take it); a table refuses writes to its cells and columns; a dataclass or any
-other object refuses new values for its fields. A torch tensor cannot be made read-only:
-a shared result holds numpy arrays instead, and ``freeze`` refuses one. Each part is
-registered (ui.fingerprint) under the result's key and its path inside it, so that a
-drawing reading it keys as the computation that made it: a lesson's ``run(cfg)`` is
-deterministic, so a path names the same value in a result computed again.
+Arrays are made read-only in place (nothing copied), and the arrays they view with them;
+lists become tuples, sets frozensets, dicts :class:`FrozenDict` (a dict that refuses
+writes, so that JSON and pandas still take it); a table refuses writes to its cells and
+columns; a dataclass or any other object of this app's refuses new values for its fields.
+A torch tensor cannot be made read-only, nor can an object of a class ``freeze`` does not
+know: a shared result holding one is an error in the test suite (``STRICT``) and a
+warning in the log. Each part is registered (ui.fingerprint) under the result's key and
+its path inside it, so that a drawing reading it keys as the computation that made it: a
+lesson's ``run(cfg)`` is deterministic, so a path names the same value in a result
+computed again.
 """
 
 from __future__ import annotations
@@ -20,12 +22,16 @@ from types import FunctionType, ModuleType
 import numpy as np
 import pandas as pd
 import torch
+from streamlit.logger import get_logger
 
 from . import fingerprint
 from .fingerprint import register
 
 _OURS = ("attnviz.", "ui.", "pages.", "tests.")  # the modules of classes freeze knows
 _LEAVES = (str, int, float, bool, complex, bytes, type(None), FunctionType, ModuleType, type)
+
+
+log = get_logger(__name__)
 
 
 class Frozen(TypeError):
@@ -102,7 +108,7 @@ def _freeze(value: object, key: Hashable, held: list[object]) -> object:
         if isinstance(value.base, np.ndarray):  # the memory it views: read-only too
             _freeze(value.base, (key, "base"), held)
     elif isinstance(value, torch.Tensor):
-        raise Frozen(f"{key}: a shared result holds a torch tensor; return a numpy array")
+        return _unfrozen(value, key, "a torch tensor: return a numpy array")
     elif isinstance(value, list | tuple):
         parts = tuple(_freeze(v, (key, k), held) for k, v in enumerate(value))
         if type(value) is list or any(p is not v for p, v in zip(parts, value, strict=True)):
@@ -128,10 +134,16 @@ def _freeze(value: object, key: Hashable, held: list[object]) -> object:
         params = getattr(type(value), "__dataclass_params__", None)
         if not (params and params.frozen):
             object.__setattr__(value, "__class__", _frozen_class(type(value)))
-    elif fingerprint.STRICT:  # tests: a result type nobody taught this to freeze
-        raise Frozen(f"{key}: no way to freeze a {type(value).__qualname__}")
     else:
-        return value
+        return _unfrozen(value, key, f"a {type(value).__qualname__}, which nothing freezes")
     register(value, key)
     held.append(value)
+    return value
+
+
+def _unfrozen(value: object, key: Hashable, what: str) -> object:
+    """``value`` as it is, neither frozen nor registered; an error in the test suite."""
+    if fingerprint.STRICT:
+        raise Frozen(f"{key}: a shared result holds {what}")
+    log.warning("shared unfrozen, %s: %s", key, what)
     return value
