@@ -127,6 +127,8 @@ def fingerprint(value: object, _seen: frozenset[int] = frozenset()) -> Hashable:
     if isinstance(value, torch.Tensor):
         flat = value.detach().cpu().contiguous()
         return "tensor", tuple(flat.shape), str(flat.dtype), _digest(flat.view(torch.uint8).numpy())
+    if isinstance(value, pd.Index):
+        return cls.__name__, value.name, fingerprint(value.tolist(), _seen)
     if isinstance(value, pd.DataFrame | pd.Series):
         digest = _digest(pd.util.hash_pandas_object(value, index=True).to_numpy())
         names = fingerprint(list(value.columns) if cls is not pd.Series else value.name, _seen)

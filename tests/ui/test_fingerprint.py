@@ -7,6 +7,7 @@ import threading
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import ui
@@ -109,6 +110,9 @@ def test_values_key_by_value_and_results_by_their_computation():
     assert fingerprint(1) != fingerprint(1.0) != fingerprint(True)
     assert fingerprint(np.zeros(3)) != fingerprint(np.zeros(3, np.float32))
     assert fingerprint(np.zeros(3)) != fingerprint(np.zeros((3, 1)))
+    table = pd.DataFrame({"a": [1.0, 2.0]}, index=pd.Index(["x", "y"], name="t"))
+    assert fingerprint(table) == fingerprint(table.copy()) != fingerprint(table * 2)
+    assert fingerprint(table.index) != fingerprint(table.rename_axis("u").index)
     r = ui.compute(square, Cfg(5))
     assert fingerprint(r) == (square, Cfg(5))  # (run, config): no byte hashed
     assert fingerprint(np.arange(20).reshape(2, 10)) != fingerprint(r)  # by bytes
