@@ -3,7 +3,8 @@
 For each page and language: every slider is set to its minimum and maximum, every select
 and radio to each option, every toggle flipped, one at a time from the page's defaults,
 and then every slider at its maximum at once (the page's heaviest corner); before each
-rerun ``st.cache_data`` is cleared (``st.cache_resource`` keeps what a server loads once:
+rerun the results (ui.compute), the drawings (ui.drawn) and ``st.cache_data`` are cleared
+(``st.cache_resource`` keeps what a server loads once:
 the real model), so each figure is a student's first request for that setting. Prints the
 slowest five reruns with their settings and the worst per page. Target: nothing over 3 s.
 
@@ -19,6 +20,8 @@ import time
 import streamlit as st
 
 from tests.app.helpers import PAGES, assert_clean, run_page
+from ui.compute import clear as clear_results
+from ui.drawn import clear as clear_drawn
 
 SKIP = ("lang", "present")  # the frame's controls: they change no computation
 
@@ -45,6 +48,8 @@ def controls(at) -> list[tuple[str, str, list]]:
 
 def timed_rerun(at) -> float:
     st.cache_data.clear()
+    clear_results()
+    clear_drawn()
     t0 = time.perf_counter()
     at.run()
     seconds = time.perf_counter() - t0

@@ -1,13 +1,17 @@
-"""One caching style for every page: a lesson's ``run(cfg)``, cached per process by config.
+"""One result cache for every page: a lesson's ``run(cfg)``, kept per process by config.
 
 A page reads its widgets, builds the lesson's frozen ``Config`` with :func:`config`, and
-calls :func:`compute`; bad input from either step is shown as a translated message and
-the page stops there (no traceback reaches the browser).
+calls :func:`compute` (or :func:`compute_with_progress`, under a progress bar); bad input
+from either step is shown as a translated message and the page stops there (no traceback
+reaches the browser).
 
-All sessions of a server share one process. A class asking for the same new setting at
-once computes it once: ``st.cache_data`` (Streamlit 1.67) holds a lock per entry, so the
-first caller computes and the others wait for its result (single flight; the depth page's
-own table, below, does the same with a lock per config). At most ``MAX_HEAVY``
+All sessions of a server share one process and one table of results, keyed by (run,
+config), the least recently used of a run dropped beyond its ``max_entries``. A class
+asking for the same new setting at once computes it once: the first caller computes and
+the others wait for its result (single flight, a lock per key). Every session gets the
+very same object, not a copy: it is frozen before it is shared (ui.frozen), so a page
+that wrote into it would raise rather than change what every other student sees, and
+each of its parts keys a drawing as (run, config, path) (ui.fingerprint). At most ``MAX_HEAVY``
 computations run at once per process while the rest wait with a message; a live
 computation drawn as it goes (the training race) takes a slot for each of its steps in
 turn (:func:`in_turn`). Each computation writes one line to the server's log: what, and
@@ -24,10 +28,12 @@ from contextlib import contextmanager
 from typing import TypeVar
 
 import streamlit as st
-from streamlit.logger import get_logger
 
 from attnviz.errors import InputError
 
+from .fingerprint import forget
+from .frozen import freeze
+from .internals import server_log
 from .language import tr
 from .messages import error_box
 from .page_run import stop
@@ -37,12 +43,13 @@ R = TypeVar("R")
 
 MAX_HEAVY = 2  # computations at once per process: one per core of a 2-core replica
 _heavy = threading.BoundedSemaphore(MAX_HEAVY)
-_cached: dict[Callable, Callable] = {}
 _flights: dict[Hashable, list] = {}  # key → [lock, callers holding or waiting for it]
 _flights_lock = threading.Lock()
-_recent: dict[Callable, OrderedDict] = {}  # run → {config: result} asked for lately, latest last
-_recent_lock = threading.Lock()
-log = get_logger(__name__)
+# (run, config) → (its result, frozen, and the parts registered), least recently used first
+_results: OrderedDict[tuple[Callable, object], tuple[object, list[object]]] = OrderedDict()
+_results_lock = threading.Lock()
+_MISSING = object()
+log = server_log(__name__)
 
 
 def _logged(run: Callable[..., R], cfg: object, *args: object) -> R:
@@ -80,20 +87,6 @@ def config(cls: Callable[..., C], **fields: object) -> C:
         stop()
 
 
-def _cache(run: Callable[[C], R], max_entries: int) -> Callable[[C], R]:
-    """``run`` behind ``st.cache_data``; a miss holds one of the ``MAX_HEAVY`` slots."""
-    if run not in _cached:
-
-        def guarded(cfg: C) -> R:
-            return _logged(run, cfg)
-
-        # st.cache_data keys a function by module, qualified name and source: name it
-        # after the lesson so that each lesson has a cache of its own.
-        guarded.__module__, guarded.__qualname__ = run.__module__, run.__qualname__
-        _cached[run] = st.cache_data(guarded, max_entries=max_entries, show_spinner=False)
-    return _cached[run]
-
-
 @contextmanager
 def single_flight(key: Hashable) -> Iterator[None]:
     """Hold the lock of ``key``: concurrent callers with the same key run one at a time."""
@@ -110,57 +103,65 @@ def single_flight(key: Hashable) -> Iterator[None]:
                 del _flights[key]
 
 
-_NONE = object()  # _recent_value: not asked for lately
+def _cached(key: tuple[Callable, object]) -> object:
+    """The result kept for ``key`` (now the most recently used), or ``_MISSING``."""
+    with _results_lock:
+        if key not in _results:
+            return _MISSING
+        _results.move_to_end(key)
+        return _results[key][0]
 
 
-def _recent_value(run: Callable[[C], R], cfg: C) -> R | object:
-    """What ``run`` returned for ``cfg`` lately (which then becomes the latest), or ``_NONE``."""
-    with _recent_lock:
-        recent = _recent.setdefault(run, OrderedDict())
-        if cfg not in recent:
-            return _NONE
-        recent.move_to_end(cfg)
-        return recent[cfg]
+def _keep(key: tuple[Callable, object], value: R, max_entries: int) -> R:
+    """``value`` frozen and kept for ``key``; beyond ``max_entries`` results of its run,
+    its least recently used is dropped (and its parts key by their contents again)."""
+    held: list[object] = []
+    value = freeze(value, key, held)
+    with _results_lock:
+        _results[key] = (value, held)
+        runs = [k for k in _results if k[0] is key[0]]
+        for old in runs[: max(0, len(runs) - max_entries)]:
+            for part in _results.pop(old)[1]:
+                forget(part)
+    return value
 
 
-def _keep_recent(run: Callable[[C], R], cfg: C, value: R, keep: int) -> None:
-    """Keep ``value`` as ``run``'s latest result, for ``cfg``, and its last ``keep`` only."""
-    with _recent_lock:
-        recent = _recent.setdefault(run, OrderedDict())
-        recent[cfg] = value
-        recent.move_to_end(cfg)
-        while len(recent) > keep:
-            recent.popitem(last=False)
+def _computed(run: Callable, cfg: object, max_entries: int, *args: object) -> object:
+    """``run(cfg, *args)`` computed once for concurrent callers and kept."""
+    key = (run, cfg)
+    with single_flight(key):
+        value = _cached(key)
+        if value is _MISSING:
+            value = _keep(key, _logged(run, cfg, *args), max_entries)
+    return value
+
+
+def clear() -> None:
+    """Drop every kept result (a benchmark's cold start)."""
+    with _results_lock:
+        while _results:
+            for part in _results.popitem()[1][1]:
+                forget(part)
 
 
 def compute(run: Callable[[C], R], cfg: C, *, max_entries: int = 64) -> R:
-    """``run(cfg)``, cached by the (hashable, frozen) config across sessions of this process.
+    """``run(cfg)``, kept by the (hashable, frozen) config for every session of this
+    process, frozen (ui.frozen): every session gets the very object, read-only.
 
-    Concurrent calls with an equal config compute it once; the others get the cached result.
-    A config not asked for lately computes under a spinner; a recent one (the last half
-    of the cache's entries, which its least-recently-used eviction keeps) is read without:
-    a spinner starts a timer thread and sends a message even when it never shows: 8 % of
-    the multi-head page's script time on a 2-core server (py-spy, changes of H). A recent
-    result is also shared as it is, not the copy ``st.cache_data`` unpickles for every
-    call (a tenth of the block anatomy page's rerun): pages only read it.
+    Concurrent calls with an equal config compute it once; the others wait for its result.
+    Only a miss runs under a spinner: a spinner starts a timer thread and sends a message
+    even when it never shows. ``max_entries``: the results of ``run`` kept, the least
+    recently used dropped first.
     """
-    cached = _cache(run, max_entries)
     try:
-        keep = max(1, max_entries // 2)
-        value = _recent_value(run, cfg)
-        if value is not _NONE:
-            return value
-        with st.spinner(tr("app.computing"), show_time=True):
-            value = cached(cfg)
-        _keep_recent(run, cfg, value, keep)
+        value = _cached((run, cfg))
+        if value is _MISSING:
+            with st.spinner(tr("app.computing"), show_time=True):
+                value = _computed(run, cfg, max_entries)
         return value
     except InputError as err:
         error_box(err)
         stop()
-
-
-_progressed: dict[Callable, OrderedDict] = {}  # run → {cfg: result}, least recently used first
-_progressed_lock = threading.Lock()
 
 
 def compute_with_progress(
@@ -170,35 +171,23 @@ def compute_with_progress(
     *,
     max_entries: int = 64,
 ) -> R:
-    """``run(cfg, progress)`` cached by config like :func:`compute`, under a progress bar.
+    """``run(cfg, progress)`` kept by config like :func:`compute`, under a progress bar.
 
     The variant for runs slow enough to need a bar: ``run`` calls ``progress(f)`` with the
-    fraction f done and ``label(f)`` is the bar's text. ``st.cache_data`` records what a
-    cached function draws and replays it on a hit, so a bar moved from inside a cached
-    ``run`` would be replayed onto a bar of an earlier script run and fail. Here ``run`` is
-    called outside any Streamlit cache and its results are kept in a table of their own,
-    per process and per ``run``, the least recently used dropped beyond ``max_entries``.
-    As in :func:`compute`, equal configs compute once and a miss holds a heavy slot. The
-    result is shared, not copied as ``st.cache_data`` does: pages only read it.
+    fraction f done and ``label(f)`` is the bar's text. The bar's place is drawn on a hit
+    too, so that both runs draw the same page.
     """
     try:
-        slot = st.empty()  # the bar's place, drawn on a hit too: both runs draw the same page
-        with single_flight((run, cfg)):
-            with _progressed_lock:
-                results = _progressed.setdefault(run, OrderedDict())
-                if cfg in results:
-                    results.move_to_end(cfg)
-                    return results[cfg]
+        slot = st.empty()
+        value = _cached((run, cfg))
+        if value is _MISSING:
             bar = slot.progress(0.0, label(0.0))
             try:
-                value = _logged(run, cfg, lambda f: bar.progress(f, label(f)))
+                progress = lambda f: bar.progress(f, label(f))  # noqa: E731
+                value = _computed(run, cfg, max_entries, progress)
             finally:
                 slot.empty()
-            with _progressed_lock:
-                results[cfg] = value
-                while len(results) > max_entries:
-                    results.popitem(last=False)
-            return value
+        return value
     except InputError as err:
         error_box(err)
         stop()

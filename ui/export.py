@@ -4,7 +4,7 @@ pages' small tables of numbers and formulas."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Hashable
+from collections.abc import Callable
 
 import pandas as pd
 import pyarrow as pa
@@ -14,7 +14,7 @@ from attnviz.i18n import plain
 from attnviz.tables import long_table
 from attnviz.text import is_wide
 
-from .drawn import drawn_as, place
+from .drawn import drawn
 from .language import lang, tr
 
 
@@ -106,13 +106,12 @@ def formula_lines(formulas: list[str], where=st) -> None:
     where.latex(r"\begin{gathered}" + LINE_GAP.join(formulas) + r"\end{gathered}")
 
 
-def formula_table(table: pd.DataFrame, where=st, same: Hashable = None) -> None:
+def formula_table(table: pd.DataFrame, where=st) -> None:
     """A table whose ``step`` and ``formula`` columns are LaTeX, typeset; headers from
     ``app.col_<name>``. ``st.table`` typesets each cell on its own, so a rerun that changes
-    only the shapes does not typeset the formulas again, as one Markdown table would.
-    ``same``: what names ``table`` among every formula table (a config, and which of the
-    page's tables where it draws several); with it, the table is converted for Streamlit
-    (Arrow) once per process for it, the language and presentation mode."""
+    only the shapes does not typeset the formulas again, as one Markdown table would. The
+    table is converted for Streamlit (Arrow) once per process for its values, the language
+    and presentation mode (ui.drawn)."""
 
     def shown() -> pd.DataFrame:
         shown = table.copy()
@@ -122,11 +121,7 @@ def formula_table(table: pd.DataFrame, where=st, same: Hashable = None) -> None:
         shown.columns = [tr(f"app.col_{c}") for c in table.columns]
         return shown
 
-    if same is None:
-        where.table(shown(), hide_index=True)
-    else:
-        arrow = drawn_as(("formula_table", same), lambda: _arrow(shown()))
-        where.table(arrow, hide_index=True)
+    where.table(drawn(lambda: _arrow(shown())), hide_index=True)
 
 
 NUMBER_TABLE = "attnviz-numbers"  # the class of number_table's tables (ui/app.css styles it)
@@ -136,15 +131,12 @@ def number_table(
     table: pd.DataFrame | Callable[[], pd.DataFrame],
     decimals: int,
     where=st,
-    *,
-    same: Hashable = None,
 ) -> None:
     """A small table of numbers as one HTML element, its index the first column (headed by
     the index's name). ``st.table`` draws every cell as Markdown and draws them all again
     on each of a rerun's React commits (about 13 per change of H on the multi-head page);
-    an HTML element is drawn again only when it changes. With ``same``, ``table`` is a
-    function that makes the table, and its HTML is made once per process for the
-    function's code, ``same``, the language and presentation mode (ui.drawn)."""
+    an HTML element is drawn again only when it changes. ``table`` may be a function that
+    makes the table; the HTML is made once per process for what it reads (ui.drawn)."""
 
     def html() -> str:
         shown = (table() if callable(table) else table).reset_index()
@@ -155,4 +147,4 @@ def number_table(
             float_format=f"{{:.{decimals}f}}".format,
         )
 
-    where.html(html() if same is None else drawn_as((*place(table), decimals, same), html))
+    where.html(drawn(html))

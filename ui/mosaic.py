@@ -15,7 +15,7 @@ controls into the URL (app.py's share link does so only after a whole page's run
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Hashable
+from collections.abc import Callable
 
 import numpy as np
 import streamlit as st
@@ -27,7 +27,7 @@ from attnviz.charts.raster import png_uri
 from attnviz.text import token_labels
 
 from .components import component, ordered
-from .drawn import drawn_as
+from .drawn import drawn
 from .keys import FOLLOW, PICK_I, PICK_J
 from .language import tr
 from .layout import presenting
@@ -149,17 +149,15 @@ def enlarged_map(
     picked: tuple[int, int] | None,
     on_pick: Callable[[tuple[int, int]], None] | None,
     notes: list[str] | None = None,
-    same: Hashable = None,
     **look,
 ) -> None:
     """One map as a picture of its cells with the cell ``picked`` outlined: a click calls
     ``on_pick((query position, key position))`` before the next run (``None``: a click
     picks nothing), a dragged box zooms. ``notes``: paragraphs of plain text under the map,
     as an ``st.caption``. ``look``: the titles, colour range and positions of ``cell_map``.
-    ``same``: what the map, its name and look are made from (a config, the choices beside
-    it); with it, the picture is made once per process for it, ``key`` and ``picked``
-    (ui.drawn).
+    The picture is made once per process for what it is made from (ui.drawn).
     """
+    pickable = on_pick is not None
 
     def build() -> dict:
         payload = cell_map(
@@ -171,15 +169,14 @@ def enlarged_map(
             name=name,
             save_label=tr("app.save_map_png"),
             reset_label=tr("app.reset_zoom"),
-            pickable=on_pick is not None,
+            pickable=pickable,
             masked_label=tr("app.masked"),
             **look,
         )
         payload["alt"] = map_alt(z, payload)
         return payload
 
-    what = ("enlarged_map", key, same, picked, on_pick is None)
-    payload = build() if same is None else drawn_as(what, build)
+    payload = drawn(build)
     pick = on_pick and _picked(key, on_pick)
     HEATMAP(key=key, data=ordered(key, payload | {"notes": notes or []}), on_pick_change=pick)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Hashable
+from collections.abc import Callable
 
 import plotly.graph_objects as go
 import plotly.io
@@ -13,30 +13,23 @@ import streamlit as st
 
 from attnviz.text import TAG, columns, has_japanese
 
-from .drawn import drawn_as, place
+from .drawn import drawn
 from .internals import Document
 from .layout import presenting
 
 
-def plot(
-    fig: go.Figure | Callable[[], go.Figure], key: str, name: str, *, same: Hashable = None
-) -> None:
+def plot(fig: go.Figure | Callable[[], go.Figure], key: str, name: str) -> None:
     """Draw a Plotly figure; its toolbar keeps the PNG download, named ``name``. An axis
     title beside tick labels that grow the margin gets a standoff, which makes the margin
     grow for the title too (else a title can sit among long or turned tick labels). When
     presenting, every titled axis grows its margin: at 20 px the titles of fixed margins
     lay on the tick labels.
 
-    With ``same``, ``fig`` is a function that builds the figure (without, it may be one
-    too, called every time), and its document is built
-    once per process for the function's code, ``key``, ``same`` (everything else it reads:
-    the config, the choices beside it), the language and presentation mode (ui.drawn): a rerun of a
-    figure already drawn builds no Plotly object, which costs more than the rest of a
-    rerun (the block anatomy page: 80 % of its script's CPU)."""
-    if same is None:
-        figure = _dressed(fig() if callable(fig) else fig)
-    else:
-        figure = Document(drawn_as((*place(fig), key, same), lambda: _document(fig())))
+    ``fig`` may be a function that builds the figure: its document is then built once per
+    process for what the function reads (ui.drawn), so that a rerun of a figure already
+    drawn builds no Plotly object, which costs more than the rest of a rerun (the block
+    anatomy page: most of its script's CPU)."""
+    figure = Document(drawn(lambda: _document(fig()))) if callable(fig) else _dressed(fig)
     config = {
         "displaylogo": False,
         "toImageButtonOptions": {"format": "png", "filename": name, "scale": 2},

@@ -90,7 +90,7 @@ class Result:
                 value=repr(D),
             )
         raw = self.logits[DS.index(D)]  # (R, N)
-        row = torch.from_numpy(raw[0]).double()  # (N,)
+        row = torch.tensor(raw[0], dtype=torch.float64)  # (N,), a copy: raw may be read-only
         example = torch.softmax(torch.stack([row, row / np.sqrt(D)]), -1)  # (2, N)
         stats = self.curves[self.curves["D"] == D].set_index("scaled")
         return AtWidth(D=D, logits=raw, example=example.float().numpy(), stats=stats)

@@ -92,7 +92,6 @@ with right:
         ),
         "maps",
         f"maps_head{h}",
-        same=(cfg, h),
     )
     ui.plot(
         lambda: charts.difference_map(
@@ -109,13 +108,11 @@ with right:
         ),
         "diff",
         "difference",
-        same=cfg,
     )
     ui.plot(
         lambda: charts.permutation_matrix(r.perm, r.tokens, title=ui.tr("equivariance.P_title")),
         "P",
         "permutation",
-        same=cfg,
     )
     # the corner above the row labels says what rows and columns are (blank, it read as
     # "Unnamed: 0"); the maps' rows are queries

@@ -67,7 +67,7 @@ with left:
     # opened over the figures, the popover hid the map's row labels
     if not ui.presenting():
         with st.popover(ui.tr("multihead.pipeline"), icon=":material/table_rows:"):
-            ui.formula_table(r.pipeline, same=cfg)
+            ui.formula_table(r.pipeline)
     lo, hi, qk = r.entropy.min(), r.entropy.max(), cfg.qk_scale
     root, factor = r.d_head**0.5, r.score_factor
     st.markdown(ui.tr(f"multihead.{r.reading}", lo=lo, hi=hi, qk=qk, root=root, factor=factor))
@@ -79,10 +79,10 @@ with left:
             index=pd.RangeIndex(1, cfg.H + 1, name=ui.tr("multihead.col_head")),  # h, from 1
         )
 
-    ui.number_table(sharpness, decimals=4, same=cfg)  # its index the head h
+    ui.number_table(sharpness, decimals=4)  # its index the head h
 
 with right:
     views.explore(cfg, r)
 if ui.presenting():
     with st.expander(ui.tr("multihead.pipeline"), icon=":material/table_rows:"):
-        ui.formula_table(r.pipeline, same=cfg)
+        ui.formula_table(r.pipeline)

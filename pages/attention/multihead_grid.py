@@ -13,22 +13,19 @@ from attnviz.charts import Mosaic
 from attnviz.charts.multihead import TITLE_PX, TITLE_PX_LARGE, head_tiles
 from attnviz.lessons import multihead
 from ui import mosaic
+from ui.drawn import drawn
 from ui.export import download_label, file_stem
 from ui.keys import HEAD
 from ui.language import tr
 from ui.layout import presenting
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
-def grid_picture(
-    cfg: multihead.Config, show: str, present: bool, _shown: np.ndarray, lo: float, hi: float
-) -> tuple[Mosaic, bytes]:
-    """Every head's tile and their PNG, once per view: ``cfg`` and ``show`` name the maps
-    ``_shown`` (not hashed); a class asks for the same few, and drawing them is most of a
-    rerun's work. Decorated here, once per process: a page's script runs again each
-    rerun, and decorating there hashed the function's source every time."""
+def grid_picture(shown: np.ndarray, lo: float, hi: float, present: bool) -> tuple[Mosaic, bytes]:
+    """Every head's tile of the maps ``shown`` and their PNG: drawn once per process for
+    what it is drawn from (ui.drawn); a class asks for the same few, and drawing them is
+    most of a rerun's work."""
     tiles = head_tiles(
-        _shown,
+        shown,
         zmin=lo,
         zmax=hi,
         width_px=760 if present else 520,
@@ -55,7 +52,8 @@ def grid(
     N = len(r.tokens)
     st.subheader(tr("multihead.grid"))
     lo, hi = span
-    tiles, png = grid_picture(cfg, show, presenting(), shown, lo, hi)
+    present = presenting()
+    tiles, png = drawn(lambda: grid_picture(shown, lo, hi, present))
     titles = [tr("multihead.head", h=g + 1) for g in range(cfg.H)]
     short = [tr("multihead.head_short", h=g + 1) for g in range(cfg.H)]
     names = [

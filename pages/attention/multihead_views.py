@@ -98,7 +98,6 @@ def head(cfg: multihead.Config, r: multihead.Result, show: str, view: View, h: i
             picked=picked,
             on_pick=mosaic.pick_cell,
             notes=[tr("multihead.map_help")],
-            same=(cfg, show, h),
             **look,
         )
     # drawn on demand (a click on a cell turns the steps on): the page redraws lean

@@ -39,7 +39,7 @@ def sig3(x: float) -> str:
 
 
 names = (ui.tr("saturation.unscaled"), ui.tr("saturation.scaled"))
-at_D = ui.drawn(lambda: r.at(D), cfg, D)  # the logits, a row's weights, the statistics at D
+at_D = ui.drawn(lambda: r.at(D))  # the logits, a row's weights, the statistics at D
 with right:
     st.subheader(ui.tr("saturation.at_D", D=D, rows=r.rows, N=N))
     for scaled, name in ((False, names[0]), (True, names[1])):
@@ -63,7 +63,6 @@ with right:
         ),
         "hist",
         f"logits_D{D}",
-        same=(cfg, D),
     )
     ui.plot(
         lambda: charts.weight_rows(
@@ -74,7 +73,6 @@ with right:
         ),
         "row",
         f"example_row_D{D}",
-        same=(cfg, D),
     )
 
 ui.plot(
@@ -90,7 +88,6 @@ ui.plot(
     ),
     "variance",
     "variance",
-    same=(cfg, D),
 )
 raw = at_D.stats.loc[False, "variance"]  # Var(qᵀk) at the chosen D, read off the red curve
 st.markdown(ui.tr("saturation.var_read", D=D, var=sig3(raw), per_D=raw / D, law=r.product))
@@ -101,10 +98,7 @@ titles = {
 # presenting: four labels a panel stay upright; taller, for the 20 px labels and titles
 few = dict(tick_base=16, height=760) if ui.presenting() else {}
 ui.plot(
-    lambda: charts.softmax_curves(r.curves, D, N, names, titles, **few),
-    "curves",
-    "softmax_curves",
-    same=(cfg, D),
+    lambda: charts.softmax_curves(r.curves, D, N, names, titles, **few), "curves", "softmax_curves"
 )
 st.markdown(ui.tr("saturation.reading"))
 columns = {c: ui.tr(f"saturation.col_{c}") for c in r.curves.columns if c != "D"}

@@ -57,17 +57,9 @@ k = min(D, 32)  # the first components: enough to see q̃ change
 components = pd.RangeIndex(1, D + 1, name=ui.tr("scoring.component"))
 with right:
     scores_title, weights_title = ui.tr("scoring.scores_title"), ui.tr("scoring.weights_title")
+    ui.plot(lambda: charts.weights_bar(r.scores, r.tokens, title=scores_title), "scores", "scores")
     ui.plot(
-        lambda: charts.weights_bar(r.scores, r.tokens, title=scores_title),
-        "scores",
-        "scores",
-        same=cfg,
-    )
-    ui.plot(
-        lambda: charts.weights_bar(r.weights, r.tokens, title=weights_title),
-        "weights",
-        "weights",
-        same=cfg,
+        lambda: charts.weights_bar(r.weights, r.tokens, title=weights_title), "weights", "weights"
     )
 
     def attended_bars():
@@ -80,7 +72,7 @@ with right:
         )
         return fig.update_xaxes(title=ui.tr("scoring.component"))
 
-    ui.plot(attended_bars, "attended", "attended", same=cfg)
+    ui.plot(attended_bars, "attended", "attended")
     cols = [ui.tr("scoring.col_score"), ui.tr("scoring.col_weight")]  # translated now,
     sources = pd.Index(labels, name=ui.tr("scoring.col_source"))  # the tables when clicked
     ui.csv_button(

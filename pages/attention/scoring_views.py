@@ -42,12 +42,9 @@ def all_scores(cfg: scoring.Config, r: scoring.Result) -> None:
             lambda: charts.matrix(r.by_score, token_labels(r.tokens), short, y_hover=full),
             "all",
             "all",
-            same=cfg,
         )
     else:
-        plot(
-            lambda: charts.matrix(r.by_score, token_labels(r.tokens), full), "all", "all", same=cfg
-        )
+        plot(lambda: charts.matrix(r.by_score, token_labels(r.tokens), full), "all", "all")
     corner = tr("scoring.col_function")  # translated now: the click runs outside the page
     csv_button(
         lambda: pd.DataFrame(
@@ -82,7 +79,6 @@ def many_queries(cfg: scoring.Config, r: scoring.Result, k: int) -> None:
             ),
             "many",
             "A",
-            same=cfg,
         )
     with b:
         plot(
@@ -98,7 +94,6 @@ def many_queries(cfg: scoring.Config, r: scoring.Result, k: int) -> None:
             ),
             "many_attended",
             "Q_tilde",
-            same=cfg,
         )
     queries = pd.Index(token_labels(r.queries, escape=False), name=tr("scoring.col_query"))
     csv_button(
@@ -128,4 +123,4 @@ def shuffle(cfg: scoring.Config, r: scoring.Result) -> None:
         )
         return fig.update_xaxes(title=tr("scoring.position"))
 
-    plot(bars, "shuffle_chart", "shuffle", same=cfg)
+    plot(bars, "shuffle_chart", "shuffle")

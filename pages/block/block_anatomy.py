@@ -38,10 +38,7 @@ with right:
     st.subheader(ui.tr("block_anatomy.flow"))
     size = dict(row_px=62, font_px=20) if ui.presenting() else {}
     ui.plot(
-        lambda: charts.flow(r.steps, r.shapes, r.residuals, **size),
-        "flow",
-        f"block_{norm}_flow",
-        same=cfg,
+        lambda: charts.flow(r.steps, r.shapes, r.residuals, **size), "flow", f"block_{norm}_flow"
     )
     st.caption(ui.tr("block_anatomy.flow_note"))
     st.markdown(f"**{ui.tr('block_anatomy.formula')}**")
@@ -61,7 +58,6 @@ with right:
         ),
         "norms",
         f"block_{norm}_norms",
-        same=cfg,
     )
     first, last = r.norms[0].mean(), r.norms[-1].mean()  # the block's input, its output
     st.caption(ui.tr(f"block_anatomy.norms_{norm}", sqrtD=cfg.D**0.5, first=first, last=last))
@@ -89,7 +85,6 @@ with right:
             ),
             "ln_token",
             f"ln_token{i}",
-            same=(cfg, i),
         )
         st.caption(ui.tr("block_anatomy.ln_note"))
         names = {c: ui.tr(f"block_anatomy.col_{c}") for c in r.stats.columns}
@@ -100,7 +95,7 @@ with right:
 
         # to LN_DECIMALS places, the scale said under it: a mean of 1e-8 after LN is the 0
         # it stands for (7.451e-9 hid the point), never "−0.0000"
-        ui.number_table(lambda: stats().round(LN_DECIMALS) + 0.0, decimals=LN_DECIMALS, same=cfg)
+        ui.number_table(lambda: stats().round(LN_DECIMALS) + 0.0, decimals=LN_DECIMALS)
         tiny = f"{0.5 * 10**-LN_DECIMALS:.{LN_DECIMALS + 1}f}"  # 0.00005, not 5e-05
         st.caption(ui.tr("block_anatomy.ln_scale", d=LN_DECIMALS, tiny=tiny))
         ui.csv_button(stats, ui.tr("block_anatomy.csv_ln"), "csv_ln")

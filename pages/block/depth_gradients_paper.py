@@ -47,7 +47,6 @@ def paper_shape(cfg: Config, computing: Callable[[float], str]) -> None:
                 ),
                 f"shape_{norm}",
                 f"grad_paper_shape_{norm}",
-                same=pcfg,
             )
     words = {
         f"{norm}_{line}": tr(f"depth_gradients.dir_{r.direction(norm, line)}")

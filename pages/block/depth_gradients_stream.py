@@ -28,10 +28,9 @@ def stream(cfg: Config, t: TrendResult, names: dict[str, str]) -> None:
         ),
         "stream",
         f"stream_length_D{cfg.D}",
-        same=cfg.trend,
     )
 
-    def text() -> str:  # set once per process for the trend's config
+    def text() -> str:  # set once per process for what it reads (ui.drawn)
         means = t.length_spread.groupby("norm")["mean"]
         none = t.growth["none"]
         return tr(
@@ -43,7 +42,7 @@ def stream(cfg: Config, t: TrendResult, names: dict[str, str]) -> None:
             none=f"{none:,.0f}" if none >= 100 else f"{none:.2f}",  # 47,735 rather than 4.77e+04
         )
 
-    st.markdown(ui.drawn(text, cfg.trend))
+    st.markdown(ui.drawn(text))
     label = tr("depth_gradients.dl_lengths")
     ui.csv_button(  # the table built when the button is clicked
         lambda: t.lengths.set_index("norm"), f"stream_length_D{cfg.D}", "csv_lengths", label=label

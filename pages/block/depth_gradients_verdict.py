@@ -62,7 +62,7 @@ def verdict(cfg: Config, measured: list[Panel], t: TrendResult) -> None:
         }
         return pd.DataFrame(rows).set_index(tr("depth_gradients.col_panel"))
 
-    ui.number_table(table, 2, same=cfg)
+    ui.number_table(table, 2)
     band = depth_gradients.SAME_WITHIN
     st.caption(tr("depth_gradients.ratios_are", L=cfg.L, lo=1 / band, hi=band))
     for p in measured:

@@ -32,7 +32,6 @@ def panels(cfg: Config, r: Result, t: TrendResult, param: str, names: dict[str, 
                     lambda key=key, norm=norm: _panel(cfg, r, t, param, names, key, norm),
                     f"panel_{key}",
                     name,
-                    same=(cfg, param) if key in "ab" else cfg.trend,
                 )
     tr = ui.tr
     spread = "depth_gradients.spread" if cfg.seeds_used > 1 else "depth_gradients.spread_one"

@@ -56,7 +56,6 @@ with right:
         ),
         "pe_matrix",
         f"pe_{kind}",
-        same=cfg,
     )
     dims = pd.RangeIndex(1, r.E.shape[1] + 1, name=ui.tr("positional.dimension"))
     ui.csv_button(
@@ -73,7 +72,6 @@ with right:
         ),
         "pe_sim",
         f"pe_{kind}_similarity",
-        same=cfg,
     )
     st.caption(ui.tr(positional.note(kind)))
     st.caption(ui.tr("positional.note_reads"))

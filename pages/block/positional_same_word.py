@@ -63,7 +63,6 @@ def draw() -> None:
                 ),
                 f"rows_{pe}",
                 f"rows_{pe}",
-                same=(same, pe),
             )
     ui.plot(
         lambda: charts.difference(
@@ -74,7 +73,6 @@ def draw() -> None:
         ),
         "rows_delta",
         "rows_difference",
-        same=same,
     )
     sin = two.diff["sinusoidal"]
     ratio = sin / two.uniform

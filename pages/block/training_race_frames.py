@@ -15,6 +15,7 @@ from attnviz.charts import training_race as charts
 from attnviz.lessons import training_race
 from attnviz.lessons.training_race import frames as race_frames
 from attnviz.lessons.training_race import results as race_results
+from ui.fingerprint import shared
 from ui.keys import RACE_FRAME
 from ui.language import tr
 from ui.layout import presenting
@@ -41,9 +42,10 @@ def probe_line(frames: race_frames.Frames) -> None:
     st.caption(tr("training_race.maps_caption", chance=frames.chance))
 
 
-def show_maps(frames: race_frames.Frames, f: int, key: str, same: object = None) -> None:
+def show_maps(frames: race_frames.Frames, f: int, key: str) -> None:
     """Frame f's maps of both models (None where a model had diverged); drawn once per
-    process for ``same`` where that names the frames (ui.plot), else every time."""
+    process where the frames are a shared result (ui.compute), else every time: a race's
+    own frames, still growing, are this session's."""
     tokens = [f"{i + 1}:{d}" for i, d in enumerate(frames.probe)]
     present = presenting()
 
@@ -64,7 +66,9 @@ def show_maps(frames: race_frames.Frames, f: int, key: str, same: object = None)
     st.subheader(tr("training_race.maps_heading"))
     probe_line(frames)
     st.caption(tr("training_race.maps_at", t=int(frames.steps[f])))
-    plot(fig, key, f"race_maps_{frames.cfg.task}_step{frames.steps[f]}", same=same)
+    plot(
+        fig if shared(frames) else fig(), key, f"race_maps_{frames.cfg.task}_step{frames.steps[f]}"
+    )
 
 
 def show(state: dict, f: int, live: bool = False) -> None:

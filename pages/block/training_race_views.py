@@ -73,7 +73,7 @@ def results(cfg: race_config.Config) -> None:
         frames = compute(training_race.initial, cfg)
         st.info(tr("training_race.press_start", secs=expected_seconds(cfg)))
         st.markdown(tr(f"training_race.expect_{cfg.task}"))
-        training_race_frames.show_maps(frames, 0, "race_maps", same=cfg)
+        training_race_frames.show_maps(frames, 0, "race_maps")
     else:
         if state["cfg"] != cfg:
             st.warning(tr("training_race.old_result"))

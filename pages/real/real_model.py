@@ -110,4 +110,4 @@ with right:
             st.markdown(ui.tr("real_model.rollout_contributions"))
     views.explore(cfg, r, views.map_title(view, combine, layer, head, measure), specials)
     views.all_maps_csv(r, measure)
-real_model_sinks.section(r, hide, same=cfg, keys=keys)
+real_model_sinks.section(r, hide, keys=keys)

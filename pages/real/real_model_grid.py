@@ -27,14 +27,14 @@ def head_grid(r: real_model.Result, L: int, H: int, selected: tuple[int, int]) -
         st.caption(tr("real_model.grid_contributions", top=r.mosaic_top, p=real_model.MOSAIC_TOP))
     what = tr("real_model.dl_grid")
 
-    def labels() -> tuple[list[str], list[str], list[str]]:  # once per process for L, H
+    def labels() -> tuple[list[str], list[str], list[str]]:  # once per process for L, H (ui.drawn)
         return (
             [tr("real_model.layer_label", l=a + 1) for a in range(L)],
             [tr("real_model.head_label", h=b + 1) for b in range(H)],
             [tr("names.layer_head", l=a + 1, h=b + 1) for a in range(L) for b in range(H)],
         )
 
-    rows, cols, names = drawn(labels, L, H)
+    rows, cols, names = drawn(labels)
     mosaic.mosaic(
         mosaic.data(
             r.mosaic,

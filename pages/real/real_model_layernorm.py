@@ -87,7 +87,7 @@ def section(text: str, L: int, model: str = layernorm.MODEL) -> None:
         ui.tr("real_model_layernorm.d_ff", D=r.D, D_ff=r.D_ff, k=r.D_ff / r.D),
         ui.tr("real_model_layernorm.measured", **measured(r)),
     )
-    ui.number_table(lambda: per_token_table(r), 3, same=cfg)
+    ui.number_table(lambda: per_token_table(r), 3)
     st.markdown(ui.tr("real_model_layernorm.trained", **trained(r)))
     where = ui.tr("real_model_layernorm.dl", l=layer + 1)  # files named as their buttons
     ui.plot(
@@ -99,7 +99,6 @@ def section(text: str, L: int, model: str = layernorm.MODEL) -> None:
         ),
         "ln_gamma_beta",
         ui.file_stem(where),
-        same=cfg,
     )
     title = ui.tr("real_model_layernorm.lines_title", n=len(r.tokens))
     ui.plot(
@@ -117,7 +116,6 @@ def section(text: str, L: int, model: str = layernorm.MODEL) -> None:
         ),
         "ln_lines",
         ui.file_stem(title),
-        same=cfg,
     )
     st.caption(ui.tr("real_model_layernorm.lines_note"))
     d = pd.RangeIndex(1, r.D + 1, name=ui.tr("real_model_layernorm.component"))

@@ -24,12 +24,10 @@ from ui.plots import halved, plot
 SINK_TITLE_WIDTH = 12  # wider panel titles of the sinks are on two lines when presenting
 
 
-def section(
-    r: real_model.Result, hide: bool, same: object = None, keys: dict | None = None
-) -> None:
+def section(r: real_model.Result, hide: bool, keys: dict | None = None) -> None:
     """Where each head's weight goes (the family's candidates, punctuation, the rest) and
     what it moves, without the candidates when they are hidden; its figures drawn once per
-    process for ``same``, the config of ``r`` (ui.plot). ``keys``: the family's strings."""
+    process for what they read (ui.plot). ``keys``: the family's strings."""
     keys = keys or {}
     names = dict(specials=tr(keys["specials"]), each=tr(keys["each"])) if keys else {}
     st.subheader(tr("real_model.sinks_title"))
@@ -62,7 +60,6 @@ def section(
         ),
         "sinks",
         file_stem(what),
-        same=same,
     )
     csv_button(
         lambda: real_sinks.sink_table(r.sinks, shown),  # built when clicked
@@ -70,4 +67,4 @@ def section(
         "csv_sinks",
         label=what,
     )
-    real_model_sinks_layers.section(r, same)
+    real_model_sinks_layers.section(r)

@@ -19,9 +19,9 @@ from ui.plots import plot
 SHOWN = ["cls", "sep", "punct"]  # the places heads park weight (the rest is what is left)
 
 
-def section(r: real_model.Result, same: object = None) -> None:
+def section(r: real_model.Result) -> None:
     """Per layer, the two shares side by side (the model's own maps: nothing hidden); the
-    chart and table drawn once per process for ``same``, the config of ``r`` (ui.plot)."""
+    chart and table drawn once per process for what they read (ui.plot)."""
     view = r.sinks
     shown = r.categories(SHOWN)
     c, layer, w, m = view.largest_gap()
@@ -43,7 +43,6 @@ def section(r: real_model.Result, same: object = None) -> None:
         ),
         "sink_layers",
         file_stem(tr("real_model.sinks_layers_title")),
-        same=same,
     )
 
     def table():
@@ -54,4 +53,4 @@ def section(r: real_model.Result, same: object = None) -> None:
         shares.index.name = tr("real_model.layer_column")
         return shares
 
-    number_table(table, decimals=3, same=same)
+    number_table(table, decimals=3)

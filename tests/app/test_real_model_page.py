@@ -158,8 +158,8 @@ def test_formulas_shown_are_those_of_the_config_run(lang, params, fields):
     assert_clean(at)
     shown = [chain(line) for line in latex(at)]  # the steps' chains set one step a line
     r = rm.run(rm.Config(text=TEXT, **fields))
-    assert shown[: len(r.formulas)] == r.formulas  # the map's, then the steps', QK's, sinks'
-    assert shown[-len(r.sinks.formulas) :] == r.sinks.formulas
+    assert shown[: len(r.formulas)] == list(r.formulas)  # the map's, then the steps', QK's, sinks'
+    assert shown[-len(r.sinks.formulas) :] == list(r.sinks.formulas)
     head = [formulas.ROLLOUT if fields["view"] == "rollout" else formulas.REAL_HEAD]
     combined = [formulas.heads_combined(fields["combine"])] if "combine" in fields else []
     hidden = [formulas.HIDE_RENORMALISE] if fields.get("hide_special") else []

@@ -97,7 +97,7 @@ def test_a_live_run_takes_a_heavy_slot_for_each_step_and_lets_it_go_between():
     assert got == [0, 1, 2] and all(between)
 
 
-def test_only_a_config_not_computed_lately_runs_under_a_spinner(monkeypatch):
+def test_only_a_miss_runs_under_a_spinner_and_each_run_keeps_its_latest(monkeypatch):
     spun: list[str] = []
     real = compute_module.st.spinner
 
@@ -110,7 +110,7 @@ def test_only_a_config_not_computed_lately_runs_under_a_spinner(monkeypatch):
     def square(cfg: Cfg) -> int:
         return cfg.n * cfg.n
 
-    asked = [1, 2, 1, 1, 3, 2, 4, 1]  # the last 2 configs count as recent
-    got = [ui.compute(square, Cfg(n), max_entries=4) for n in asked]
+    asked = [1, 2, 1, 1, 3, 2, 4, 1]
+    got = [ui.compute(square, Cfg(n), max_entries=2) for n in asked]
     assert got == [n * n for n in asked]
-    assert len(spun) == 6  # recent: the second and third 1 only (then 3 and 2 push 1 out)
+    assert len(spun) == 6  # hits: the second and third 1 (then 3 and 2 push 1 out)

@@ -1,6 +1,6 @@
-"""ui.drawn: what a rerun draws is built once per process for a config, language and
-presentation mode, and shared by every session asking for the same three; a change of any
-one of them builds it again."""
+"""ui.drawn: what a rerun draws is built once per process for what its build reads, the
+language and presentation mode, and shared by every session asking for the same three; a
+change of any one of them builds it again."""
 
 import importlib
 import threading
@@ -26,61 +26,70 @@ def fresh(monkeypatch):
     return shown
 
 
-def test_the_same_config_language_and_mode_get_the_very_value_built_once(fresh):
-    built = []
+BUILT: list = []  # what the builds below built: read through functions keyed by name
+GATE = threading.Event()
 
-    def build(n: int) -> dict:
-        built.append(n)
-        return {"n": n}
 
-    first = drawn_module.drawn(lambda: build(1), ("cfg", 1))
-    assert drawn_module.drawn(lambda: build(1), ("cfg", 1)) is not first  # another place
-    again = [drawn_module.drawn(lambda: build(1), ("cfg", 1)) for _ in range(2)]
-    assert again[0] is again[1] and built == [1, 1, 1]  # the loop's lambda: built once
+def build(n: int) -> dict:
+    BUILT.append(n)
+    return {"n": n}
+
+
+def full_row(n: int) -> np.ndarray:  # 800 bytes
+    BUILT.append(n)
+    return np.full(100, float(n))
+
+
+def slow() -> list:
+    GATE.wait(1.0)
+    BUILT.append(1)
+    return [0]
+
+
+def test_the_same_reads_language_and_mode_get_the_very_value_built_once(fresh):
+    BUILT.clear()
+    again = [drawn_module.drawn(lambda: build(1)) for _ in range(2)]
+    assert again[0] is again[1] and BUILT == [1]  # the loop's lambda: built once
     for change in ("cfg", "lang", "present"):
-        before = len(built)
+        before = len(BUILT)
         cfg = ("cfg", 2) if change == "cfg" else ("cfg", 1)
         if change == "lang":
             fresh["lang"] = "ja"
         if change == "present":
             fresh["present"] = True
-        other = [drawn_module.drawn(lambda cfg=cfg: build(cfg[1]), cfg) for _ in range(2)]
-        assert other[0] is other[1] and len(built) == before + 1, change
+        other = [drawn_module.drawn(lambda cfg=cfg: build(cfg[1])) for _ in range(2)]
+        assert other[0] is other[1] and len(BUILT) == before + 1, change
 
 
 def test_the_least_recently_used_go_first_beyond_the_byte_budget(fresh, monkeypatch):
     monkeypatch.setattr(drawn_module, "MAX_BYTES", 2000)
-    built = []
+    BUILT.clear()
 
-    def row(n: int) -> np.ndarray:  # 800 bytes each: two fit, not three
-        return drawn_module.drawn(lambda: built.append(n) or np.full(100, float(n)), n)
+    def row(n: int) -> np.ndarray:  # two fit, not three
+        return drawn_module.drawn(lambda: full_row(n))
 
     first = [row(n) for n in range(3)]
-    assert drawn_module._held[0] == 1600 and built == [0, 1, 2]
-    assert row(2) is first[2] and row(1) is first[1] and built == [0, 1, 2]
-    assert row(0) is not first[0] and built == [0, 1, 2, 0]  # 0 was dropped, the oldest
+    assert drawn_module._held[0] == 1600 and BUILT == [0, 1, 2]
+    assert row(2) is first[2] and row(1) is first[1] and BUILT == [0, 1, 2]
+    assert row(0) is not first[0] and BUILT == [0, 1, 2, 0]  # 0 was dropped, the oldest
     assert row(1) is first[1] and drawn_module._held[0] == 1600  # 2 went: 1 was used later
 
 
 def test_sessions_asking_at_once_build_once(fresh):
-    built, values = [], []
-    gate = threading.Event()
-
-    def build() -> list:
-        gate.wait(1.0)
-        built.append(1)
-        return [0]
+    BUILT.clear()
+    GATE.clear()
+    values = []
 
     def one() -> None:
-        values.append(drawn_module.drawn(build, "cfg"))
+        values.append(drawn_module.drawn(slow))
 
     threads = [threading.Thread(target=one) for _ in range(8)]
     for thread in threads:
         thread.start()
-    gate.set()
+    GATE.set()
     for thread in threads:
         thread.join()
-    assert len(built) == 1 and all(v is values[0] for v in values)
+    assert len(BUILT) == 1 and all(v is values[0] for v in values)
 
 
 def test_a_second_session_gets_the_same_figure_without_building_it(monkeypatch):
@@ -120,7 +129,7 @@ def two_ways() -> None:
         return f.update_layout(title="a title<br>on two lines", xaxis_title="x", height=300)
 
     ui.plot(fig(), "as_figure", "f")
-    ui.plot(fig, "as_document", "f", same="the only config")
+    ui.plot(fig, "as_document", "f")
 
 
 def test_a_document_drawn_once_is_what_streamlit_makes_of_the_figure():

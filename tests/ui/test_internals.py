@@ -68,9 +68,7 @@ def test_plotly_takes_a_document_figure_as_it_is():
 
 def test_no_module_but_internals_reads_a_streamlit_internal():
     private = re.compile(r"streamlit\.(runtime|logger)|get_script_run_ctx|plotly\.basedatatypes")
-    # ui/compute.py imports streamlit.logger too: its logger moves to internals.server_log
-    # with the rewrite of its caching (issue 53, item 2)
-    allowed = {ROOT / "ui" / "internals.py", ROOT / "ui" / "compute.py"}
+    allowed = {ROOT / "ui" / "internals.py"}
     found = [
         str(path.relative_to(ROOT))
         for path in [ROOT / "app.py", *(ROOT / "ui").rglob("*.py"), *(ROOT / "pages").rglob("*.py")]
