@@ -26,10 +26,10 @@ from collections.abc import Callable, Hashable
 from typing import TypeVar
 
 import pandas as pd
-from streamlit.logger import get_logger
 
 from . import fingerprint as keys
 from .compute import single_flight
+from .internals import server_log
 from .language import lang
 from .layout import presenting
 
@@ -40,7 +40,7 @@ MAX_BYTES = 256 * 2**20  # about as many bytes (a figure of a 512 x 512 map: ~1.
 _drawn: OrderedDict[Hashable, tuple[object, int]] = OrderedDict()  # key → (value, bytes)
 _held = [0]  # bytes of every value in _drawn
 _lock = threading.Lock()
-log = get_logger(__name__)
+log = server_log(__name__)
 
 
 def drawn(build: Callable[[], T]) -> T:

@@ -22,16 +22,16 @@ from types import FunctionType, ModuleType
 import numpy as np
 import pandas as pd
 import torch
-from streamlit.logger import get_logger
 
 from . import fingerprint
 from .fingerprint import register
+from .internals import server_log
 
 _OURS = ("attnviz.", "ui.", "pages.", "tests.")  # the modules of classes freeze knows
 _LEAVES = (str, int, float, bool, complex, bytes, type(None), FunctionType, ModuleType, type)
 
 
-log = get_logger(__name__)
+log = server_log(__name__)
 
 
 class Frozen(TypeError):
