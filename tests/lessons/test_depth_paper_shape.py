@@ -69,6 +69,7 @@ def test_without_cross_attention_only_the_decoder_learns_and_differs():
     assert not np.allclose(alone["decoder"], with_cross["decoder"])
 
 
+@pytest.mark.slow  # the figures the docs quote: the page's own size
 def test_the_quoted_figures(measured):
     """The module docstring's numbers (D = 256, seeds 0–2), read by the depth page's rule:
     post-LN's decoder rises as Xiong et al.'s (a), and most of the rise goes when its
