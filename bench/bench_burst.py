@@ -35,6 +35,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlencode
 
+from attnviz.limits import max_d_head
 from tests.browser.conftest import ROOT, start_server
 from tests.load import stclient
 from tests.load.stclient import Session
@@ -84,8 +85,8 @@ WIDEST = {  # page -> the query of session k at the page's widest setting
         source="random", N=512, M=32, D=1024, score="mlp", hidden=256, seed=k
     ),
     "multihead": lambda k: dict(text=widest_text(k), D=1024, H=32, score="mlp", qk=8, seed=k),
-    "multihead_d_head": lambda k: dict(  # D′ at its cap: H · D′ = 32,768 projections a matrix
-        text=widest_text(k), D=1024, H=32, auto="false", d_head=1024, score="mlp", seed=k
+    "multihead_d_head": lambda k: dict(  # D′ at its cap for H = 32 (H·D′ = MAX_HEADS_WIDTH)
+        text=widest_text(k), D=1024, H=32, auto="false", d_head=max_d_head(32), score="mlp", seed=k
     ),
     "saturation": lambda k: dict(D=4096, N=128, rows=2000, sq=4, sk=4, seed=k),
     "equivariance": lambda k: dict(
