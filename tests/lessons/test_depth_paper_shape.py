@@ -20,6 +20,7 @@ def measured():
     return shape.run(shape.Config(seeds=3))
 
 
+@pytest.mark.slow  # the encoder–decoder of the paper's shape, twice over
 @pytest.mark.parametrize("norm", ["post", "pre"])
 def test_gradients_equal_one_call_of_the_whole_transformer(norm):
     """The same model run as one ``nn.Transformer(src, tgt)`` call (its own encoder, final
