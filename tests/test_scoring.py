@@ -165,7 +165,7 @@ print((resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) * 1024)
 @pytest.mark.slow  # a fresh interpreter that imports torch
 def test_the_mlp_score_of_a_wide_multihead_setting_stays_within_its_blocks():
     """H = 32, N = 512, hidden 16: the whole grid of hidden units is 512 MB in float32; the
-    blocks need 16 MB each, beside the (H, N, N) scores' 32 MB."""
+    blocks need 4 MB each, beside the (H, N, N) scores' 32 MB."""
     import subprocess
     import sys
 

@@ -30,7 +30,7 @@ class MLPScore(nn.Module):
     result does not depend on ``chunk``.
     """
 
-    chunk = 2**22  # elements of the hidden units computed at once: 16 MB in float32
+    chunk = 2**20  # elements of the hidden units computed at once: 4 MB in float32
 
     def __init__(
         self,
