@@ -68,10 +68,14 @@ class MultiHeadAttention(nn.Module):
         self.D, self.H, self.d_head, self.score_name = D, H, d_head, score
         init = Init.of(seed, dtype, device)
         g = init.generator()
-        W_Q, W_K, W_V = (init.uniform(g, H, D, d_head, fan_in=D) for _ in range(3))  # (H, D, D')
         # W_h^Q, W_h^K, W_h^V live side by side in one (D, 3, H, D') tensor: self-attention then
         # projects with one matmul and no copy; W_Q, W_K, W_V below are per-head views of it.
-        self.W_QKV = nn.Parameter(torch.stack([W.transpose(0, 1) for W in (W_Q, W_K, W_V)], 1))
+        # Each is drawn (H, D, D') in turn and stored at once, so that at most one draw is
+        # held beside the tensor (the widest layers' memory).
+        self.W_QKV = nn.Parameter(torch.empty(D, 3, H, d_head, dtype=init.dtype))
+        with torch.no_grad():
+            for i in range(3):  # Q, K, V
+                self.W_QKV[:, i] = init.uniform(g, H, D, d_head, fan_in=D).transpose(0, 1)
         self.W_O = init.uniform(g, H, d_head, D, fan_in=H * d_head)  # W^O ∈ ℝ^{D'H×D}, by head
         if bias:
             self.b_QKV = init.zeros(3, H, d_head)  # b_h^Q, b_h^K, b_h^V

@@ -23,6 +23,7 @@ MAX_H = 32  # heads H
 MAX_LAYERS = 24  # blocks in a stack L
 MAX_D_FF = 4096  # FFN hidden width D_ff
 MAX_D_HEAD = 1024  # per-head width D'
+MAX_HEADS_WIDTH = 4096  # H·D', the width of Q, K and V: MAX_HEAVY layers at it fit a replica
 MAX_MLP_HIDDEN = 256  # hidden width of the MLP score
 MAX_TEXT_CHARS = 2000  # characters of user text
 MAX_SEED = 2**31 - 1
@@ -143,6 +144,12 @@ def nearest_heads(width: int, H: int, came_from: int | None = None) -> int:
         ahead = [h for h in divisors if (h - came_from) * (H - came_from) > 0]
         divisors = ahead or divisors
     return min(divisors, key=lambda h: (abs(h - H), h))
+
+
+def max_d_head(H: int) -> int:
+    """The widest D′ for H heads: MAX_D_HEAD, and H·D′ ≤ MAX_HEADS_WIDTH (W^Q, W^K, W^V and
+    W^O hold width × H·D′ numbers each: bench/README.md, bench_burst, has the memory)."""
+    return max(1, min(MAX_D_HEAD, MAX_HEADS_WIDTH // H))
 
 
 def check_heads(width: int, H: int) -> None:

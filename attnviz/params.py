@@ -20,12 +20,13 @@ def uniform(
 ) -> nn.Parameter:
     """U(−1/√fan_in, 1/√fan_in), PyTorch's default for a linear layer's weight and bias."""
     bound = 1 / math.sqrt(fan_in)
-    return nn.Parameter((torch.rand(*shape, generator=generator, dtype=dtype) * 2 - 1) * bound)
+    u = torch.rand(*shape, generator=generator, dtype=dtype)  # in place: one tensor, not three
+    return nn.Parameter(u.mul_(2).sub_(1).mul_(bound))
 
 
 def normal(*shape: int, std: float, generator: torch.Generator, dtype: torch.dtype) -> nn.Parameter:
     """N(0, std²)."""
-    return nn.Parameter(torch.randn(*shape, generator=generator, dtype=dtype) * std)
+    return nn.Parameter(torch.randn(*shape, generator=generator, dtype=dtype).mul_(std))
 
 
 @dataclass(frozen=True)

@@ -212,12 +212,20 @@ def encoding(
     def stacked(name: str) -> np.ndarray:  # (L, H, N, N) from each layer's (1, H, N, N)
         return torch.stack([getattr(t.attn, name)[0] for t in traces]).float().cpu().numpy()
 
+    def norms() -> np.ndarray:  # (L, H, N, N): ‖a_ij f_h(x_j)‖ = a_ij ‖f_h(x_j)‖ a layer at a
+        # time, as ``AttentionTrace.norms`` computes it, without keeping each layer's copy
+        out = np.empty((len(traces), *traces[0].attn.weights.shape[1:]), dtype=np.float32)
+        for layer, t in enumerate(traces):
+            a = t.attn  # weights (1, H, N_q, N_k), sent_norms (1, H, N_k)
+            out[layer] = (a.weights[0] * a.sent_norms[0][:, None, :]).float().cpu().numpy()
+        return out
+
     return Encoding(
         tokens=tokens,
         ids=np.asarray(ids, dtype=np.int64),
         hidden=hidden.float().cpu().numpy(),
         attentions=stacked("weights"),
-        norms=stacked("norms"),
+        norms=norms(),
         truncated=cut,
         roles=tuple(roles),
     )

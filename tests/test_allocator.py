@@ -37,6 +37,7 @@ def mmapped_growth(imports: str, **env: str) -> int:
     return int(proc.stdout.split()[-1])
 
 
+@pytest.mark.slow  # fresh interpreters that import torch
 def test_import_attnviz_serves_large_maps_from_the_heap():
     # without attnviz: the default allocator mmaps a 16 MiB block
     assert mmapped_growth("") >= 16 * 2**20
@@ -44,6 +45,7 @@ def test_import_attnviz_serves_large_maps_from_the_heap():
     assert mmapped_growth("import attnviz", ATTNVIZ_KEEP_FREED="0") >= 16 * 2**20
 
 
+@pytest.mark.slow  # a fresh interpreter that runs the app
 def test_running_the_app_applies_it():
     run_app = (
         "from streamlit.testing.v1 import AppTest; AppTest.from_file('app.py').run(timeout=60)"

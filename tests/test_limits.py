@@ -95,6 +95,7 @@ def test_repeated_word_same_vector():
     [
         (lambda: multihead.Config("a b", D=2048), r"D must be in \[1, 1024\], got 2048"),
         (lambda: multihead.Config("a b", D=64, H=64), r"H must be in \[1, 32\]"),
+        (lambda: multihead.Config("a b", H=32, d_head=129), r"d_head must be in \[1, 128\]"),
         (lambda: multihead.run(multihead.Config("a " * 600)), r"at most 512 tokens"),
         (lambda: block_anatomy.Config("a b", D=2048), r"D must be in \[1, 1024\]"),
         (lambda: block_anatomy.Config("a b", ff=5000), r"ff must be in"),
@@ -112,3 +113,11 @@ def test_the_lessons_enforce_the_servers_caps(make, match):
     """The caps left the engine for the lessons' configs, where the server's inputs arrive."""
     with pytest.raises(ValueError, match=match):
         make()
+
+
+def test_the_widest_heads_allowed_fill_but_never_pass_the_projections_cap():
+    from attnviz.limits import MAX_D_HEAD, MAX_HEADS_WIDTH, max_d_head
+
+    assert max_d_head(1) == MAX_D_HEAD and max_d_head(32) * 32 == MAX_HEADS_WIDTH
+    assert all(max_d_head(H) >= 1 and H * max_d_head(H) <= MAX_HEADS_WIDTH for H in range(1, 33))
+    multihead.Config("a b", D=1024, H=32, d_head=max_d_head(32))  # the widest is valid

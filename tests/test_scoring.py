@@ -126,3 +126,50 @@ def test_the_mlp_formulas_are_all_in_column_vectors():
     symbol = spec.term_symbol(2, 3, 1)
     assert r"W_1^z \mathbf{k}_{3} + W_1^q \mathbf{q}_{2}" in symbol
     assert r"\mathbf{k}_{3} W_1^z" not in symbol
+
+
+@pytest.mark.parametrize("chunk", [1, 7, 40, 2**40])
+def test_the_mlp_score_in_blocks_equals_it_in_one_piece(chunk):
+    g = torch.Generator().manual_seed(3)
+    s = make_score("mlp", 8, heads=3, hidden=5, generator=g)
+    with torch.no_grad():
+        s.b_1.normal_(generator=g)
+    z = torch.randn(2, 3, 9, 8, generator=g, requires_grad=True)  # (B, H, N, D′)
+    q = torch.randn(2, 3, 6, 8, generator=g, requires_grad=True)  # (B, H, M, D′)
+    whole = torch.tanh(  # the (B, H, M, N, hidden) grid at once
+        (q @ s.W_1q).unsqueeze(-2) + (z @ s.W_1z).unsqueeze(-3) + s.b_1
+    )
+    whole = (whole * s.w_2).sum(-1)
+    s.chunk = chunk  # 1 and 7: blocks of keys within one query; 40: of queries
+    blocks = s(z, q)
+    assert torch.equal(blocks, whole)
+    wrt = (z, q, s.W_1z, s.W_1q, s.b_1, s.w_2)
+    grads = torch.autograd.grad(blocks.sum(), wrt), torch.autograd.grad(whole.sum(), wrt)
+    for a, b in zip(*grads, strict=True):
+        torch.testing.assert_close(a, b)
+
+
+PEAK = """
+import resource, torch
+from attnviz.scores import make_score
+s = make_score("mlp", 32, heads=32, hidden=16, generator=torch.Generator().manual_seed(0))
+k = torch.randn(32, 512, 32)
+with torch.no_grad():
+    s(k[:, :8], k[:, :8])
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    s(k, k)
+print((resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) * 1024)
+"""
+
+
+@pytest.mark.slow  # a fresh interpreter that imports torch
+def test_the_mlp_score_of_a_wide_multihead_setting_stays_within_its_blocks():
+    """H = 32, N = 512, hidden 16: the whole grid of hidden units is 512 MB in float32; the
+    blocks need 4 MB each, beside the (H, N, N) scores' 32 MB."""
+    import subprocess
+    import sys
+
+    run = subprocess.run(
+        [sys.executable, "-c", PEAK], capture_output=True, text=True, check=True, timeout=120
+    )
+    assert int(run.stdout.split()[-1]) < 160 * 2**20

@@ -113,7 +113,7 @@ def keep_cookie(code: str, sid: str) -> None:
 def watch(changed: Callable[[], bool]) -> bool:
     """In a fragment's own run (its poll), wait up to ``HOLD_S`` for ``changed()``, looking
     every ``TICK_S``; True as soon as it is. A waiting thread costs no CPU, where each poll
-    costs Streamlit's rerun (~2.5 ms): a hall of students idle on a stop then costs one
+    costs a Streamlit rerun: a hall of students idle on a stop then costs one
     poll per student per ``HOLD_S``, not per ``POLL_S``, and still follows within a tick.
     Any other rerun of the session (a vote) ends the wait at once. In a full run of the page
     the fragment runs inline: no wait there."""

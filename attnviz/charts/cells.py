@@ -4,8 +4,8 @@ The pages draw their enlarged map this way instead of as a Plotly heat map, at e
 the limits allow: the map is a PNG with one pixel per cell, drawn without smoothing; token
 labels, titles, the colour bar's ticks and the tooltip are HTML; a box dragged on the map
 zooms into it; its own button saves it, labels and all, as a PNG drawn in the browser. The
-component's script takes under 2 ms of a redraw (Chrome's CPU profile), where Plotly's
-labelled heat map with click targets took about 150 ms (bench/bench_ui.py).
+component's script is a small part of a redraw, where Plotly's labelled heat map with click
+targets was most of it (bench/README.md, bench_ui and bench_click).
 """
 
 from __future__ import annotations

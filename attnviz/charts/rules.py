@@ -2,7 +2,7 @@
 figure's layout all at once.
 
 ``fig.add_vline(…, row=r, col=c)`` checks the figure's every shape again and looks up the
-panel's axes, ~10 ms a line; a figure of four panels spent more drawing its five rules than
+panel's axes for each line; a figure of four panels spent more drawing its five rules than
 its curves. Here a rule is the same shape as a plain dict, on the axes ``at`` names: "" for
 the first panel's (x, y), "2" for (x2, y2), and so on (make_subplots numbers the panels row
 by row from 1).

@@ -18,7 +18,6 @@ from ..device import resolve_device
 from ..errors import InputError
 from ..limits import (
     MAX_D,
-    MAX_D_HEAD,
     MAX_H,
     MAX_SEED,
     check_choice,
@@ -26,6 +25,7 @@ from ..limits import (
     check_heads,
     check_int,
     check_width,
+    max_d_head,
     nearest_heads,
 )
 from ..masks import causal_mask
@@ -64,7 +64,7 @@ class Config:
         check_float("qk_scale", self.qk_scale, MIN_QK_SCALE, MAX_QK_SCALE)
         check_width(self.width)
         if self.d_head is not None:
-            check_int("d_head", self.d_head, 1, MAX_D_HEAD)
+            check_int("d_head", self.d_head, 1, max_d_head(self.H))
         else:
             check_heads(self.width, self.H)
 

@@ -13,8 +13,8 @@ products are summed, so the logits at D are a prefix sum of those at D/2 (common
 numbers: the curves are smooth in D). A block's partial products are drawn exactly without
 drawing k: given q, each q_bᵀk_jb with k_jb ~ N(0, I_w) independent of q is N(0, ‖q_b‖²),
 independently over the keys j, and ‖q_b‖² ~ χ²_w. So a block costs one χ² draw a row and one
-normal a key, not w of each: every row and key up to D = 4096 in a few milliseconds, where
-drawing the components took ~0.3 s. The unit draws are scaled by σ_q σ_k afterwards:
+normal a key, not w of each: the cost no longer grows with D, where drawing the
+components grew with it. The unit draws are scaled by σ_q σ_k afterwards:
 q = σ_q q₀, k = σ_k k₀ gives qᵀk = σ_q σ_k q₀ᵀk₀.
 """
 

@@ -1,12 +1,11 @@
 """Torch's intra-op threads while a lesson trains or takes gradients: one.
 
 A host runs one server process per core (docs/hosting.md), so a class's computations run in
-several processes at once on the same cores. Measured on 2 cores, nothing else running
-(load about 1), 2026-12-07: two processes each taking the depth page's
-gradients at L = 4, D = 128 on two threads each took 1.42–1.53 s; on one thread each,
-0.47 s (two threads alone: 0.43 s; at D = 512, L = 24 alone, 0.75–0.84 s against
-1.03–1.08 s on one thread). The training race measured the same: the same numbers, about as
-fast alone, much faster beside other work.
+several processes at once on the same cores. Two processes that each take the depth page's
+gradients on two threads fight over the cores and each takes about three times as long as
+on one thread each; alone, two threads save little (bench/README.md, bench_training). The
+training race is the same: the same numbers, about as fast alone, much faster beside other
+work.
 
 Torch's count is shared between a process's threads (one thread's ``set_num_threads(1)``
 holds for the others), so the count of before comes back after the last of the

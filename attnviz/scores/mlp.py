@@ -22,7 +22,15 @@ class MLPScore(nn.Module):
     W_1 = [W_1^z, W_1^q] is split into the blocks acting on z and on q, so the (M, N) grid
     of concatenations is never materialised: W_1 [z; q] = W_1^z z + W_1^q q. The tensors
     ``W_1z``, ``W_1q`` hold (W_1^z)ᵀ, (W_1^q)ᵀ, (D, hidden), for rows of Z and Q.
+
+    The hidden units of all (M, N) pairs, (..., M, N, hidden), are computed a block of
+    queries (and, if one query's row is too wide, of keys) at a time, each block at most
+    ``chunk`` elements, so that the peak memory stays bounded whatever M, N and H are.
+    Each score is computed by the same operations in the same order in any block, so the
+    result does not depend on ``chunk``.
     """
+
+    chunk = 2**20  # elements of the hidden units computed at once: 4 MB in float32
 
     def __init__(
         self,
@@ -48,8 +56,29 @@ class MLPScore(nn.Module):
     def forward(self, z: torch.Tensor, q: torch.Tensor) -> torch.Tensor:
         zh = z @ self.W_1z  # (..., N, hidden)
         qh = q @ self.W_1q  # (..., M, hidden)
-        hidden = torch.tanh(qh.unsqueeze(-2) + zh.unsqueeze(-3) + self.b_1)  # (..., M, N, hidden)
-        return (hidden * self.w_2).sum(-1)  # (..., M, N)
+        lead = torch.broadcast_shapes(zh.shape[:-2], qh.shape[:-2], self.b_1.shape[:-3])
+        (M, hidden), N = qh.shape[-2:], zh.shape[-2]
+        row = math.prod(lead) * N * hidden  # elements of one query's hidden units
+        rows = max(1, self.chunk // max(row, 1))  # queries per block
+        cols = N if rows > 1 else max(1, self.chunk * N // max(row, 1))  # keys per block
+        blocks = [
+            torch.cat(
+                [
+                    self._block(qh[..., i : i + rows, :], zh[..., j : j + cols, :])
+                    for j in range(0, N, cols)
+                ],
+                dim=-1,
+            )
+            for i in range(0, M, rows)
+        ]
+        return torch.cat(blocks, dim=-2)  # (..., M, N)
+
+    def _block(self, qh: torch.Tensor, zh: torch.Tensor) -> torch.Tensor:
+        """w_2ᵀ tanh(W_1^q q + W_1^z z + b_1) for a block of queries (..., m, hidden) and keys
+        (..., n, hidden): (..., m, n). tanh works in place on the block's own sum, which
+        autograd allows (its backward reads its output, not its input)."""
+        hidden = torch.tanh_(qh.unsqueeze(-2) + zh.unsqueeze(-3) + self.b_1)  # (..., m, n, hidden)
+        return (hidden * self.w_2).sum(-1)  # (..., m, n)
 
 
 class MLP(ScoreSpec):

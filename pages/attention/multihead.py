@@ -11,7 +11,7 @@ import streamlit as st
 
 import ui
 from attnviz.lessons import multihead
-from attnviz.limits import MAX_D_HEAD, MAX_H, MAX_N, MAX_SEED, MAX_TEXT_CHARS
+from attnviz.limits import MAX_H, MAX_N, MAX_SEED, MAX_TEXT_CHARS, max_d_head
 from attnviz.norms import NORMS
 from attnviz.scores import SCORES
 from pages.attention import multihead_views as views
@@ -35,7 +35,8 @@ with left:
     D = int(ui.choice_slider("D", ui.tr("multihead.D"), WIDTHS, "64"))
     H = ui.slider("H", ui.tr("multihead.H"), 1, MAX_H, 8)
     auto = ui.toggle("auto", ui.tr("multihead.d_head_auto"), True)
-    d_head = None if auto else ui.slider("d_head", ui.tr("multihead.d_head"), 1, MAX_D_HEAD, 8)
+    top = max_d_head(H)  # H·D′ is capped: the projections' memory
+    d_head = None if auto else ui.slider("d_head", ui.tr("multihead.d_head"), 1, top, min(8, top))
     heads_name = ui.spec_labels(SCORES, "head_label")  # a head divides by √D′, not √D
     # presenting, a radio: a select box cut its choice's name at this column's edge
     menu = dict(radio=True, horizontal=False) if ui.presenting() else {}

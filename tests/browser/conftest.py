@@ -6,6 +6,7 @@ Screenshots of failures land in ``artifacts/`` (ignored by git).
 from __future__ import annotations
 
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -14,7 +15,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import Locator, Page, expect, sync_playwright
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts"
@@ -126,6 +127,13 @@ def wait_idle(page: Page, timeout: float = 60_000) -> None:
     """Wait until the script run has finished (after a short grace for a rerun to start)."""
     page.wait_for_timeout(300)
     page.wait_for_selector(IDLE, timeout=timeout)
+
+
+def labels_fitted(heatmap: Locator) -> None:
+    """Wait until a map's token labels have the size ui/heatmap.js fits them to, which it
+    sets once the map is laid out (a ResizeObserver's first call)."""
+    for axis in ("row-labels", "col-labels"):
+        expect(heatmap.locator(f".{axis}")).to_have_attribute("style", re.compile("font-size"))
 
 
 def open_app(page: Page, url: str, chart_timeout: float = 90_000) -> None:

@@ -9,7 +9,7 @@ import pytest
 from attnviz.i18n import t
 from attnviz.text import token_labels, tokenize
 
-from .conftest import assert_clean, open_app
+from .conftest import assert_clean, labels_fitted, open_app
 
 pytestmark = pytest.mark.browser
 
@@ -34,7 +34,7 @@ def test_japanese_token_labels_are_never_cut(page, server, width, present):
     open_app(page, f"{server}/multihead?lang=ja" + ("&present=true" if present else ""))
     root = page.locator(".heatmap")
     root.locator(".plot").wait_for(timeout=90_000)
-    page.wait_for_timeout(500)  # the labels are fitted once the map has its size
+    labels_fitted(root)
     labels = root.evaluate(LABELS)
     tokens = tokenize(t("multihead.default_text", "ja"))
     assert any(ord(c) > 0x3000 for c in "".join(tokens))  # Japanese words, not Latin

@@ -21,7 +21,7 @@ from attnviz.text import token_labels
 from ui.export import csv_text
 
 from ..app.helpers import chain
-from .conftest import assert_clean, open_app, slider, wait_idle
+from .conftest import assert_clean, labels_fitted, open_app, slider, wait_idle
 
 pytestmark = pytest.mark.browser
 
@@ -213,7 +213,7 @@ def test_labels_fit_their_cells_on_a_projector(page, server):
     text = "+".join(f"w{k}" for k in range(40))
     open_app(page, f"{server}/multihead?lang=ja&present=true&text={text}")
     page.locator(".heatmap .plot").wait_for(timeout=90_000)
-    page.wait_for_timeout(500)  # the labels are fitted once the map has its size
+    labels_fitted(page.locator(".heatmap"))
     sizes = page.locator(".heatmap").evaluate(LABEL_SIZES)
     assert len(sizes["rows"]) == len(sizes["cols"]) == 40
     assert max(sizes["rows"]) <= sizes["cellH"], sizes
@@ -319,7 +319,7 @@ def test_the_saved_png_sets_japanese_labels_upright(browser, server):
     root = page.locator(".heatmap")
     root.locator(".plot").wait_for(timeout=90_000)
     root.scroll_into_view_if_needed()
-    page.wait_for_timeout(500)
+    labels_fitted(root)
     screen = np.asarray(Image.open(io.BytesIO(root.screenshot())).convert("L"))
     with page.expect_download() as saved:
         root.locator(".save").click()

@@ -76,9 +76,15 @@ def test_the_three_equivariance_maps_stack_with_a_projectors_tokens(projector, s
     assert_clean(projector)
 
 
+# every display formula of the page has the size ui/fit.js gives it
+FITTED = """() => { const all = [...document.querySelectorAll(
+  '[data-testid=stMain] .katex-display > .katex')];
+  return all.length > 0 && all.every(k => k.style.fontSize !== ''); }"""
+
+
 def test_formulas_are_as_large_as_the_prose_where_their_column_has_room(projector, server):
     open_app(projector, f"{server}/scoring?{PRESENT}")
-    projector.wait_for_timeout(1500)  # ui/fit.js sizes them after the page is drawn
+    projector.wait_for_function(FITTED)  # ui/fit.js sizes them after the page is drawn
     shown = projector.evaluate("""() => [...document.querySelectorAll(
         '[data-testid=stMain] .katex-display > .katex')].map(k => [
         parseFloat(getComputedStyle(k).fontSize), k.scrollWidth,

@@ -93,6 +93,7 @@ def _voter(url: str, code: str, students: list[str], choice: str) -> None:
         store.vote(code, s, "S3", 0, 1, choice)
 
 
+@pytest.mark.slow  # two processes, each with its own interpreter and imports
 def test_concurrent_writers_from_two_processes(store, store_url):
     t = started(store)
     students = [store.join(t.code, f"b{i}")[1] for i in range(120)]

@@ -168,6 +168,7 @@ def test_config_checks_caps_seeds_and_its_trend_leaves_L_out():
             depth.Config(**bad)
 
 
+@pytest.mark.slow  # the figures the docs quote: the page's own size
 def test_the_four_panels_at_the_page_defaults_against_xiong_et_al():
     """Xiong et al.'s Fig. 3 at the page's defaults (D = 128, L = 6, seeds 0–2): (a) post-LN
     per layer rises, (b) pre-LN per layer about the same, (c) post-LN's last layer about the

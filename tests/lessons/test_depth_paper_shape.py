@@ -20,6 +20,7 @@ def measured():
     return shape.run(shape.Config(seeds=3))
 
 
+@pytest.mark.slow  # the encoder–decoder of the paper's shape, twice over
 @pytest.mark.parametrize("norm", ["post", "pre"])
 def test_gradients_equal_one_call_of_the_whole_transformer(norm):
     """The same model run as one ``nn.Transformer(src, tgt)`` call (its own encoder, final
@@ -69,6 +70,7 @@ def test_without_cross_attention_only_the_decoder_learns_and_differs():
     assert not np.allclose(alone["decoder"], with_cross["decoder"])
 
 
+@pytest.mark.slow  # the figures the docs quote: the page's own size
 def test_the_quoted_figures(measured):
     """The module docstring's numbers (D = 256, seeds 0–2), read by the depth page's rule:
     post-LN's decoder rises as Xiong et al.'s (a), and most of the rise goes when its

@@ -56,18 +56,28 @@ def test_a_step_to_a_non_divisor_moves_on_the_way_it_went():
 
 
 def test_weights_equal_torch_sdpa_on_the_same_projections():
-    cfg = multihead.Config(text="the cat sat on the mat", D=32, H=4, pe="none", norm="none")
-    r = multihead.run(cfg)
+    """torch's SDPA, given the block's own Q, K, V, is the oracle: its output is Σ_j a_ij v_j,
+    and with V = I (one value per key) its output is the weights themselves."""
+    from torch.nn.functional import scaled_dot_product_attention as sdpa
+
     from attnviz.block import TransformerBlock
 
-    block = TransformerBlock(32, 4, bias=False, norm="none", seed=0, device="cpu")
-    X = embed(tokenize(cfg.text), 32)
-    with torch.no_grad():
-        q = torch.einsum("nd,hde->hne", X, block.attn.W_Q)
-        k = torch.einsum("nd,hde->hne", X, block.attn.W_K)
-        scores = q @ k.transpose(-1, -2) / np.sqrt(8)
-    np.testing.assert_allclose(r.scores, scores.numpy(), atol=1e-5)
-    np.testing.assert_allclose(r.weights, torch.softmax(scores, -1).numpy(), atol=1e-6)
+    for causal in (False, True):
+        cfg = multihead.Config(
+            text="the cat sat on the mat", D=32, H=4, pe="none", norm="none", causal=causal
+        )
+        r = multihead.run(cfg)
+        block = TransformerBlock(32, 4, bias=False, norm="none", seed=0, device="cpu")
+        X = embed(tokenize(cfg.text), 32)  # (N, D)
+        with torch.no_grad():
+            q = torch.einsum("nd,hde->hne", X, block.attn.W_Q)  # (H, N, D′)
+            k = torch.einsum("nd,hde->hne", X, block.attn.W_K)
+            eye = torch.eye(len(X)).expand(4, -1, -1)  # (H, N, N): value j is the j-th unit
+            weights = sdpa(q, k, eye, is_causal=causal)  # scale 1/√D′ by default
+        np.testing.assert_allclose(r.weights, weights.numpy(), atol=1e-6)
+        np.testing.assert_allclose(
+            r.scores, (q @ k.transpose(-1, -2) / np.sqrt(8)).numpy(), atol=1e-5
+        )
 
 
 @pytest.mark.parametrize("score", ["dot", "scaled_dot", "bilinear", "mlp", "query_only"])

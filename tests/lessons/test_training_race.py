@@ -16,6 +16,7 @@ from attnviz.lessons.training_race import results as race_results
 from attnviz.lessons.training_race import tasks as race_tasks
 
 
+@pytest.mark.slow  # whole training races: the claim needs their length
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_post_ln_stalls_where_pre_ln_learns(seed):
     cfg = race_config.Config(task="reverse", L=6, lr=1e-2, warmup=False, steps=120, seed=seed)
@@ -26,6 +27,7 @@ def test_post_ln_stalls_where_pre_ln_learns(seed):
     assert math.isnan(post_loss) or (post_loss > 1.5 and post_acc < 0.5)
 
 
+@pytest.mark.slow  # whole training races: the claim needs their length
 @pytest.mark.parametrize("seed", [0, 1])
 def test_warm_up_lets_post_ln_learn(seed):
     cfg = race_config.Config(task="reverse", L=6, lr=1e-2, warmup=True, steps=120, seed=seed)
@@ -187,6 +189,7 @@ def test_reverse_draws_the_anti_diagonal_in_layer_1(seed):
     assert end.min() > 0.8
 
 
+@pytest.mark.slow  # whole training races: the figures quoted are theirs
 @pytest.mark.parametrize(("L", "quoted"), [(1, 0.69), (2, 0.48)])
 def test_copy_is_learned_without_the_diagonal(L, quoted):
     """The residual stream carries each token to its own output: 100 % with diffuse heads,

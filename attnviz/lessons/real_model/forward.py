@@ -144,14 +144,15 @@ def rownorm(M: np.ndarray) -> np.ndarray:
 def rollout(maps: np.ndarray) -> np.ndarray:
     """Rollout after each layer, of the weights or of the contributions (non-negative maps):
     (L, H, N, N) → (L, N, N), rows sum to 1."""
-    maps = np.asarray(maps, dtype=np.float64)
+    maps = np.asarray(maps)  # float32 stays float32: each layer is summed in float64 in turn
     if maps.ndim != 4 or maps.shape[-1] != maps.shape[-2]:
         raise ValueError(f"maps must have shape (L, H, N, N), got {maps.shape}")
     L, _, N, _ = maps.shape
     out = np.empty((L, N, N))
     R = np.eye(N)
     for layer in range(L):
-        A = rownorm(rownorm(maps[layer].sum(0)) + np.eye(N))  # (N, N): heads, residual added
+        heads = maps[layer].astype(np.float64)  # (H, N, N)
+        A = rownorm(rownorm(heads.sum(0)) + np.eye(N))  # (N, N): heads, residual added
         R = A @ R  # (N, N)
         out[layer] = R
     return out.astype(np.float32)
@@ -174,8 +175,9 @@ def _encode(text: str, name: str, _files: tuple) -> tuple:
     tokens, ids, roles, cut = net.tokens_and_roles(text, limit)
     hidden, traces = net(torch.tensor(ids))
     enc = encoding(tokens, ids, hidden, traces, cut, roles)
-    rolled = {name: rollout(getattr(enc, name)) for name in ("attentions", "norms")}
     inputs = torch.stack([t.attn_in[0] for t in traces]).float().cpu().numpy()  # (L, N, D)
+    del hidden, traces  # every layer's intermediates: not kept past what was read from them
+    rolled = {name: rollout(getattr(enc, name)) for name in ("attentions", "norms")}
     for array in (enc.attentions, enc.norms, enc.hidden, enc.ids, *rolled.values(), inputs):
         array.flags.writeable = False
     return enc, rolled, inputs
