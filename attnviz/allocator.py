@@ -56,3 +56,15 @@ def mallinfo() -> MallInfo2 | None:
         return None
     libc.mallinfo2.restype = MallInfo2
     return libc.mallinfo2()
+
+
+def give_back() -> bool:
+    """Return the heap's free memory to the OS now (``malloc_trim(0)``); True if some was.
+
+    The thresholds above keep freed maps for the next call of the same size; a server calls
+    this after a computation of its own (a class's new setting), so that what one setting
+    freed is not held beside the next one's working memory when two compute at once."""
+    libc = _glibc()
+    if libc is None or not hasattr(libc, "malloc_trim"):
+        return False
+    return bool(libc.malloc_trim(0))

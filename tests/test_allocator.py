@@ -51,3 +51,20 @@ def test_running_the_app_applies_it():
         "from streamlit.testing.v1 import AppTest; AppTest.from_file('app.py').run(timeout=60)"
     )
     assert mmapped_growth(run_app) == 0
+
+
+def _rss_bytes() -> int:
+    return int(Path("/proc/self/statm").read_text().split()[1]) * 4096
+
+
+def test_give_back_returns_what_the_kept_heap_holds():
+    """Freed heap memory stays in the process (the thresholds above); ``give_back`` hands it
+    to the OS, so a server's resident size falls after a computation's arrays are freed."""
+    import numpy as np
+
+    allocator.keep_freed_memory()
+    blocks = [np.ones(6 * 2**20) for _ in range(6)]  # 6 × 48 MB, below the mmap threshold
+    del blocks
+    held = _rss_bytes()
+    allocator.give_back()
+    assert held - _rss_bytes() > 100 * 2**20, (held, _rss_bytes())

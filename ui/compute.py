@@ -29,6 +29,7 @@ from typing import TypeVar
 
 import streamlit as st
 
+from attnviz.allocator import give_back
 from attnviz.errors import InputError
 
 from .fingerprint import forget
@@ -57,6 +58,7 @@ def _logged(run: Callable[..., R], cfg: object, *args: object) -> R:
     with _heavy:
         t0 = time.perf_counter()
         value = run(cfg, *args)
+        give_back()  # what it freed is not held beside the next setting's working memory
     seconds, what = time.perf_counter() - t0, repr(cfg)  # a student's text: its start only
     log.info("computed %s in %.2f s: %s", run.__qualname__, seconds, what[:160])
     return value
