@@ -21,9 +21,8 @@ from .layout import presenting
 from .navigation import HERE, TOUR
 from .url_values import from_url
 
-SCROLL = st.components.v2.component(
-    "attnviz.scroll", js=(HERE / "scroll.js").read_text(encoding="utf-8")
-)
+LANDING = "attnviz.scroll"  # scrolls to a section; draws nothing
+SCROLL = st.components.v2.component(LANDING, js=(HERE / "scroll.js").read_text(encoding="utf-8"))
 
 
 def _parse(raw: str) -> str:

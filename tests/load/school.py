@@ -41,7 +41,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from tests.browser.conftest import free_port, start_server
 from tests.load.classroom import Step, plan
-from tests.load.stclient import Session, next_value
+from tests.load.stclient import Session, View, next_value
 
 ROOT = Path(__file__).resolve().parents[2]
 HAPROXY_CFG = ROOT / "deploy" / "haproxy.cfg"
@@ -478,5 +478,34 @@ async def _open(url: str, locale: str, page: str, query: str) -> str:
     try:
         await s.open()
         return (await s.run(page, query)).content
+    finally:
+        await s.close()
+
+
+async def from_the_tour(url: str, claim: str, seed: int, locale: str = "ja-JP") -> dict[str, View]:
+    """A student at tour stop ``claim`` on example ``seed`` follows the stop's link to its page,
+    as the browser does (the link's query string, ``from=`` among it); then the URL the page
+    left, reloaded (a new session, the browser's cookies kept) and opened by a new visitor.
+    The views by name: "tour", "walked", "reloaded", "fresh"; each with the page's URL as
+    ``query``."""
+    s = Session(url, locale=locale)
+    await s.open()
+    try:
+        views = {"tour": await s.run("tour", f"stop={claim}&example={seed}")}
+        page = next(p for p in views["tour"].links if p[0] != "tour")  # the stop's own page
+        views["walked"] = await s.run(page[0], page[1])
+        here = views["walked"].query if views["walked"].query is not None else page[1]
+        for name in ("reloaded", "fresh"):
+            again = Session(url, locale=locale)
+            if name == "reloaded":
+                again.jar = s.jar
+            await again.open()
+            try:
+                views[name] = await again.run(page[0], here)
+            finally:
+                await again.close()
+        for view in views.values():
+            view.query = view.query if view.query is not None else here
+        return views
     finally:
         await s.close()
