@@ -48,6 +48,11 @@ HAPROXY_CFG = ROOT / "deploy" / "haproxy.cfg"
 HAPROXY = shutil.which("haproxy") or "/usr/sbin/haproxy"  # Debian's package
 REPLICAS = ("r1", "r2", "r3")  # the server names (and cookie values) in haproxy.cfg
 COOKIE = "SERVERID"
+# Each replica on one torch thread, as the image runs it (Dockerfile, docs/hosting.md: cores
+# / processes threads each). On two, a figure's last bits followed the thread count, which a
+# lesson that trains lowers to one for the whole process while it runs
+# (attnviz/lessons/threads.py): the same URL drew another figure while a race was training.
+ONE_THREAD = {"OMP_NUM_THREADS": "1"}
 # What a replica dying under a request looks like: a closed websocket, a refused or cut
 # connection, a page cut off in the middle.
 LOST = (ConnectionClosed, InvalidHandshake, OSError, http.client.HTTPException)
@@ -119,7 +124,12 @@ def open_campus(
                 replicas[name] = replicas[REPLICAS[n % started]]
             else:
                 log = log_dir / f"replica-{name}.log"
-                proc, url = start_server(cwd=cwd, options=options, log=open(log, "w"))  # noqa: SIM115
+                proc, url = start_server(
+                    cwd=cwd,
+                    options=options,
+                    env=ONE_THREAD,
+                    log=open(log, "w"),  # noqa: SIM115
+                )
                 replicas[name] = (proc, url, log)
             url = replicas[name][1]
             env[f"ATTNVIZ_REPLICA_{name[1:]}"] = url.split("://", 1)[1]
