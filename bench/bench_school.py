@@ -13,12 +13,13 @@ Prints JSON: interactions, errors (steps that failed, the reloads themselves not
 counted), lost_views (reloads that did not bring back the view the student had),
 reconnected (reloads that landed on a live replica), mismatches (steps whose view differs
 from a lone replay of the scenario), urls_losing_views (lone replay steps whose URL,
-opened afresh, shows another view), unsticky (consecutive runs of one session on two
-replicas, or in two sessions of one), latency p50 / p95 / max, the slowest answer of
-each replica's health route and the replicas HAProxy took out while alive
-(false_downs), each replica's peak RSS, and, measured first in the same run, a classroom
-of ``--classroom-k`` on a single replica for comparison.
-Targets (issue 15): 0 errors, 0 lost views.
+opened afresh, shows another view, and pages opened from a tour stop's link, ``TOUR``,
+whose URL, reloaded or opened afresh, shows another view or no way back), unsticky
+(consecutive runs of one session on two replicas, or in two sessions of one), latency
+p50 / p95 / max, the slowest answer of each replica's health route and the replicas
+HAProxy took out while alive (false_downs), each replica's peak RSS, and, measured first
+in the same run, a classroom of ``--classroom-k`` on a single replica for comparison.
+Targets (issue 15): 0 errors, 0 lost views; (issue 53) 0 mismatches, 0 URLs losing views.
 """
 
 from __future__ import annotations
@@ -42,7 +43,13 @@ sys.path.insert(0, str(ROOT))
 from bench.bench_classroom import pct, rss_mb, server_errors, snapshot  # noqa: E402
 from tests.browser import conftest as server  # noqa: E402
 from tests.load.classroom import app_pages, classroom, scenario  # noqa: E402
-from tests.load.school import open_campus, peak_rss_mb, school, warm_up  # noqa: E402
+from tests.load.school import (  # noqa: E402
+    from_the_tour,
+    open_campus,
+    peak_rss_mb,
+    school,
+    warm_up,
+)
 
 
 def one_replica(where: Path, logs: Path, pages: list[str], args) -> dict:
@@ -80,6 +87,32 @@ def one_replica(where: Path, logs: Path, pages: list[str], args) -> dict:
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+
+
+# Pages opened from a tour stop's link: (stop, example, locale), one for each page a stop
+# opens but the depth page (seconds to compute)
+TOUR = (
+    ("S3", 0, "ja-JP"),
+    ("S7", 1, "en-US"),
+    ("S9", 1, "ja-JP"),
+    ("S10", 2, "en-US"),
+    ("S13", 0, "ja-JP"),
+    ("S16", 3, "en-US"),
+)
+
+
+async def tour_losses(url: str) -> list[str]:
+    """The pages of ``TOUR`` whose URL, reloaded or opened by a new visitor, shows another
+    view than the student who followed the link saw, or no way back to the stop."""
+    out = []
+    for claim, seed, locale in TOUR:
+        views = await from_the_tour(url, claim, seed, locale)
+        walked = views["walked"]
+        back = [q for p, q, _ in walked.links if p == "tour" and f"stop={claim}" in q]
+        for name in ("reloaded", "fresh"):
+            if views[name].content != walked.content or not back:
+                out.append(f"tour {claim} example {seed} {name}: ?{walked.query}")
+    return out
 
 
 class HealthProbe(threading.Thread):
@@ -145,6 +178,7 @@ def main() -> None:
             )
         )
         probe.stop.set()
+        tour = asyncio.run(asyncio.wait_for(tour_losses(campus.url), timeout=600))
         downs = re.findall(r"Server replicas/(\w+) is DOWN", campus.log.read_text())
         peaks = dict(campus.peak_rss_mb)
         for name, (proc, _, _) in campus.replicas.items():
@@ -154,7 +188,7 @@ def main() -> None:
         out = res.summary()
         out |= {
             "mismatches": len(res.mismatches(args.scenarios)),
-            "urls_losing_views": len(res.urls_losing_views()),
+            "urls_losing_views": len(res.urls_losing_views()) + len(tour),
             "unsticky": len(res.unsticky()),
             "replicas_up_after": sorted(n for n, s in status.items() if s["status"] == "UP"),
             # Replicas HAProxy took out although alive (a health check not answered).
@@ -175,7 +209,7 @@ def main() -> None:
             print("LOST VIEW", x)
         for m in (res.mismatches(args.scenarios) + res.unsticky())[:10]:
             print("MISMATCH", m)
-        for u in res.urls_losing_views()[:10]:
+        for u in (res.urls_losing_views() + tour)[:10]:
             print("URL LOSES VIEW", u)
         if res.errors():
             for name in campus.replicas:

@@ -1,7 +1,8 @@
 """App-side helpers shared by every page (the engine, attnviz, never imports streamlit).
 
 A run: page_run (begin, settle, end, stop), startup (once per process), navigation (deep
-links, unknown pages), share (the URL and share link), keys (every session-state key).
+links, unknown pages), way_back (the link back to the tour), share (the URL and share
+link), keys (every session-state key).
 Drawing: language, layout (the app's CSS, presentation mode, two columns), messages,
 widgets (controls kept in the URL and bounded by the engine's caps), export (charts with
 PNG, CSV downloads), components, mosaic and steps; compute: one cache style; drawn: what
@@ -24,7 +25,7 @@ from .export import (
 from .language import lang, tr
 from .layout import display, presenting, prose, split, style
 from .messages import app_error, error_box, explain
-from .navigation import back_to_tour, navigate, reopen_link, unknown_page
+from .navigation import navigate, reopen_link, unknown_page
 from .page_run import (
     begin_page,
     end_page,
@@ -37,6 +38,7 @@ from .page_run import (
 )
 from .plots import plot
 from .startup import warm_up
+from .way_back import back_to_tour
 from .widgets import (
     choice_slider,
     number,

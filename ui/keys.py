@@ -43,11 +43,14 @@ ORDER = "_component_order"  # (session id, {component key: (digest, number)})
 RACE = "race"  # the latest race: its config, records, frames, whether it has ended
 RACE_POSITIONS = "race_pe"  # the encodings the latest race learned (LearnedPositions)
 
-# the tour (pages/start/tour*.py; ui.navigation's way back to it)
+# the tour (pages/start/tour*.py; ui.way_back's way back to it)
 TOUR_ANSWERS = "_tour_answers"  # {claim: {"seed", "choice", "right"}}: the latest answer
 TOUR_REVEALED = "_tour_revealed"  # {(claim, seed)} whose answer the teacher has revealed
-TOUR_RETURN = "_tour_return"  # the stop a page was opened from: claim, URL, page, heading
 TOUR_ANSWERED = "_tour_answered"  # how many answers or reveals so far: the verdict takes focus
+# the way back (ui.way_back): the stop a page was opened from, kept in its URL as a control is
+# (?from=S9-2), and the stop whose section a page has landed at since
+TOUR_FROM = "from"
+TOUR_LANDED = "_tour_landed"
 
 # a class on the tour (pages/start/classroom*.py, pages/start/tour_class.py, ui.classroom)
 CLASS_CODE = "class"  # the class code input: kept in the URL, the student link's one parameter

@@ -1,5 +1,5 @@
 """The app's navigation, and links to a page: a deep link on a fresh server, a link to no
-page, and the way back to the tour's stop a page was opened from."""
+page (the way back to the tour's stop a page was opened from: ui/way_back.py)."""
 
 from __future__ import annotations
 
@@ -12,18 +12,14 @@ from urllib.parse import urlencode, urlsplit
 import streamlit as st
 
 from .drawn import drawn
-from .keys import PRESENT, TOUR_RETURN
-from .language import lang, tr
-from .layout import css, presenting
+from .language import tr
+from .layout import css
 from .messages import note
 
 HERE = Path(__file__).parent
 HIDE_DIALOG = css("hide_dialog")
 DISMISS = st.components.v2.component(
     "attnviz.dismiss", js=(HERE / "dismiss.js").read_text(encoding="utf-8")
-)
-SCROLL = st.components.v2.component(
-    "attnviz.scroll", js=(HERE / "scroll.js").read_text(encoding="utf-8")
 )
 # The app's pages by group (its title's key; the first group has none): each page's script,
 # pages/<where>.py, whose stem is its URL path and names its title, "<stem>.nav". The first
@@ -119,20 +115,3 @@ def unknown_page(page: st.Page) -> None:
     if asked != "home":
         name = re.sub(r"[^\w-]", "", asked)[:40]  # shown as text: no markup, short
         note(tr("app.page_not_found", name=name))
-
-
-def back_to_tour(page: st.Page) -> None:
-    """On a page after the tour: a link back to the stop it was left at, in the language and
-    mode the reader is in now, above the page. On the page that stop's link opened, the
-    first run also scrolls to the section the stop names (the heading is used once)."""
-    back = st.session_state.get(TOUR_RETURN)
-    if not back or page.url_path == "tour":
-        return
-    query = {k: v for k, v in back["query"].items() if k != PRESENT} | {"lang": lang()}
-    if presenting():
-        query[PRESENT] = "true"
-    label = tr("tour.back", claim=back["claim"])
-    st.page_link(TOUR, label=label, icon="↩️", query_params=query)
-    heading = back.pop("heading", None)
-    if heading and page.url_path == back["page"]:
-        SCROLL(key="tour_scroll", data={"heading": heading})

@@ -50,7 +50,13 @@ def settled() -> str | None:
     return st.session_state.get(SETTLED)
 
 
-SETTLED_ICON = ":material/swap_vert:"  # marks the notice: it tells of a change, once
+# Icons that mark a notice telling of a change once, as it happens: a control moved (settle)
+# or a typed text cut to its cap (ui.widgets.text). A link to the view, whose URL holds the
+# value as it now is, opens it without the notice; tests/load/stclient.py leaves it out of
+# the view it compares.
+SETTLED_ICON = ":material/swap_vert:"
+CUT_ICON = ":material/content_cut:"
+ONCE_ICONS = (SETTLED_ICON, CUT_ICON)
 
 
 def show_settled(where=st) -> None:

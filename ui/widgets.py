@@ -18,6 +18,7 @@ from attnviz.text import first_tokens
 from .keys import EXAMPLES, OPTIONS, RELABEL, SELECT_KINDS, SELECT_LABELS, TEXT_CUT
 from .language import lang, tr
 from .messages import note
+from .page_run import CUT_ICON
 from .url_values import as_bool, choice, clamp, from_url, number_in
 
 
@@ -175,7 +176,7 @@ def text(
     value = where.text_input(label, key=key, on_change=cut, **kw)
     if st.session_state.get(TEXT_CUT) == key:
         del st.session_state[TEXT_CUT]
-        where.warning(tr("app.text_cut", n=max_chars))
+        where.warning(tr("app.text_cut", n=max_chars), icon=CUT_ICON)  # told once
     if max_tokens is None:
         return value
     try:

@@ -27,6 +27,7 @@ from ..norms import NORMS
 from ..positional import KINDS, MODES, PositionalEncoding
 from ..positional import width as positional_width
 from ..text import embed, tokenize
+from .threads import one_thread
 
 PERMUTATIONS = ("reverse", "shuffle", "swap", "typed")
 MAX_TOKENS = 48  # tokens shown on this page (N × N maps and an N × D difference map)
@@ -169,7 +170,17 @@ def run(cfg: Config) -> Result:
 
     Shape:
         X (N, D) -> f(X) (N, W) with W = D (added or no PE) or 2D (concatenated)
+
+    Without PE the error is rounding, whose digits follow the order of each matmul's sums,
+    and that order follows torch's thread count (one while another lesson trains in the
+    process: attnviz.lessons.threads); computed on one thread always, a link shows the same
+    error in any process, whatever else it is doing.
     """
+    with one_thread():
+        return _run(cfg)
+
+
+def _run(cfg: Config) -> Result:
     tokens, cut = tokens_of(cfg.text)
     N = len(tokens)
     p, swapped, notice = resolve(cfg, N)

@@ -1,4 +1,5 @@
-"""Torch's intra-op threads while a lesson trains or takes gradients: one.
+"""Torch's intra-op threads while a lesson trains or takes gradients, or shows a rounding
+error (the equivariance lesson: its digits follow the thread count): one.
 
 A host runs one server process per core (docs/hosting.md), so a class's computations run in
 several processes at once on the same cores. Two processes that each take the depth page's

@@ -13,16 +13,8 @@ import streamlit as st
 import ui
 from attnviz.lessons import tour
 from pages.start import tour_class
-from ui import tour_keys
-from ui.keys import (
-    PRESENT,
-    TOUR_ANSWERS,
-    TOUR_RETURN,
-    TOUR_REVEALED,
-    TOUR_SEED,
-    TOUR_STOP,
-)
-from ui.share import url_params
+from ui import tour_keys, way_back
+from ui.keys import PRESENT, TOUR_ANSWERS, TOUR_REVEALED, TOUR_SEED, TOUR_STOP
 
 
 def _record(claim: str, seed: int, ex: tour.Exercise, pick_key: str) -> None:
@@ -47,10 +39,11 @@ def _compute(ask: tour.Ask, seed: int):
     return cfg, ui.compute(ask.run, cfg)
 
 
-def links(stop: tour.Stop) -> None:
+def links(stop: tour.Stop, seed: int) -> None:
     """The stop's page, opened in the state the figure was drawn in (and the mode the tour is
-    in), then the further pages it names; each of them links back to this stop."""
-    mode = {PRESENT: "true"} if ui.presenting() else {}
+    in), then the further pages it names; each of them links back to this stop (``?from=``,
+    ui/way_back.py), as do the pages after the tour."""
+    mode = way_back.left_at(stop.claim, seed) | ({PRESENT: "true"} if ui.presenting() else {})
     label = ui.tr("tour.open", page=ui.tr(f"{stop.page}.nav"), state=stop.state)
     with st.container(key="tour_links"):  # as large as the prose: ui/tour*.css
         st.page_link(stop.script, label=label, icon="➡️", query_params=stop.query() | mode)
@@ -58,11 +51,6 @@ def links(stop: tour.Stop) -> None:
             label = ui.tr("tour.open_more", page=ui.tr(f"{page}.nav"))
             query = dict(params) | mode
             st.page_link(tour.PAGE_FILES[page], label=label, icon="➡️", query_params=query)
-    heading = ui.tr(stop.section).split("{")[0] if stop.section else None
-    # the way back: this stop's URL, and where the page's link lands
-    st.session_state[TOUR_RETURN] = dict(
-        claim=stop.claim, query=url_params(), page=stop.page, heading=heading
-    )
 
 
 def show(claim: str, seed: int, land: bool = False) -> None:
@@ -85,7 +73,7 @@ def show(claim: str, seed: int, land: bool = False) -> None:
         st.info(ui.tr("tour.tied"))
         tour_class.panel(claim, seed, None, False)  # the class follows to a stop with no vote
         ui.plot(ask.figure(cfg, r, ui.lang(), seed), f"tour_{key}", f"tour_{key}_seed{seed}")
-        links(stop)
+        links(stop, seed)
         return
     with st.container(key="tour_question"):
         if ex.given:  # the example's values, read before the question that reasons from them
@@ -121,11 +109,11 @@ def show(claim: str, seed: int, land: bool = False) -> None:
                     ui.tr("tour.check"), on_click=_record, args=(claim, seed, ex, pick_key)
                 )
             st.caption(ui.tr("tour.keys"))
-        links(stop)
+        links(stop, seed)
         return
     verdict(ex, answer)
     ui.plot(ask.figure(cfg, r, ui.lang(), seed), f"tour_{key}", f"tour_{key}_seed{seed}")
-    links(stop)
+    links(stop, seed)
 
 
 def verdict(ex: tour.Exercise, answer: dict | None) -> None:

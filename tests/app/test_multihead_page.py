@@ -16,6 +16,7 @@ from attnviz.lessons import multihead, multihead_probe
 from attnviz.limits import MAX_N, MAX_TEXT_CHARS
 from attnviz.scores import SCORES
 from attnviz.text import token_labels, tokenize
+from ui.page_run import CUT_ICON
 
 from .helpers import (
     assert_clean,
@@ -400,7 +401,10 @@ def test_a_text_past_the_cap_is_cut_with_a_notice_not_dropped():
     assert_clean(at)
     assert at.text_input(key="text").value == long[:MAX_TEXT_CHARS]
     assert [w.value for w in at.warning] == [t("app.text_cut", "ja", n=MAX_TEXT_CHARS)]
+    assert [w.icon for w in at.warning] == [CUT_ICON]  # a notice told once (ui.page_run)
     assert len(grid(at)["names"]) == 8  # the page drew the text cut: 8 heads' tiles
+    at.run()  # the cut was told: the view, as its URL reopens it, goes on without it
+    assert not at.warning and at.text_input(key="text").value == long[:MAX_TEXT_CHARS]
 
 
 def test_a_japanese_text_of_too_many_tokens_is_read_up_to_the_last_that_fits():

@@ -64,7 +64,7 @@ def test_the_tour_shows_one_stop_its_question_and_no_figure_before_the_answer(la
     (stops,) = [r for r in at.radio if r.key == keys.TOUR_STOP]
     assert stops.options[:16] == list(tour.CLAIMS) and len(stops.options) == 17
     assert latex(at) == [stop.formula]
-    assert [(p, q) for p, q, _ in links(at)] == [(stop.page, stop.query())]
+    assert [(p, q) for p, q, _ in links(at)] == [(stop.page, stop.query() | {"from": "S1"})]
     assert not at.get("plotly_chart")  # the figure waits for the answer
     assert len(pick(at).options) in (3, 4) and pick(at).value is None
 
@@ -154,6 +154,7 @@ def test_another_example_moves_the_seed_and_keeps_it_in_the_url():
 def test_a_page_opened_from_a_stop_links_back_to_it_and_lands_at_its_section():
     at = run_page("tour", lang="ja", stop="S9", example="1")
     (target,) = links(at)
+    assert target[1]["from"] == "S9-1"  # the way back, in the link: a reload keeps it
     for key, value in target[1].items():
         at.query_params[key] = value
     at.switch_page(tour.PAGE_FILES["scoring"])
@@ -169,6 +170,39 @@ def test_a_page_opened_from_a_stop_links_back_to_it_and_lands_at_its_section():
     assert json.loads(scroll.proto.json) == {"heading": heading}
     at.run()  # the section is landed at once: a rerun of the page stays where the reader is
     assert not [c for c in at.get("bidi_component") if c.proto.component_name == "attnviz.scroll"]
+
+
+def test_a_link_from_a_stop_shows_the_way_back_in_any_session():
+    """``?from=S3``, as a stop's link writes it, opened afresh (a reload, another replica, a
+    shared link): the way back to S3 above the page, kept in the page's URL."""
+    at = run_page("multihead", lang="en", **{"from": "S3"})
+    assert_clean(at)
+    assert not at.warning
+    back = [(q, label) for p, q, label in links(at) if p == "tour"]
+    assert back == [({"lang": "en", "stop": "S3"}, t("tour.back", "en", claim="S3"))]
+    assert at.query_params["from"] == "S3"
+
+
+@pytest.mark.parametrize("bad", ["S99", "S3-x", "tour"])
+def test_a_link_from_no_stop_says_so_and_shows_no_way_back(bad):
+    at = run_page("scoring", lang="ja", **{"from": bad})
+    assert_clean(at)
+    assert [w.value for w in at.warning] == [t("app.url_ignored", "ja", name="from")]
+    assert not [p for p, _, _ in links(at) if p == "tour"]
+    assert "from" not in at.query_params
+
+
+def test_a_page_after_the_tour_keeps_its_way_back_in_its_url():
+    """Opened from the sidebar after stop S4 on example 2 (no ``from`` in the link): the
+    way back shows, and the page's URL names it, so the URL reopens the same view."""
+    at = run_page("tour", lang="en", stop="S4", example="2")
+    at.query_params.clear()
+    at.switch_page(tour.PAGE_FILES["equivariance"])
+    at.run()
+    assert_clean(at)
+    back = [q for p, q, _ in links(at) if p == "tour"]
+    assert back == [{"lang": "en", "stop": "S4", "example": "2"}]
+    assert at.query_params["from"] == "S4-2"
 
 
 def test_a_link_that_spells_out_every_control_is_not_written_over():

@@ -1,7 +1,8 @@
 """The tour in Chromium: S1 and S14 answered in Japanese with the keyboard show the
 example's values and the question first, then the verdict and the figure; a page opened
 from a stop lands at the stop's section, and Back returns to that stop in the mode it was
-left in; all sixteen stops walked one after another (timed)."""
+left in; all sixteen stops walked one after another (timed); the way back kept through a
+reload."""
 
 from __future__ import annotations
 
@@ -121,4 +122,35 @@ def test_walking_all_sixteen_stops(server, page, record_property):
     record_property("walk_seconds", round(seconds, 1))
     print(f"walked 16 stops in {seconds:.1f} s")
     assert page.get_by_text(t("tour.summary_title", "ja")).count() == 1
+    assert_clean(page)
+
+
+# S9's section on the scoring page, at the top of the window: where its link lands
+LANDED = (
+    "() => { const h = [...document.querySelectorAll('[data-testid=stMain] h3')]"
+    ".find(e => e.textContent.includes('M 個の query'));"
+    " const y = h && h.getBoundingClientRect().top; return h && y >= -5 && y < 360; }"
+)
+
+
+@pytest.mark.browser
+def test_a_page_opened_from_a_stop_keeps_its_way_back_through_a_reload(server, page):
+    """The stop's link carries the stop (``from=S9-1``): reloaded, the page (a new session)
+    still links back to S9 on example 1, and lands at the stop's section again."""
+    open_app(page, f"{server}/tour?lang=ja&stop=S9&example=1")
+    page.locator("[data-testid=stPageLink]").filter(has_text="関連性の関数").click()
+    page.wait_for_url(re.compile(r"/scoring\?.*from=S9-1"), timeout=30_000)
+    wait_idle(page, timeout=90_000)
+    back = page.locator("[data-testid=stMain] [data-testid=stPageLink]").filter(
+        has_text="本文の S9 に戻る"
+    )
+    back.wait_for(timeout=30_000)
+    page.reload()
+    page.wait_for_selector("[data-testid=stMain] h1", timeout=90_000)
+    wait_idle(page, timeout=90_000)
+    back.wait_for(timeout=30_000)
+    assert back.count() == 1 and "from=S9-1" in page.url
+    page.wait_for_function(LANDED, timeout=30_000)
+    href = back.locator("a").get_attribute("href")
+    assert "stop=S9" in href and "example=1" in href, href
     assert_clean(page)

@@ -2,8 +2,10 @@
 
 import numpy as np
 import pytest
+import torch
 
 from attnviz.errors import InputError
+from attnviz.i18n import t
 from attnviz.lessons import equivariance
 
 TEXT = "the dog bit the man because the man was loud"
@@ -135,3 +137,20 @@ def test_formulas_are_those_of_the_positions_and_norm_computed(pe, mode, norm):
     assert ("\\mathrm{LN}" in text) == (norm != "none")
     assert ("\\mathcal{A}^M(\\mathrm{LN}(X))" in text) == (norm == "pre")
     assert "\\sqrt{D'}" in text and "\\mathrm{ReLU}" in text
+
+
+def test_the_rounding_shown_is_the_same_whatever_torch_s_thread_count():
+    """The error without PE is rounding: on two threads it came out 3.58e-07, on one (while
+    another lesson trained in the process) 2.98e-07, so one link showed two errors."""
+    cfg = equivariance.Config(text=t("equivariance.default_text", "ja"), perm="shuffle")
+    was = torch.get_num_threads()
+    try:
+        seen = []
+        for threads in (1, 2):
+            torch.set_num_threads(threads)
+            r = equivariance.run(cfg)
+            seen.append((r.error, r.attn_error, r.diff.tobytes(), r.A_P.tobytes()))
+            assert torch.get_num_threads() == threads  # the process's count, given back
+    finally:
+        torch.set_num_threads(was)
+    assert seen[0] == seen[1]

@@ -87,6 +87,22 @@ def test_every_label_names_the_configuration_its_link_opens(seed):
                 assert f"{name} = {q[name]}" in s.state, (s.claim, s.state, q)
 
 
+@pytest.mark.parametrize(
+    ("claim", "seed", "text"),
+    [("S1", 0, "S1"), ("S16", 2**31 - 1, "S16-2147483647"), ("S9", 2, "S9-2")],
+)
+def test_the_way_back_names_a_stop_and_its_example(claim, seed, text):
+    assert tour.origin(claim, seed) == text and tour.from_origin(text) == (claim, seed)
+
+
+@pytest.mark.parametrize(
+    "text", ["", "S0", "S17", "s9", "S9-", "S9-x", "S9-2147483648", "S9 ", "S９"]
+)
+def test_a_way_back_to_no_stop_is_refused(text):
+    with pytest.raises(ValueError, match="no stop of the tour"):
+        tour.from_origin(text)
+
+
 def test_equations_are_the_formulas_module_s():
     by_claim = {s.claim: s.formula for s in tour.stops("en")}
     assert by_claim["S2"] == formulas.score("scaled_dot")

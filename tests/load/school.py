@@ -41,13 +41,18 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from tests.browser.conftest import free_port, start_server
 from tests.load.classroom import Step, plan
-from tests.load.stclient import Session, next_value
+from tests.load.stclient import Session, View, next_value
 
 ROOT = Path(__file__).resolve().parents[2]
 HAPROXY_CFG = ROOT / "deploy" / "haproxy.cfg"
 HAPROXY = shutil.which("haproxy") or "/usr/sbin/haproxy"  # Debian's package
 REPLICAS = ("r1", "r2", "r3")  # the server names (and cookie values) in haproxy.cfg
 COOKIE = "SERVERID"
+# Each replica on one torch thread, as the image runs it (Dockerfile, docs/hosting.md: cores
+# / processes threads each). On two, a figure's last bits followed the thread count, which a
+# lesson that trains lowers to one for the whole process while it runs
+# (attnviz/lessons/threads.py): the same URL drew another figure while a race was training.
+ONE_THREAD = {"OMP_NUM_THREADS": "1"}
 # What a replica dying under a request looks like: a closed websocket, a refused or cut
 # connection, a page cut off in the middle.
 LOST = (ConnectionClosed, InvalidHandshake, OSError, http.client.HTTPException)
@@ -119,7 +124,12 @@ def open_campus(
                 replicas[name] = replicas[REPLICAS[n % started]]
             else:
                 log = log_dir / f"replica-{name}.log"
-                proc, url = start_server(cwd=cwd, options=options, log=open(log, "w"))  # noqa: SIM115
+                proc, url = start_server(
+                    cwd=cwd,
+                    options=options,
+                    env=ONE_THREAD,
+                    log=open(log, "w"),  # noqa: SIM115
+                )
                 replicas[name] = (proc, url, log)
             url = replicas[name][1]
             env[f"ATTNVIZ_REPLICA_{name[1:]}"] = url.split("://", 1)[1]
@@ -478,5 +488,34 @@ async def _open(url: str, locale: str, page: str, query: str) -> str:
     try:
         await s.open()
         return (await s.run(page, query)).content
+    finally:
+        await s.close()
+
+
+async def from_the_tour(url: str, claim: str, seed: int, locale: str = "ja-JP") -> dict[str, View]:
+    """A student at tour stop ``claim`` on example ``seed`` follows the stop's link to its page,
+    as the browser does (the link's query string, ``from=`` among it); then the URL the page
+    left, reloaded (a new session, the browser's cookies kept) and opened by a new visitor.
+    The views by name: "tour", "walked", "reloaded", "fresh"; each with the page's URL as
+    ``query``."""
+    s = Session(url, locale=locale)
+    await s.open()
+    try:
+        views = {"tour": await s.run("tour", f"stop={claim}&example={seed}")}
+        page = next(p for p in views["tour"].links if p[0] != "tour")  # the stop's own page
+        views["walked"] = await s.run(page[0], page[1])
+        here = views["walked"].query if views["walked"].query is not None else page[1]
+        for name in ("reloaded", "fresh"):
+            again = Session(url, locale=locale)
+            if name == "reloaded":
+                again.jar = s.jar
+            await again.open()
+            try:
+                views[name] = await again.run(page[0], here)
+            finally:
+                await again.close()
+        for view in views.values():
+            view.query = view.query if view.query is not None else here
+        return views
     finally:
         await s.close()

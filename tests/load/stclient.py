@@ -30,7 +30,8 @@ import websockets
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
-from ui.page_run import SETTLED_ICON
+from ui.page_run import ONCE_ICONS
+from ui.way_back import LANDING
 
 WIDGETS = ("slider", "selectbox", "radio", "checkbox", "number_input", "text_input")
 FINISHED_OK = ForwardMsg.FINISHED_SUCCESSFULLY
@@ -55,6 +56,7 @@ class View:
     seconds: float = 0.0
     nbytes: int = 0
     query: str | None = None  # the query string the run wrote into the URL, if any
+    links: list = field(default_factory=list)  # (url path, query string, label) of page links
     session_id: str = ""  # the server's id of the session that ran it
 
 
@@ -162,8 +164,13 @@ class Session:
             content.update(repr(place).encode() + b"|" + shown)
         view.fingerprint = digest.hexdigest()[:16]
         view.content = content.hexdigest()[:16]
-        # Like the browser, keep only the values of widgets this run drew.
+        # Like the browser, keep only the values of widgets this run drew, and take a text
+        # the server set in place of the one sent (a long text cut to its cap): sent again
+        # uncut, it would be cut, and told of, on every run.
         self.states = {k: v for k, v in self.states.items() if k in view.widgets}
+        for wid, (kind, proto) in view.widgets.items():
+            if wid in self.states and kind == "text_input" and proto.set_value:
+                self.states[wid] = ("string_value", proto.value)
         return view
 
     def set(self, wid: str, kind: str, value: object) -> None:
@@ -212,10 +219,14 @@ def _read_delta(fwd: ForwardMsg, view: View) -> None:
         etype = el.WhichOneof("type")
         view.controls.pop(path, None)
         view.blanks.discard(path)
-        if etype == "empty" or (etype == "alert" and el.alert.icon == SETTLED_ICON):
-            # a placeholder left empty, or the notice of why a control moved: it tells of
-            # the change, once, and a link to the view (its URL holding the moved value)
-            # opens the view without it
+        if etype == "page_link":
+            view.links.append((el.page_link.page, el.page_link.query_string, el.page_link.label))
+        landing = etype == "bidi_component" and el.bidi_component.component_name == LANDING
+        if landing or etype == "empty" or (etype == "alert" and el.alert.icon in ONCE_ICONS):
+            # a placeholder left empty; the notice of a control moved or a text cut: it tells
+            # of the change, once, and a link to the view (its URL holding the value as it
+            # now is) opens the view without it; the scroll to a tour stop's section, which
+            # moves the browser on arriving and draws nothing
             view.blanks.add(path)
         if etype == "exception":
             view.exceptions.append(f"{el.exception.type}: {el.exception.message}")

@@ -1,6 +1,8 @@
 """Three replicas behind HAProxy (deploy/haproxy.cfg as shipped), on loopback: sessions
 stay on one replica, the load is spread, and when a replica dies mid-lesson its students
-reload onto another one and see exactly the figure they saw; nobody else notices.
+reload onto another one and see exactly the figure they saw; nobody else notices. A page
+opened from a tour stop's link shows the way back to the stop, and its URL, reloaded or
+opened by another visitor, shows the same.
 
 The K = 60 version with latency figures is bench/bench_school.py.
 """
@@ -13,7 +15,8 @@ from dataclasses import dataclass
 
 import pytest
 
-from tests.load.school import REPLICAS, School, open_campus, school, warm_up
+from attnviz.i18n import t
+from tests.load.school import REPLICAS, School, from_the_tour, open_campus, school, warm_up
 
 pytestmark = pytest.mark.slow  # concurrent sessions against real servers
 
@@ -28,6 +31,7 @@ class Lesson:
     status: dict  # HAProxy's view of each replica at the end
     haproxy_log: str
     server_errors: list  # exception lines of the replicas' logs
+    tour: dict  # tests.load.school.from_the_tour's views, after the replica died
 
 
 @pytest.fixture(scope="module")
@@ -45,7 +49,8 @@ def run(tmp_path_factory):
         deadline = time.monotonic() + 15  # HAProxy marks it down after 3 failed checks (~7 s)
         while campus.status()[KILL]["status"] != "DOWN" and time.monotonic() < deadline:
             time.sleep(0.5)
-        yield Lesson(res, campus.status(), campus.log.read_text(), campus.server_errors())
+        tour = asyncio.run(asyncio.wait_for(from_the_tour(campus.url, "S9", 1), timeout=120))
+        yield Lesson(res, campus.status(), campus.log.read_text(), campus.server_errors(), tour)
     finally:
         campus.close()
 
@@ -100,3 +105,19 @@ def test_a_dead_replica_loses_nobody_s_view(run):
     assert all(status[n]["status"] == "UP" for n in REPLICAS if n != KILL), status
     down = [line for line in log.splitlines() if " is DOWN" in line]
     assert down and all(f"replicas/{KILL} " in line for line in down), down
+
+
+def test_a_page_opened_from_the_tour_keeps_its_way_back_in_its_url(run):
+    """S9's link on example 1 opens the scoring page with the way back to S9 above it; the
+    URL it leaves names the stop, so a reload and a new visitor see the same view."""
+    views = run.tour
+    assert not any(v.exceptions for v in views.values()), {
+        k: v.exceptions for k, v in views.items()
+    }
+    back = t("tour.back", "ja", claim="S9")
+    for name in ("walked", "reloaded", "fresh"):
+        assert [q for p, q, label in views[name].links if p == "tour" and label == back] == [
+            "lang=ja&stop=S9&example=1"
+        ], name
+    assert "from=S9-1" in views["walked"].query
+    assert views["reloaded"].content == views["fresh"].content == views["walked"].content

@@ -9,7 +9,7 @@ in an order drawn per example.
 """
 
 from .exercise import Choice, Exercise, NoQuestion, sentences
-from .stops import ASKS, CLAIMS, PAGE_FILES, Ask, Stop, stop, stops
+from .stops import ASKS, CLAIMS, PAGE_FILES, Ask, Stop, from_origin, origin, stop, stops
 
 __all__ = [
     "ASKS",
@@ -20,6 +20,8 @@ __all__ = [
     "Exercise",
     "NoQuestion",
     "Stop",
+    "from_origin",
+    "origin",
     "sentences",
     "stop",
     "stops",

@@ -12,11 +12,13 @@ The words (claim, state, question, reasons) live in the string file ``tour.toml`
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from ... import formulas
 from ...i18n import LANGS
+from ...limits import MAX_SEED
 from .. import block_anatomy, depth_gradients, equivariance, multihead, positional, saturation
 from .. import scoring as scoring_lesson
 from . import block_asks as block
@@ -255,3 +257,21 @@ def stop(claim: str, lang: str, seed: int = 0) -> Stop:
 def stops(lang: str, seed: int = 0) -> list[Stop]:
     """The tour's stops, S1 → S16, for example ``seed``."""
     return [stop(claim, lang, seed) for claim in CLAIMS]
+
+
+ORIGIN = re.compile(r"(S[0-9]{1,2})(?:-([0-9]{1,10}))?")  # S9, S9-2
+
+
+def origin(claim: str, seed: int = 0) -> str:
+    """The way back to stop ``claim`` on example ``seed``, as a page's link names it
+    (``?from=S9``, ``?from=S9-2``): the stop alone for the first example."""
+    return f"{claim}-{seed}" if seed else claim
+
+
+def from_origin(text: str) -> tuple[str, int]:
+    """The stop and example that :func:`origin` names; ``ValueError`` for a text naming
+    no stop of the tour or an example past ``MAX_SEED``."""
+    m = ORIGIN.fullmatch(text)
+    if not m or m[1] not in ASKS or int(m[2] or 0) > MAX_SEED:
+        raise ValueError(f"no stop of the tour: {text!r}")
+    return m[1], int(m[2] or 0)
