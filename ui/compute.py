@@ -146,19 +146,19 @@ def clear() -> None:
                 forget(part)
 
 
-def compute(run: Callable[[C], R], cfg: C, *, max_entries: int = 64) -> R:
+def compute(run: Callable[[C], R], cfg: C, *, max_entries: int = 64, label: str | None = None) -> R:
     """``run(cfg)``, kept by the (hashable, frozen) config for every session of this
     process, frozen (ui.frozen): every session gets the very object, read-only.
 
     Concurrent calls with an equal config compute it once; the others wait for its result.
     Only a miss runs under a spinner: a spinner starts a timer thread and sends a message
     even when it never shows. ``max_entries``: the results of ``run`` kept, the least
-    recently used dropped first.
+    recently used dropped first; ``label``: the spinner's text (else the app's own).
     """
     try:
         value = _cached((run, cfg))
         if value is _MISSING:
-            with st.spinner(tr("app.computing"), show_time=True):
+            with st.spinner(label or tr("app.computing"), show_time=True):
                 value = _computed(run, cfg, max_entries)
         return value
     except InputError as err:

@@ -23,6 +23,7 @@ from attnviz.stepthrough import WeightSteps
 from attnviz.tables import qk_table, sent_table, step_tables
 
 from .components import component, ordered
+from .drawn import drawn
 from .export import csv_button, csv_text, download_label, file_stem
 from .language import tr
 from .layout import presenting
@@ -54,11 +55,25 @@ def follow(
     output rows over the values mixed;
     ``extra`` (the map's own cell, when it differs from a_ij) under the softmax; ``notes``
     (text with $inline math$) under it all. One component, ``key``: its charts' PNG and CSV
-    files are named ``key``_terms, _row, _sent and _values."""
-    tables = csv_tables(steps, tokens)
+    files are named ``key``_terms, _row, _sent and _values. The payload is built once per
+    process for what it reads (ui.drawn): its charts, tables and CSV texts cost more than
+    the rest of the page's rerun."""
     q_token, k_token = (_markdown_text(tokens[k]) for k in (steps.i, steps.j))  # not x_i only
     named = dict(i=steps.i + 1, j=steps.j + 1, q_token=q_token, k_token=k_token, where=where)
     st.subheader(tr("steps.title", **named))
+    data = drawn(lambda: _payload(steps, lines, tokens, extra, tuple(notes)))
+    STEPS(key=key, data=ordered(key, data))
+
+
+def _payload(
+    steps: WeightSteps,
+    lines: Sequence[str],
+    tokens: Sequence[str],
+    extra: str | None,
+    notes: tuple[str, ...],
+) -> dict:
+    """What ui/steps.js draws for ``follow``, in this run's language and mode."""
+    tables = csv_tables(steps, tokens)
     spec = SCORES[steps.score]
     charts_of = {
         "terms": charts.terms_chart(
@@ -123,7 +138,7 @@ def follow(
         "large": presenting(),
         "katex": KATEX,
     }
-    STEPS(key=key, data=ordered(key, data))
+    return data
 
 
 def csv_tables(steps: WeightSteps, tokens: Sequence[str]) -> dict[str, pd.DataFrame]:

@@ -63,8 +63,7 @@ with left:
     elif r.notice:
         perm_notice.info(ui.tr(f"equivariance.{r.notice}"))
     st.subheader(ui.tr("equivariance.formulas"))
-    for formula in r.formulas:
-        st.latex(formula)
+    ui.prose(*map(ui.display, r.formulas))
 
 labels = token_labels(r.tokens, escape=False)  # CSV headers: the tokens as typed
 perm_labels = token_labels(r.perm_tokens, escape=False)

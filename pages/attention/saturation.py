@@ -21,16 +21,14 @@ with left:
     sq = float(ui.choice_slider("sq", ui.tr("saturation.sigma_q"), sigmas, "1"))
     sk = float(ui.choice_slider("sk", ui.tr("saturation.sigma_k"), sigmas, "1"))
     cfg = ui.config(saturation.Config, N=N, rows=rows, seed=seed, sigma_q=sq, sigma_k=sk)
-# The spinner sits outside the columns: inside the left one, a cold run re-renders the
-# column and the D slider loses keyboard focus.
-with st.spinner(ui.tr("saturation.computing")):
-    r = ui.compute(saturation.run, cfg, max_entries=32)
+# computed outside the columns: a spinner inside the left one (a setting not computed yet)
+# re-renders the column and the D slider loses keyboard focus
+r = ui.compute(saturation.run, cfg, max_entries=32, label=ui.tr("saturation.computing"))
 with left:
     if r.rows < cfg.rows:
         st.info(ui.tr("saturation.rows_capped", rows=r.rows, N=N, most=saturation.MAX_LOGITS))
     st.subheader(ui.tr("saturation.formulas"))
-    for formula in r.formulas:
-        st.latex(formula)
+    ui.prose(*map(ui.display, r.formulas))
 
 
 def sig3(x: float) -> str:

@@ -42,8 +42,7 @@ with right:
     )
     st.caption(ui.tr("block_anatomy.flow_note"))
     st.markdown(f"**{ui.tr('block_anatomy.formula')}**")
-    for formula in r.formulas:
-        st.latex(formula)
+    ui.prose(*map(ui.display, r.formulas))
     st.subheader(ui.tr("block_anatomy.norms"))
     ui.plot(
         lambda: charts.stream_norms(

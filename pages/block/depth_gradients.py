@@ -60,6 +60,5 @@ with right:
     depth_gradients_paper.paper_shape(cfg, computing)
     depth_gradients_stream.stream(cfg, t, names)
 with left:
-    for formula in t.formulas:
-        st.latex(formula)
+    ui.prose(*map(ui.display, t.formulas))
     st.caption(ui.tr("depth_gradients.setup"))

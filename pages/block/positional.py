@@ -39,12 +39,10 @@ d_pos = ui.slider("d_pos", ui.tr("positional.d_pos"), 1, MAX_D, 64)
 fields = dict(kind=kind, N=N, D=D, seed=seed, cosine=cosine, d_pos=d_pos, race=race)
 cfg = ui.config(positional.Config, **fields)
 r = ui.compute(positional.run, cfg)
-for formula in r.widths.formulas:
-    st.latex(formula)
+ui.prose(*map(ui.display, r.widths.formulas))
 st.markdown(ui.tr("positional.widths", D=D, d_pos=d_pos, add=r.widths.add, concat=r.widths.concat))
 with left:
-    for formula in r.formulas:
-        st.latex(formula)
+    ui.prose(*map(ui.display, r.formulas))
 positions = pd.RangeIndex(1, len(r.E) + 1, name=ui.tr("positional.position"))  # i = 1 … N
 with right:
     ui.plot(

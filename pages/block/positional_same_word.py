@@ -38,8 +38,7 @@ def draw() -> None:
     if two is None:
         st.info(ui.tr("positional.no_repeat"))
         ui.stop()
-    for formula in two.formulas:
-        st.latex(formula)
+    ui.prose(*map(ui.display, two.formulas))
     word, i, j = two.tokens[two.i], two.i + 1, two.j + 1  # positions from 1
     labels = {
         pe: ui.tr("positional.with" if KINDS[pe].present else "positional.without")

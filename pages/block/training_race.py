@@ -37,8 +37,7 @@ with left:
     seed = ui.number("seed", ui.tr("training_race.seed"), 0, MAX_SEED, 0)
     fields = dict(task=task, L=L, lr=lr, warmup=warmup, steps=steps, seed=seed)
     cfg = ui.config(race_config.Config, **fields)
-    for formula in training_race.race_formulas(cfg):
-        st.latex(formula)
+    ui.prose(*map(ui.display, training_race.race_formulas(cfg)))
     start = st.button(ui.tr("training_race.start"), type="primary", key="race_start")
     st.button(ui.tr("training_race.stop"), key="race_stop")  # a click interrupts the running loop
 with right:
