@@ -22,6 +22,29 @@ def test_a_component_s_data_is_numbered_anew_only_when_it_changes(monkeypatch):
     assert components.ordered("share", a)["order"][0] != seen[0]["order"][0]
 
 
+def test_data_of_the_same_objects_is_not_hashed_again_and_other_data_is(monkeypatch):
+    """A payload drawn once per process comes back as the very object each rerun: its
+    number holds without pickling it again; an equal copy keeps the number too (compared by
+    its digest), a changed one numbers higher."""
+    monkeypatch.setattr(components.st, "session_state", {})
+    pickled = []
+    dumps = components.pickle.dumps
+    monkeypatch.setattr(
+        components.pickle, "dumps", lambda *a, **k: pickled.append(1) or dumps(*a, **k)
+    )
+    big = {"cells": tuple(range(1000)), "title": "A"}
+    numbers = [
+        components.ordered("map", {"map": big, "notes": ["x"]})["order"][1] for _ in range(3)
+    ]
+    assert numbers == [1, 1, 1] and len(pickled) == 1
+    copy = {"cells": tuple(range(1000)), "title": "A"}
+    assert components.ordered("map", {"map": copy, "notes": ["x"]})["order"][1] == 1
+    changed = {"cells": tuple(range(1000)), "title": "B"}
+    assert components.ordered("map", {"map": changed, "notes": ["x"]})["order"][1] == 2
+    assert components.ordered("map", {"map": changed, "notes": ["y"]})["order"][1] == 3
+    assert len(pickled) == 4
+
+
 def test_the_steps_typeset_with_the_katex_whose_style_they_carry():
     """ui/steps.js typesets with the KaTeX module Streamlit ships (found by name: one file),
     styled by the copy of that version's CSS in ui/vendor: KaTeX's classes change between
