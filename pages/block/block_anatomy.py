@@ -41,8 +41,7 @@ with right:
         lambda: charts.flow(r.steps, r.shapes, r.residuals, **size), "flow", f"block_{norm}_flow"
     )
     st.caption(ui.tr("block_anatomy.flow_note"))
-    st.markdown(f"**{ui.tr('block_anatomy.formula')}**")
-    ui.prose(*map(ui.display, r.formulas))
+    ui.prose(f"**{ui.tr('block_anatomy.formula')}**", *map(ui.display, r.formulas))
     st.subheader(ui.tr("block_anatomy.norms"))
     ui.plot(
         lambda: charts.stream_norms(

@@ -65,7 +65,7 @@ def verdict(cfg: Config, measured: list[Panel], t: TrendResult) -> None:
     ui.number_table(table, 2)
     band = depth_gradients.SAME_WITHIN
     st.caption(tr("depth_gradients.ratios_are", L=cfg.L, lo=1 / band, hi=band))
-    for p in measured:
-        why = WHY.get((p.key, p.measured))
-        if why:
-            st.markdown(tr(f"depth_gradients.{why}", ratio=p.ratio, growth=t.growth["pre"]))
+    whys = [(p, WHY.get((p.key, p.measured))) for p in measured]
+    ui.prose(
+        *(tr(f"depth_gradients.{w}", ratio=p.ratio, growth=t.growth["pre"]) for p, w in whys if w)
+    )

@@ -36,16 +36,18 @@ def panels(cfg: Config, r: Result, t: TrendResult, param: str, names: dict[str, 
     tr = ui.tr
     spread = "depth_gradients.spread" if cfg.seeds_used > 1 else "depth_gradients.spread_one"
     st.caption(tr(spread, seeds=cfg.seeds_used))
-    if cfg.L > 1:
-        st.markdown(
-            tr("depth_gradients.per_layer", L=cfg.L, param=param, **r.last_over_first[param])
-        )
+    per_layer = (
+        tr("depth_gradients.per_layer", L=cfg.L, param=param, **r.last_over_first[param])
+        if cfg.L > 1
+        else ""
+    )
     lo, hi = depth_gradients.RATIO_DEPTHS
-    st.markdown(tr("depth_gradients.ratio", lo=lo, hi=hi, **t.ratios))
+    fits = []
     for norm, fit in t.fits.items():  # R² is given where the line is drawn; below 0 it means little
         key = "fit_drawn" if fit.fits else "fit_not_drawn"
         short = tr(f"depth_gradients.short_{norm}")
-        st.markdown(tr(f"depth_gradients.{key}", norm=short, r2=fit.r2, min=depth_gradients.MIN_R2))
+        fits.append(tr(f"depth_gradients.{key}", norm=short, r2=fit.r2, min=depth_gradients.MIN_R2))
+    ui.prose(per_layer, tr("depth_gradients.ratio", lo=lo, hi=hi, **t.ratios), *fits)
     ui.csv_button(  # the tables built when their buttons are clicked
         lambda: r.table.set_index("norm"),
         f"grad_by_layer_L{cfg.L}_D{cfg.D}",

@@ -71,8 +71,7 @@ with right:
         "pe_sim",
         f"pe_{kind}_similarity",
     )
-    st.caption(ui.tr(positional.note(kind)))
-    st.caption(ui.tr("positional.note_reads"))
+    ui.prose(ui.tr(positional.note(kind)), ui.tr("positional.note_reads"), small=True)
     ui.csv_button(
         lambda: pd.DataFrame(r.G, index=positions, columns=positions.rename(None)),
         ui.tr("positional.csv_similarity"),
