@@ -52,7 +52,7 @@ def ordered(key: str, data: dict) -> dict:
     more.
 
     Lists go out as tuples (the same JSON arrays): Streamlit asks of each value of a
-    component's data whether it is a table, ~0.2 ms for a list, nothing for a tuple."""
+    component's data whether it is a table, a cost for a list and none for a tuple."""
     session, numbers = st.session_state.setdefault(ORDER, (uuid.uuid4().hex, {}))
     last, digest, n = numbers.get(key, (None, None, 0))
     if not _same(last, data):

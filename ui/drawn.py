@@ -36,7 +36,7 @@ from .layout import presenting
 T = TypeVar("T")
 
 MAX_DRAWN = 256  # entries per process, the least recently used dropped first, and
-MAX_BYTES = 256 * 2**20  # about as many bytes (a figure of a 512 x 512 map: ~1.5 MB)
+MAX_BYTES = 256 * 2**20  # about as many bytes (a figure of a large map holds a few MB)
 _drawn: OrderedDict[Hashable, tuple[object, int]] = OrderedDict()  # key → (value, bytes)
 _held = [0]  # bytes of every value in _drawn
 _lock = threading.Lock()

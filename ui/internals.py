@@ -24,9 +24,10 @@ And one of Plotly's:
 - ``Document``: a ``plotly.basedatatypes.BaseFigure`` whose ``__init__`` is never called.
   ``st.plotly_chart`` takes a figure's ``to_dict()`` as it is, but validates a dict by
   building a ``go.Figure`` from it, and refuses a dict with no traces (a figure of shapes
-  alone). A document built once per process (ui.drawn) then costs 5–13 ms of validation per
-  chart per rerun, against 0.03–0.09 ms as a ``Document`` (bench/bench_plot_document.py,
-  figures in bench/README.md). Plotly has no public figure that skips validation.
+  alone). A document built once per process (ui.drawn) would then pay for that validation
+  per chart per rerun, where a ``Document`` pays almost nothing (bench/bench_plot_document.py
+  measures both; its figures are in bench/README.md). Plotly has no public figure that skips
+  validation.
 """
 
 from __future__ import annotations

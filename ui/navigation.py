@@ -46,8 +46,8 @@ TOUR = SCRIPTS["tour"]
 
 def navigate() -> st.Page:
     """``st.navigation`` over ``GROUPS``, its pages built once per process and language
-    (ui.drawn): an ``st.Page`` resolves its file on the disk, and a class of 40 rerunning at
-    once spent ~5 % of its CPU there. Each run gets copies, since ``st.navigation`` marks its
+    (ui.drawn): an ``st.Page`` resolves its file on the disk, a cost a class rerunning at
+    once would pay for every student. Each run gets copies, since ``st.navigation`` marks its
     copy of the page it returns as the one to run."""
     built = drawn(_pages)
     return st.navigation({group: [_copy(p) for p in listed] for group, listed in built.items()})
