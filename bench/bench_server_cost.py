@@ -1,7 +1,7 @@
 """The server's CPU per interaction, per page, and a class that moves together.
 
     python3 -m bench.bench_server_cost [CHECKOUT ...] [--pages P ...] [--k 40] [--changes 8]
-                                       [--only cost|class] [--procs 1 2] [--ks 40 80 120]
+                                       [--only cost|class|none] [--procs 1 2] [--ks 40 80 120]
                                        [--votes 120] [--idle 30] [--class-pages P ...]
 
 Cost: one session opens a page and changes one control at a time, ``--changes`` times (its
@@ -220,7 +220,9 @@ def main() -> None:
     ap.add_argument("--class-pages", nargs="+", choices=list(MAIN), help="via HAProxy (--pages)")
     ap.add_argument("--k", type=int, default=40, help="sessions of the class")
     ap.add_argument("--changes", type=int, default=8, help="changes a page for the cost")
-    ap.add_argument("--only", choices=("cost", "class"), help="one of the two tables")
+    ap.add_argument(
+        "--only", choices=("cost", "class", "none"), help="one of the two tables, or neither"
+    )
     ap.add_argument("--procs", type=int, nargs="*", default=[], help="e.g. 1 2: via HAProxy")
     ap.add_argument("--ks", type=int, nargs="*", help="class sizes via HAProxy (default: --k)")
     ap.add_argument("--votes", type=int, default=0, help="K for the class voting, e.g. 120")
@@ -228,9 +230,9 @@ def main() -> None:
     args = ap.parse_args()
     trees = [ROOT, *(p.resolve() for p in args.checkouts)]
     pages = args.pages or [p for p in app_pages() if p in MAIN]
-    if args.only != "class":
+    if args.only in (None, "cost"):
         cost_table(trees, pages, args.changes)
-    if args.only != "cost":
+    if args.only in (None, "class"):
         class_table(trees, pages, args.k)
     if args.procs:
         procs_table(args.procs, args.class_pages or pages, args.ks or [args.k], trees)
