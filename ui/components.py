@@ -68,15 +68,24 @@ SHORT = (str, int, float, bool, type(None))
 
 
 def _same(last: dict | None, data: dict) -> bool:
-    """Whether ``data`` holds what ``last`` held: each value the same object, or an equal
-    plain value (a string, a number, a short list of them)."""
-    if last is None or last.keys() != data.keys():
+    """Whether ``data`` holds what ``last`` held, compared without pickling: each value the
+    same object, or equal plain values (strings, numbers) in lists, tuples and dicts."""
+    return last is not None and _alike(last, data, 4)
+
+
+def _alike(w: object, v: object, depth: int) -> bool:
+    if v is w:
+        return True
+    if type(v) is not type(w) or depth == 0:
         return False
-    for k, v in data.items():
-        w = last[k]
-        if v is w or (isinstance(v, SHORT) and type(v) is type(w) and v == w):
-            continue
-        short = isinstance(v, list | tuple) and type(v) is type(w) and len(v) == len(w) < 64
-        if not (short and all(isinstance(x, SHORT) for x in v) and v == w):
+    if isinstance(v, SHORT):
+        return v == w
+    if isinstance(v, list | tuple):
+        if len(v) != len(w):
             return False
-    return True
+        if all(isinstance(x, SHORT) for x in v):
+            return v == w
+        return all(_alike(b, a, depth - 1) for a, b in zip(v, w, strict=True))
+    if isinstance(v, dict):
+        return v.keys() == w.keys() and all(_alike(w[k], v[k], depth - 1) for k in v)
+    return False

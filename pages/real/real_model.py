@@ -84,9 +84,9 @@ with left:
         r = ui.compute(real_model.run, cfg)
     st.caption(ui.tr(keys["tokens"], n=len(r.tokens), specials=specials))
     ui.prose(*map(ui.display, r.formulas))
-    if not MEASURES[measure].rows_sum_to_one:  # how to read a map of what is sent
-        st.caption(ui.tr("real_model.contributions_help"))
-    st.caption(ui.tr(keys["tokenizer"]))
+    sent = not MEASURES[measure].rows_sum_to_one  # how to read a map of what is sent
+    help_ = ui.tr("real_model.contributions_help") if sent else ""
+    ui.prose(help_, ui.tr(keys["tokenizer"]), small=True)
     if r.japanese:
         st.warning(ui.tr("real_model.japanese"))
     elif r.unknown:  # an emoji's or another script's characters, all one unknown token

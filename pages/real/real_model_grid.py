@@ -11,7 +11,7 @@ from ui.drawn import drawn
 from ui.export import download_label, file_stem
 from ui.keys import HEAD, LAYER
 from ui.language import tr
-from ui.layout import presenting
+from ui.layout import presenting, prose
 
 
 def pick_head(cell: tuple[int, int]) -> None:
@@ -22,9 +22,9 @@ def pick_head(cell: tuple[int, int]) -> None:
 def head_grid(r: real_model.Result, L: int, H: int, selected: tuple[int, int]) -> None:
     """Every layer's heads as one mosaic, a click picks a head (``pick_head``), and its PNG."""
     st.subheader(tr("real_model.grid"))
-    st.caption(tr("real_model.grid_help"))
-    if r.mosaic_top != 1.0:  # contributions: colours up to a percentile, not to 1
-        st.caption(tr("real_model.grid_contributions", top=r.mosaic_top, p=real_model.MOSAIC_TOP))
+    top = r.mosaic_top != 1.0  # contributions: colours up to a percentile, not to 1
+    top_note = tr("real_model.grid_contributions", top=r.mosaic_top, p=real_model.MOSAIC_TOP)
+    prose(tr("real_model.grid_help"), top_note if top else "", small=True)
     what = tr("real_model.dl_grid")
 
     def labels() -> tuple[list[str], list[str], list[str]]:  # once per process for L, H (ui.drawn)

@@ -101,13 +101,16 @@ def assert_step_charts(at: AppTest, steps) -> None:
 
 
 def captions(at: AppTest) -> list[str]:
-    """Every caption on the page (``st.caption``) and every note of a weight followed."""
+    """Every caption on the page (``st.caption``), each paragraph of one (a run of notes is
+    one caption, ``ui.prose(small=True)``) and every note of a weight followed."""
     steps = [el for el in at.get("bidi_component") if el.proto.component_name == "attnviz.steps"]
     notes = []
     for el in steps:
         data = json.loads(el.proto.json)
         notes += [p["note"] for p in data["panels"] if p["note"]] + data["notes"]
-    return [c.value for c in at.caption] + notes
+    whole = [c.value for c in at.caption]
+    parts = [p for c in whole if "\n\n" in c for p in c.split("\n\n")]
+    return whole + parts + notes
 
 
 def cell_values(payload: dict) -> np.ndarray:

@@ -24,8 +24,9 @@ def test_a_component_s_data_is_numbered_anew_only_when_it_changes(monkeypatch):
 
 def test_data_of_the_same_objects_is_not_hashed_again_and_other_data_is(monkeypatch):
     """A payload drawn once per process comes back as the very object each rerun: its
-    number holds without pickling it again; an equal copy keeps the number too (compared by
-    its digest), a changed one numbers higher."""
+    number holds without pickling it again; an equal copy keeps the number too (plain values
+    compared as they are, others by the digest of their pickle), a changed one numbers
+    higher."""
     monkeypatch.setattr(components.st, "session_state", {})
     pickled = []
     dumps = components.pickle.dumps
@@ -42,7 +43,13 @@ def test_data_of_the_same_objects_is_not_hashed_again_and_other_data_is(monkeypa
     changed = {"cells": tuple(range(1000)), "title": "B"}
     assert components.ordered("map", {"map": changed, "notes": ["x"]})["order"][1] == 2
     assert components.ordered("map", {"map": changed, "notes": ["y"]})["order"][1] == 3
-    assert len(pickled) == 4
+    assert len(pickled) == 3  # the copy of plain values compared as they are
+    import numpy as np
+
+    a = components.ordered("arr", {"z": np.zeros(3)})["order"][1]
+    assert components.ordered("arr", {"z": np.zeros(3)})["order"][1] == a  # equal: by digest
+    assert components.ordered("arr", {"z": np.ones(3)})["order"][1] == a + 1
+    assert len(pickled) == 6
 
 
 def test_the_steps_typeset_with_the_katex_whose_style_they_carry():
