@@ -144,15 +144,17 @@ def rownorm(M: np.ndarray) -> np.ndarray:
 def rollout(maps: np.ndarray) -> np.ndarray:
     """Rollout after each layer, of the weights or of the contributions (non-negative maps):
     (L, H, N, N) → (L, N, N), rows sum to 1."""
-    maps = np.asarray(maps)  # float32 stays float32: each layer is summed in float64 in turn
+    maps = np.asarray(maps)  # float32 stays float32: each layer's heads summed in float64
     if maps.ndim != 4 or maps.shape[-1] != maps.shape[-2]:
         raise ValueError(f"maps must have shape (L, H, N, N), got {maps.shape}")
     L, _, N, _ = maps.shape
     out = np.empty((L, N, N))
     R = np.eye(N)
     for layer in range(L):
-        heads = maps[layer].astype(np.float64)  # (H, N, N)
-        A = rownorm(rownorm(heads.sum(0)) + np.eye(N))  # (N, N): heads, residual added
+        heads = np.zeros((N, N))  # Σ_h, in float64, a head at a time: no (H, N, N) copy
+        for head in maps[layer]:
+            heads += head
+        A = rownorm(rownorm(heads) + np.eye(N))  # (N, N): heads, residual added
         R = A @ R  # (N, N)
         out[layer] = R
     return out.astype(np.float32)
