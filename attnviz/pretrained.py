@@ -27,13 +27,14 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 import torch
 from torch import nn
 
-from .block import LayerNorm
+from .block import BlockTrace, LayerNorm
 from .device import resolve_device
 from .errors import InputError
 from .families import Arch
@@ -176,13 +177,38 @@ class PretrainedModel(nn.Module):
             roles = roles[:keep] + roles[len(roles) - end :]
         return tokens, ids, tuple(roles), cut
 
+    def _embedded(self, ids: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor | None]:
+        """X⁰ (N, D) of ids (N,), and the model's mask (None if not causal; True = may attend)."""
+        x = self.embeddings(ids.to(self.embeddings.E_word.device))  # (N, D)
+        N = x.shape[-2]
+        return x, causal_mask(N, device=x.device) if self.arch.causal else None
+
     @torch.inference_mode()
     def forward(self, ids: torch.Tensor) -> tuple[torch.Tensor, list]:
         """ids (N,) → hidden (N, D) and one ``BlockTrace`` per layer."""
-        x = self.embeddings(ids.to(self.embeddings.E_word.device))  # (N, D)
-        N = x.shape[-2]
-        mask = causal_mask(N, device=x.device) if self.arch.causal else None  # True = may attend
-        return self.stack(x, mask)
+        return self.stack(*self._embedded(ids))
+
+    @torch.inference_mode()
+    def forward_each(
+        self,
+        ids: torch.Tensor,
+        take: Callable[[int, BlockTrace], None],
+        layers: int | None = None,
+    ) -> torch.Tensor:
+        """ids (N,) through the first ``layers`` blocks (every block by default), as
+        ``forward`` computes them, handing each block's ``BlockTrace`` to
+        ``take(layer, trace)`` and letting it go before the next block runs: one layer's
+        intermediates are held at a time, not L. Returns the hidden states (N, D) after the
+        last block run, and after the final LN where every block ran and the model has one."""
+        x, mask = self._embedded(ids)
+        blocks = self.stack.blocks
+        run = len(blocks) if layers is None else layers
+        for layer in range(run):
+            x, trace = blocks[layer](x, mask)
+            take(layer, trace)
+            del trace  # not held while the next block computes its own
+        final = self.stack.final_ln
+        return final(x) if final is not None and run == len(blocks) else x
 
     def encode(self, text: str, truncate: bool = False) -> Encoding:
         """Tokenise ``text`` and run it; texts over ``max_tokens`` tokens raise ValueError
@@ -192,8 +218,7 @@ class PretrainedModel(nn.Module):
                 f"text must be at most {4 * MAX_TEXT_CHARS} characters, got {len(text)}"
             )
         tokens, ids, roles, cut = self._tokenize(text, truncate)
-        hidden, traces = self(torch.tensor(ids))
-        return encoding(tokens, ids, hidden, traces, cut, roles)
+        return encoded(self, tokens, ids, cut, roles)
 
 
 PretrainedEncoder = PretrainedModel  # the name of the BERT-only class before families
@@ -207,25 +232,60 @@ def encoding(
     cut: bool,
     roles: tuple[str | None, ...] = (),
 ) -> Encoding:
-    """An ``Encoding`` from a forward pass's hidden states and its ``BlockTrace`` list."""
-
-    def stacked(name: str) -> np.ndarray:  # (L, H, N, N) from each layer's (1, H, N, N)
-        return torch.stack([getattr(t.attn, name)[0] for t in traces]).float().cpu().numpy()
-
-    def norms() -> np.ndarray:  # (L, H, N, N): ‖a_ij f_h(x_j)‖ = a_ij ‖f_h(x_j)‖ a layer at a
-        # time, as ``AttentionTrace.norms`` computes it, without keeping each layer's copy
-        out = np.empty((len(traces), *traces[0].attn.weights.shape[1:]), dtype=np.float32)
-        for layer, t in enumerate(traces):
-            a = t.attn  # weights (1, H, N_q, N_k), sent_norms (1, H, N_k)
-            out[layer] = (a.weights[0] * a.sent_norms[0][:, None, :]).float().cpu().numpy()
-        return out
-
+    """An ``Encoding`` from a forward pass's hidden states and its ``BlockTrace`` list
+    (``encoded`` builds the same one without holding every layer's trace at once)."""
+    maps = [layer_maps(t) for t in traces]  # per layer: (weights, norms), each (H, N, N)
     return Encoding(
         tokens=tokens,
         ids=np.asarray(ids, dtype=np.int64),
         hidden=hidden.float().cpu().numpy(),
-        attentions=stacked("weights"),
-        norms=norms(),
+        attentions=np.stack([w for w, _ in maps]),
+        norms=np.stack([n for _, n in maps]),
+        truncated=cut,
+        roles=tuple(roles),
+    )
+
+
+def layer_maps(trace: BlockTrace) -> tuple[np.ndarray, np.ndarray]:
+    """One layer's (weights, norms), each (H, N, N) float32: a_ij, and ‖a_ij f_h(x_j)‖ =
+    a_ij ‖f_h(x_j)‖ as ``AttentionTrace.norms`` computes it, without keeping its copy."""
+    a = trace.attn  # weights (1, H, N_q, N_k), sent_norms (1, H, N_k)
+    weights = a.weights[0].float().cpu().numpy()
+    return weights, (a.weights[0] * a.sent_norms[0][:, None, :]).float().cpu().numpy()
+
+
+def encoded(
+    model: PretrainedModel,
+    tokens: list[str],
+    ids: list[int],
+    cut: bool,
+    roles: tuple[str | None, ...] = (),
+    take: Callable[[int, BlockTrace], None] | None = None,
+) -> Encoding:
+    """The ``Encoding`` of ``ids`` through ``model``, built a layer at a time
+    (``PretrainedModel.forward_each``): each layer's maps are copied into the (L, H, N, N)
+    arrays and its trace let go before the next layer runs. ``take(layer, trace)``: what
+    else a caller reads from each trace meanwhile. The same numbers as ``encoding``."""
+    attentions: np.ndarray | None = None
+    norms: np.ndarray | None = None
+
+    def read(layer: int, trace: BlockTrace) -> None:
+        nonlocal attentions, norms
+        weights, sent = layer_maps(trace)
+        if attentions is None:
+            attentions = np.empty((model.L, *weights.shape), dtype=np.float32)
+            norms = np.empty_like(attentions)
+        attentions[layer], norms[layer] = weights, sent
+        if take is not None:
+            take(layer, trace)
+
+    hidden = model.forward_each(torch.tensor(ids), read)
+    return Encoding(
+        tokens=tokens,
+        ids=np.asarray(ids, dtype=np.int64),
+        hidden=hidden.float().cpu().numpy(),
+        attentions=attentions,
+        norms=norms,
         truncated=cut,
         roles=tuple(roles),
     )

@@ -102,10 +102,13 @@ def sink_shares(attentions: np.ndarray, tokens: Sequence[str], roles: Roles = No
     A = _check_attentions(attentions, len(category))
     if A.ndim != 4:
         raise ValueError(f"attentions must have shape (L, H, N, N), got {A.shape}")
-    total = A.sum(-1, keepdims=True)
-    A = np.divide(A, total, out=np.zeros_like(A), where=total > 0)  # rows of shares
     onehot = np.eye(len(CATEGORIES), dtype=A.dtype)[category]  # (N, 4): key j is in c
-    row_shares = np.moveaxis(A @ onehot, -1, 0)  # (L, H, N, N) @ (N, 4) -> (4, L, H, N)
+    on = np.empty((*A.shape[:-1], len(CATEGORIES)), dtype=A.dtype)  # (L, H, N, 4)
+    for layer, maps in enumerate(A):  # a layer at a time: no second (L, H, N, N) array
+        total = maps.sum(-1, keepdims=True)
+        maps = np.divide(maps, total, out=np.zeros_like(maps), where=total > 0)  # row shares
+        on[layer] = maps @ onehot  # (H, N, N) @ (N, 4)
+    row_shares = np.moveaxis(on, -1, 0)  # (4, L, H, N)
     shares = row_shares.mean(-1, dtype=np.float64)  # (4, L, H)
     return SinkShares(category=category, row_shares=row_shares, shares=shares)
 

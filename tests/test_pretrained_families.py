@@ -5,12 +5,14 @@ A checkpoint with an extra or a missing tensor is refused, naming it."""
 
 import json
 
+import numpy as np
 import pytest
 import torch
 from safetensors.torch import load_file, save_file
 
 import attnviz
 from attnviz.errors import InputError
+from attnviz.pretrained import encoded, encoding
 from tests.tiny_models import bert_folder, gpt2_folder
 
 TEXT = "The cat sat on the mat, and the dog ran after the ball."
@@ -84,6 +86,24 @@ def test_parity_with_transformers(folders, which):
     assert causal == which.startswith("gpt2")
     upper = torch.from_numpy(r.attentions).triu(1)
     assert (upper.abs().max() == 0) == causal  # a causal model's upper triangle is masked
+
+
+@pytest.mark.parametrize("which", ["gpt2", "bert"])
+def test_a_layer_at_a_time_is_the_whole_pass_to_the_bit(folders, which):
+    model = attnviz.load_pretrained(str(folders[which]), device="cpu")
+    tokens, ids, roles, cut = model.tokens_and_roles(TEXT)
+    hidden, traces = model(torch.tensor(ids))
+    whole = encoding(tokens, ids, hidden, traces, cut, roles)
+    seen = []
+    streamed = encoded(model, tokens, ids, cut, roles, take=lambda layer, t: seen.append(layer))
+    assert seen == list(range(model.L))
+    for name in ("ids", "hidden", "attentions", "norms"):
+        np.testing.assert_array_equal(getattr(streamed, name), getattr(whole, name))
+    assert streamed.attentions.dtype == streamed.norms.dtype == np.float32
+    first = []  # the first block only: its output, before any final LN
+    out = model.forward_each(torch.tensor(ids), lambda layer, t: first.append(t), layers=1)
+    assert len(first) == 1
+    torch.testing.assert_close(out, traces[0].resid_post[0], atol=0, rtol=0)
 
 
 def test_each_family_says_what_it_is(folders):

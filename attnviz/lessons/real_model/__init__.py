@@ -114,7 +114,37 @@ def combine_heads(weights: np.ndarray, how: str = "mean") -> np.ndarray:
 def mosaic_top(maps: np.ndarray, rows_sum_to_one: bool) -> float:
     """The mosaic's top colour: 1 for weights; for contributions, whose few largest would
     leave every other tile dark, the ``MOSAIC_TOP``-th percentile of them all."""
-    return 1.0 if rows_sum_to_one else float(np.percentile(maps, MOSAIC_TOP))
+    return 1.0 if rows_sum_to_one else float(percentile(maps, MOSAIC_TOP))
+
+
+def percentile(maps: np.ndarray, q: float) -> np.floating:
+    """``np.percentile(maps, q)`` (its "linear" method), the same number, read from each
+    layer's largest values in turn rather than from a sorted copy of every map: of
+    (L, H, 512, 512) float32 maps (75 MB) it copies one layer (12.6 MB) at a time, and
+    keeps the top (100 − q) % of each."""
+    maps = np.asarray(maps)
+    n = maps.size
+    if maps.ndim < 2 or n < 2 or maps.dtype != np.float32:
+        return np.percentile(maps, q)
+    virtual = n * (q / 100) + (1 + (q / 100) * -1) - 1  # numpy's index: (n − 1) q / 100
+    lo = min(max(int(np.floor(virtual)), 0), n - 1)
+    hi = min(lo + 1, n - 1)
+    m = n - lo  # the values of rank lo and above (ascending), the largest m of them all
+    tops = []
+    for layer in maps:  # the largest m of each layer hold the largest m of them all
+        flat = layer.ravel()
+        if np.isnan(flat).any():
+            return np.percentile(maps, q)
+        tops.append(
+            np.partition(flat, flat.size - m)[flat.size - m :].copy() if flat.size > m else flat
+        )
+    top = np.concatenate(tops)
+    at = top.size - m  # rank lo of them all is rank ``at`` of ``top``
+    top.partition([at, at + hi - lo])
+    a, b = top[at], top[at + hi - lo]
+    t = float(virtual - lo)
+    diff = b - a  # numpy's _lerp, in float32 as there: a + (b − a) t, or b − (b − a)(1 − t)
+    return b - diff * (1 - t) if t >= 0.5 else a + diff * t
 
 
 def model_mosaic(text: str, measure: str = "weights", name: str = MODEL):

@@ -31,7 +31,7 @@ from ...errors import InputError
 from ...limits import MAX_D, MAX_D_FF, MAX_H, MAX_LAYERS, MAX_N
 from ...masks import causal_mask
 from ...model_folder import identity, model_dir, read_arch
-from ...pretrained import Encoding, PretrainedModel, encoding, is_loaded, load_pretrained
+from ...pretrained import Encoding, PretrainedModel, encoded, is_loaded, load_pretrained
 from ...text import check_text as text_rules
 from .models import resolve
 
@@ -144,15 +144,17 @@ def rownorm(M: np.ndarray) -> np.ndarray:
 def rollout(maps: np.ndarray) -> np.ndarray:
     """Rollout after each layer, of the weights or of the contributions (non-negative maps):
     (L, H, N, N) → (L, N, N), rows sum to 1."""
-    maps = np.asarray(maps)  # float32 stays float32: each layer is summed in float64 in turn
+    maps = np.asarray(maps)  # float32 stays float32: each layer's heads summed in float64
     if maps.ndim != 4 or maps.shape[-1] != maps.shape[-2]:
         raise ValueError(f"maps must have shape (L, H, N, N), got {maps.shape}")
     L, _, N, _ = maps.shape
     out = np.empty((L, N, N))
     R = np.eye(N)
     for layer in range(L):
-        heads = maps[layer].astype(np.float64)  # (H, N, N)
-        A = rownorm(rownorm(heads.sum(0)) + np.eye(N))  # (N, N): heads, residual added
+        heads = np.zeros((N, N))  # Σ_h, in float64, a head at a time: no (H, N, N) copy
+        for head in maps[layer]:
+            heads += head
+        A = rownorm(rownorm(heads) + np.eye(N))  # (N, N): heads, residual added
         R = A @ R  # (N, N)
         out[layer] = R
     return out.astype(np.float32)
@@ -173,10 +175,13 @@ def _encode(text: str, name: str, _files: tuple) -> tuple:
     net = model(name)
     limit = max_tokens(name)
     tokens, ids, roles, cut = net.tokens_and_roles(text, limit)
-    hidden, traces = net(torch.tensor(ids))
-    enc = encoding(tokens, ids, hidden, traces, cut, roles)
-    inputs = torch.stack([t.attn_in[0] for t in traces]).float().cpu().numpy()  # (L, N, D)
-    del hidden, traces  # every layer's intermediates: not kept past what was read from them
+    inputs = np.empty((net.L, len(ids), net.D), dtype=np.float32)  # (L, N, D)
+
+    def read(layer: int, trace) -> None:
+        inputs[layer] = trace.attn_in[0].float().cpu().numpy()
+
+    # a layer at a time: each layer's intermediates are let go once its maps are read
+    enc = encoded(net, tokens, ids, cut, roles, take=read)
     rolled = {name: rollout(getattr(enc, name)) for name in ("attentions", "norms")}
     for array in (enc.attentions, enc.norms, enc.hidden, enc.ids, *rolled.values(), inputs):
         array.flags.writeable = False

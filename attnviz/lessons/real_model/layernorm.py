@@ -76,15 +76,20 @@ def run(cfg: Config) -> Result:
     token's mean and variance before the LN, after normalising and after γ and β."""
     net = model(cfg.model)
     tokens, ids, _ = tokenize(cfg.text, cfg.model)
-    _, traces = net(torch.tensor(ids))
     block = net.stack.blocks[cfg.layer]
     ln = getattr(block, cfg.site)
     index, hat_name = SITES[cfg.site]
     placement = NORMS[net.arch.norm]  # where this model's LNs read and write
-    trace = traces[cfg.layer]
-    x = getattr(trace, placement.ln_inputs[index])[0].double().cpu().numpy()  # (N, D) its input
-    out = getattr(trace, placement.ln_outputs[index])[0].double().cpu().numpy()  # (N, D)
-    x_hat = getattr(trace, hat_name)[0].double().cpu().numpy()  # (N, D)
+    read = (placement.ln_inputs[index], placement.ln_outputs[index], hat_name)
+    got: dict[str, np.ndarray] = {}
+
+    def take(layer: int, trace) -> None:  # the chosen layer's (N, D) arrays, as float64
+        if layer == cfg.layer:
+            got.update({name: getattr(trace, name)[0].double().cpu().numpy() for name in read})
+
+    # the blocks up to the chosen one, each block's intermediates let go once it has run
+    net.forward_each(torch.tensor(ids), take, layers=cfg.layer + 1)
+    x, out, x_hat = (got[name] for name in read)  # (N, D) its input, its output, x̂
     gamma = ln.gamma.double().cpu().numpy()  # (D,)
     beta = ln.beta.double().cpu().numpy()
     D, D_ff = block.ffn.W_1.shape

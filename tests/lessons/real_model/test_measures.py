@@ -85,3 +85,18 @@ def test_mosaic_of_contributions_tops_at_a_percentile(encoded):
 def test_unknown_measure_names_the_choices():
     with pytest.raises(InputError, match="measure must be one of weights, contributions"):
         rm.Config(text=TEXT, measure="norm")
+
+
+@pytest.mark.parametrize("q", [rm.MOSAIC_TOP, 50, 0, 100, 75.5])
+def test_the_mosaics_percentile_is_numpys_to_the_bit(encoded, q):
+    rng = np.random.default_rng(int(q))
+    arrays = [
+        encoded.norms,
+        encoded.attentions,
+        rng.random((3, 4, 9, 9)).astype(np.float32),
+        np.round(rng.random((2, 3, 5, 5)) * 4).astype(np.float32) / 4,  # many ties
+        rng.random((2, 1, 1)).astype(np.float32),
+    ]
+    for maps in arrays:
+        want, got = np.percentile(maps, q), rm.percentile(maps, q)
+        assert got == want and type(got) is type(want)
