@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 
@@ -26,7 +25,18 @@ from ...families import ROLES
 from ...limits import check_choice, check_int
 from ...sinks import CATEGORIES, hide_and_renormalise
 from ...text import has_japanese, token_labels
-from .forward import MODEL, TEXTS_CACHED, check_model, check_text, encode, model, rownorm, size
+from .forward import (
+    MODEL,
+    TEXTS_CACHED,
+    check_model,
+    check_text,
+    encode,
+    files,
+    model,
+    rownorm,
+    size,
+)
+from .kept import kept
 from .measures import HIDDEN, MEASURES
 from .sinks import Sinks, sink_view
 
@@ -34,6 +44,7 @@ VIEWS = ("model", "head", "rollout")  # every head of every layer, one layer, ro
 COMBINE = ("mean", "max")
 CSV_ALL_MAX_N = 64  # the every-layer-and-head table is offered up to this many tokens
 MOSAIC_TOP = 99  # the mosaic of contributions colours up to this percentile of them all
+MOSAIC_BYTES = 128 * 2**20  # the mosaics kept per process, by their pictures' bytes
 
 
 @dataclass(frozen=True)
@@ -150,11 +161,15 @@ def percentile(maps: np.ndarray, q: float) -> np.floating:
 def model_mosaic(text: str, measure: str = "weights", name: str = MODEL):
     """Every head of every layer as one picture, its PNG (the slow part) and the value of its
     top colour, once per text, measure and model; a causal model's masked cells grey."""
-    return _model_mosaic(encode(text, name)[0], measure, model(name).arch.causal)
+    return _model_mosaic(text, name, files(name), measure, model(name).arch.causal)
 
 
-@lru_cache(maxsize=TEXTS_CACHED)
-def _model_mosaic(enc, measure: str, causal: bool) -> tuple[Mosaic, bytes, float]:
+@kept(MOSAIC_BYTES, TEXTS_CACHED)
+def _model_mosaic(
+    text: str, name: str, _files: tuple, measure: str, causal: bool
+) -> tuple[Mosaic, bytes, float]:
+    """Keyed by the text, not by its encoding: a key holds its encoding's memory."""
+    enc = encode(text, name)[0]
     how = MEASURES[measure]
     maps = how.maps(enc)
     top = mosaic_top(maps, how.rows_sum_to_one)

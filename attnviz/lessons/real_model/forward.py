@@ -22,7 +22,6 @@ accounts for the residual connection around attention; rows of R_l still sum to 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 import torch
@@ -33,10 +32,14 @@ from ...masks import causal_mask
 from ...model_folder import identity, model_dir, read_arch
 from ...pretrained import Encoding, PretrainedModel, encoded, is_loaded, load_pretrained
 from ...text import check_text as text_rules
+from .kept import kept
 from .models import resolve
 
 MODEL = "all-MiniLM-L6-v2"
 TEXTS_CACHED = 32  # texts kept per process by each cache of the page (encodings, mosaics, sinks)
+# and the bytes the encodings may hold: a 512-token text's maps take ~170 MB, a short one's
+# next to nothing
+ENCODED_BYTES = 512 * 2**20
 
 
 def check_model(name: str) -> None:
@@ -166,10 +169,16 @@ def encode(text: str, name: str = MODEL) -> tuple[Encoding, dict[str, np.ndarray
     roll ("attentions", "norms") and what each layer's attention read (L, N, D), from one
     forward pass, once per text and model (its folder and its files' identity): picking
     another layer, head or measure reuses them. Read-only."""
-    return _encode(text, name, identity(model_dir(resolve(name))))
+    return _encode(text, name, files(name))
 
 
-@lru_cache(maxsize=TEXTS_CACHED)
+def files(name: str = MODEL) -> tuple:
+    """The identity of the model ``name``'s files (a cache's key: a file replaced in place
+    is read again)."""
+    return identity(model_dir(resolve(name)))
+
+
+@kept(ENCODED_BYTES, TEXTS_CACHED)
 @torch.inference_mode()
 def _encode(text: str, name: str, _files: tuple) -> tuple:
     net = model(name)

@@ -7,7 +7,6 @@ what they send from there (Kobayashi et al. 2020), per layer and head: of the ma
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 import pandas as pd
@@ -15,7 +14,10 @@ import pandas as pd
 from ... import formulas, sinks
 from . import forward
 from .forward import MODEL, TEXTS_CACHED, encode
+from .kept import kept
 from .measures import HIDDEN, MEASURES
+
+SINKS_BYTES = 64 * 2**20  # the sink views kept per process, by their arrays' bytes
 
 __all__ = ["HIDDEN", "Sinks", "layer_table", "sink_table", "sink_view"]
 
@@ -75,12 +77,16 @@ def sink_view(
     there (model's own maps), and the grids of the ``measure`` as shown (with [CLS] and [SEP]
     hidden or not): rows divided by their sums, so each is a share. The candidates are the
     model's family's (``Encoding.roles``); a role no token takes is never the sink."""
+    latex = forward.model(model).family.sink_latex
+    return _sink_view(text, model, forward.files(model), hide_special, measure, latex)
+
+
+@kept(SINKS_BYTES, TEXTS_CACHED)
+def _sink_view(
+    text: str, model: str, _files: tuple, hide_special: bool, measure: str, candidates_tex: str
+) -> Sinks:
+    """Keyed by the text, not by its encoding: a key holds its encoding's memory."""
     enc = encode(text, model)[0]
-    return _sink_view(enc, hide_special, measure, forward.model(model).family.sink_latex)
-
-
-@lru_cache(maxsize=TEXTS_CACHED)
-def _sink_view(enc, hide_special: bool, measure: str, candidates_tex: str) -> Sinks:
     roles = enc.roles or None
     raw = sinks.sink_shares(enc.attentions, enc.tokens, roles).shares
     moved = sinks.sink_shares(enc.norms, enc.tokens, roles).shares
