@@ -59,15 +59,9 @@ def hf_cache() -> Path | None:
     return root if root.is_dir() else None
 
 
-LISTED_FOR_S = 1.0  # found()'s listing is reused this long while its folders are unchanged
-_listed: list = [None, 0.0, {}]  # [what the listing read, when, the listing]
-
-
-def _mtime(folder: str | Path | None) -> int | None:
-    try:
-        return Path(folder).stat().st_mtime_ns if folder else None
-    except OSError:
-        return None
+LISTED_FOR_S = 1.0  # found()'s listing is reused this long for the same environment
+_listed: list = [None, 0.0, {}]  # [the environment it read, when, the listing]
+_ENV = ("ATTNVIZ_MODELS", "HF_HUB_CACHE", "HF_HOME", "HOME")
 
 
 def found() -> dict[str, str]:
@@ -75,15 +69,15 @@ def found() -> dict[str, str]:
     order: the shipped model, ``ATTNVIZ_MODELS``'s folders (a hub cache's layout too), the
     Hugging Face cache's models.
 
-    A page asks several times a rerun: the folders are listed again after ``LISTED_FOR_S``,
-    or at once when the environment or a listed root folder changed."""
-    folder, cache = os.environ.get("ATTNVIZ_MODELS"), hf_cache()
-    read = (folder, _mtime(folder), cache, _mtime(cache))
+    A page asks several times a rerun: the folders are listed again after ``LISTED_FOR_S``
+    (a folder added shows within it), or at once when the environment names others."""
+    env = tuple(os.environ.get(name) for name in _ENV)
     now = time.monotonic()
-    if _listed[0] == read and now - _listed[1] < LISTED_FOR_S:
-        return dict(_listed[2])
-    models = _scan(folder, cache)
-    _listed[:] = [read, now, models]
+    read, when, listing = _listed
+    if read == env and now - when < LISTED_FOR_S:
+        return dict(listing)
+    models = _scan(os.environ.get("ATTNVIZ_MODELS"), hf_cache())
+    _listed[:] = [env, now, models]
     return dict(models)
 
 
