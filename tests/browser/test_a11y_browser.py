@@ -10,7 +10,6 @@ tools/install-test-deps.sh (``npm ci``)."""
 from __future__ import annotations
 
 import re
-import time
 
 import numpy as np
 import pytest
@@ -20,7 +19,7 @@ from attnviz.lessons import multihead
 from attnviz.text import token_labels
 from ui.navigation import SCRIPTS
 
-from .conftest import ROOT, open_app, slider, wait_idle
+from .conftest import ROOT, charts_drawn, open_app, slider, wait_idle
 
 pytestmark = pytest.mark.browser
 
@@ -102,18 +101,10 @@ def settle(page) -> None:
     """Wait until the page's run has finished and its components have drawn: the Plotly
     charts and the components' pictures stop changing."""
     wait_idle(page)
-    count = """() => document.querySelectorAll('.js-plotly-plot .main-svg').length
-        + [...document.querySelectorAll('*')].filter((e) => e.shadowRoot)
-            .map((e) => e.shadowRoot.querySelectorAll('img, svg').length)
-            .reduce((a, b) => a + b, 0)"""
-    last = None
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        now = page.evaluate(count)
-        if now == last:
-            return
-        last = now
-        page.wait_for_timeout(400)
+    charts_drawn(page)
+    pictures = """() => [...document.querySelectorAll('*')].filter((e) => e.shadowRoot)
+        .every((e) => [...e.shadowRoot.querySelectorAll('img')].every((i) => i.complete))"""
+    page.wait_for_function(pictures, timeout=20_000)
 
 
 def axe_violations(page) -> list[dict]:
