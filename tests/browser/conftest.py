@@ -32,12 +32,15 @@ CHROMIUM_ARGS = [
 
 # Added to every page before its scripts run (watch_runs): window.__runs records, by a
 # sequence number, the last input that may ask for a run (a press of a key or a pointer, or
-# Back/Forward), the last rerun request sent (BackMsg.rerun_script, field 11), the last run
-# begun (ForwardMsg.new_session, field 4) and the last one finished (script_finished, 6; a
-# run stopped early for a rerun does not count).
+# Back/Forward), the last rerun request sent (BackMsg.rerun_script, field 11), the last full
+# run begun (ForwardMsg.new_session, field 4) and finished (script_finished, 6), and the last
+# time the app showed that it is not running (its data-test-script-state). Only a run of the
+# whole page counts: one stopped early for a rerun (status 2) does not, nor a fragment's own
+# run (status 3; a student's screen polls in one that may wait 15 s, so "not running" is rare).
 WATCH_RUNS = """(() => { if (window.__runs) return;
-  const runs = window.__runs = {seq: 0, asked: 0, sent: 0, began: 0, ended: 0};
+  const runs = window.__runs = {seq: 0, asked: 0, sent: 0, began: 0, ended: 0, shown: 0};
   const mark = (what) => { runs[what] = ++runs.seq; };
+  let starting = 0;  // the last run begun: a full run's or a fragment's, known at its end
   const asked = (e) => { if (e.isTrusted) mark('asked'); };
   for (const type of ['pointerdown', 'keydown', 'popstate']) addEventListener(type, asked, true);
   const varint = (b, i) => { let v = 0, s = 0, c;
@@ -51,8 +54,12 @@ WATCH_RUNS = """(() => { if (window.__runs) return;
     : ArrayBuffer.isView(d) ? new Uint8Array(d.buffer, d.byteOffset, d.byteLength) : null;
   const heard = (event) => { const b = bytes(event.data); if (!b) return;
     for (const [field, , i] of fields(b)) {
-      if (field === 4) mark('began');
-      if (field === 6 && varint(b, i)[0] !== 2) mark('ended'); } };
+      if (field === 4) starting = ++runs.seq;
+      if (field === 6 && varint(b, i)[0] <= 1) { runs.began = starting; mark('ended'); } } };
+  new MutationObserver((changes) => {
+    if (changes.some((c) => c.target.dataset.testScriptState === 'notRunning')) mark('shown');
+  }).observe(document, {subtree: true, attributes: true,
+    attributeFilter: ['data-test-script-state']});
   const send = WebSocket.prototype.send;
   WebSocket.prototype.send = function (data) {
     if (!this.__heard) { this.__heard = true; this.addEventListener('message', heard); }
@@ -63,11 +70,14 @@ WATCH_RUNS = """(() => { if (window.__runs) return;
 })()"""
 
 # The run the last input asked for (or the page's first run) has finished: its request
-# went out, a run began after it and finished, and the app shows that it is not running.
+# went out, a full run began after it and finished, and the app has shown that it is not
+# running since (or shows it now: it may not have shown "running" for a quick run). A
+# fragment's poll that starts after does not hold the wait up.
 RUN_DONE = """() => { const r = window.__runs;
   if (!r) throw new Error('wait_idle: the page has no run watcher (conftest.watch_runs)');
+  const app = document.querySelector('[data-testid=stApp]');
   return r.sent > r.asked && r.began > r.sent && r.ended > r.began
-    && document.querySelector('[data-testid=stApp]')?.dataset.testScriptState === 'notRunning'; }"""
+    && (r.shown > r.ended || app?.dataset.testScriptState === 'notRunning'); }"""
 
 
 def free_port() -> int:

@@ -416,11 +416,23 @@ NOTE_LOOK = """() => {
 }"""
 
 
+# both components have drawn their notes in the mode of the page (ui/common.js's `large`),
+# and the page's own style for that mode (ui/presenting.css's faded text) has been applied
+NOTES_DRAWN = """large => {
+  const faded = getComputedStyle(document.documentElement).getPropertyValue('--attnviz-faded');
+  const notes = [...document.querySelectorAll(".st-key-grid *, .st-key-head_map *")]
+    .filter((n) => n.shadowRoot).map((n) => n.shadowRoot.querySelector(".notes"));
+  return parseFloat(faded) === (large ? 0.85 : 0.75) && notes.length === 2
+    && notes.every((box) => box?.classList.contains("large") === large
+      && box.querySelector("p")?.textContent.length > 0); }"""
+
+
 @pytest.mark.parametrize("present", ["false", "true"])
 def test_the_notes_under_the_grid_and_the_map_look_like_the_page_s_captions(page, server, present):
     open_app(page, f"{server}/multihead?lang=ja&present={present}")
     page.locator(".mosaic img").wait_for(timeout=90_000)
     page.locator(".heatmap .plot img").wait_for(timeout=90_000)
+    page.wait_for_function(NOTES_DRAWN, arg=present == "true", timeout=30_000)
     caption, *notes = page.evaluate(NOTE_LOOK)
     assert len(notes) == 2 and caption[-1]
     assert all(note == caption for note in notes), (caption, notes)
