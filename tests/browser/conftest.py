@@ -32,15 +32,16 @@ CHROMIUM_ARGS = [
 
 # Added to every page before its scripts run (watch_runs): window.__runs records, by a
 # sequence number, the last input that may ask for a run (a press of a key or a pointer, or
-# Back/Forward), the last rerun request sent (BackMsg.rerun_script, field 11), the last full
-# run begun (ForwardMsg.new_session, field 4) and finished (script_finished, 6), and the last
-# time the app showed that it is not running (its data-test-script-state). Only a run of the
-# whole page counts: one stopped early for a rerun (status 2) does not, nor a fragment's own
-# run (status 3; a student's screen polls in one that may wait 15 s, so "not running" is rare).
+# Back/Forward), the last rerun request sent (BackMsg.rerun_script, field 11), the last run
+# begun (ForwardMsg.new_session, field 4) and finished (script_finished, 6; a run stopped
+# early for a rerun, status 2, does not count), and the last time the app showed that it is
+# not running (its data-test-script-state). A fragment's timed poll (a request with
+# ClientState.is_auto_rerun, field 6) and its run are left out: a student's screen polls in
+# one that may wait 15 s, so that "not running" is rare there.
 WATCH_RUNS = """(() => { if (window.__runs) return;
   const runs = window.__runs = {seq: 0, asked: 0, sent: 0, began: 0, ended: 0, shown: 0};
   const mark = (what) => { runs[what] = ++runs.seq; };
-  let starting = 0;  // the last run begun: a full run's or a fragment's, known at its end
+  let polling = false, running = 0;  // the next run is a poll; the run going (0: a poll)
   const asked = (e) => { if (e.isTrusted) mark('asked'); };
   for (const type of ['pointerdown', 'keydown', 'popstate']) addEventListener(type, asked, true);
   const varint = (b, i) => { let v = 0, s = 0, c;
@@ -54,8 +55,9 @@ WATCH_RUNS = """(() => { if (window.__runs) return;
     : ArrayBuffer.isView(d) ? new Uint8Array(d.buffer, d.byteOffset, d.byteLength) : null;
   const heard = (event) => { const b = bytes(event.data); if (!b) return;
     for (const [field, , i] of fields(b)) {
-      if (field === 4) starting = ++runs.seq;
-      if (field === 6 && varint(b, i)[0] <= 1) { runs.began = starting; mark('ended'); } } };
+      if (field === 4) running = polling ? 0 : ++runs.seq;
+      if (field === 6 && varint(b, i)[0] !== 2 && running) {
+        runs.began = running; running = 0; mark('ended'); } } };
   new MutationObserver((changes) => {
     if (changes.some((c) => c.target.dataset.testScriptState === 'notRunning')) mark('shown');
   }).observe(document, {subtree: true, attributes: true,
@@ -64,7 +66,10 @@ WATCH_RUNS = """(() => { if (window.__runs) return;
   WebSocket.prototype.send = function (data) {
     if (!this.__heard) { this.__heard = true; this.addEventListener('message', heard); }
     const b = bytes(data);
-    if (b) for (const [field] of fields(b)) if (field === 11) mark('sent');
+    if (b) for (const [field, , i] of fields(b)) if (field === 11) {
+      const [n, at] = varint(b, i), state = b.subarray(at, at + n);
+      polling = [...fields(state)].some(([f, , k]) => f === 6 && varint(state, k)[0] === 1);
+      if (!polling) mark('sent'); }
     return send.call(this, data);
   };
 })()"""
