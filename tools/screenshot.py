@@ -23,7 +23,23 @@ from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, IDLE, start_server  # noqa: E402
+from tests.browser.conftest import (  # noqa: E402
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    charts_drawn,
+    open_app,
+    start_server,
+)
+
+# the components' pictures drawn after the run: every image of the page, in the components'
+# shadow roots too, loaded; each map's token labels fitted (ui/heatmap.js); the fonts loaded
+PICTURES_DRAWN = """() => { const roots = [document], all = (sel) => roots.flatMap((r) =>
+    [...r.querySelectorAll(sel)]);
+  for (let k = 0; k < roots.length; k++)
+    for (const e of roots[k].querySelectorAll('*')) if (e.shadowRoot) roots.push(e.shadowRoot);
+  return document.fonts.status === 'loaded'
+    && all('img').every((img) => img.complete && img.naturalWidth > 0)
+    && all('.heatmap .row-labels, .heatmap .col-labels').every((l) => l.style.fontSize); }"""
 
 
 def shoot(url: str, size: tuple[int, int], full: bool) -> Image.Image:
@@ -31,10 +47,9 @@ def shoot(url: str, size: tuple[int, int], full: bool) -> Image.Image:
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": size[0], "height": size[1]})
-        page.goto(url)
-        page.wait_for_selector(IDLE, timeout=120_000)
-        page.wait_for_timeout(3000)  # components (maps, formulas) draw after the run ends
-        page.wait_for_selector(IDLE, timeout=120_000)
+        open_app(page, url, chart_timeout=120_000)
+        charts_drawn(page)  # Plotly's charts and the components draw after the run ends
+        page.wait_for_function(PICTURES_DRAWN, timeout=30_000)
         png = page.screenshot(full_page=full)
         browser.close()
     return Image.open(io.BytesIO(png))

@@ -3,7 +3,9 @@
 // column needs, never under the desk's 1.1em. CSS alone sized them all by the app's widest
 // formula: a short one in a narrow column stayed at 17.6 px beside 21.6 px text.
 // One observer a page: it refits after each change of the page (a rerun draws formulas
-// anew) and of the window, and stops once presentation mode is left (this host is gone).
+// anew), of the main area's size (the window's, a scroll bar's) and once fonts have loaded
+// (KaTeX's widen a formula), and stops once presentation mode is left (this host is gone).
+// Each formula keeps the width of the column it was fitted to (data-fit-room).
 
 const FORMULAS = "[data-testid=stMain] .katex-display > .katex";
 
@@ -17,6 +19,7 @@ function fitAll() {
     const wide = formula.scrollWidth;
     const size = wide > room ? Math.max(least, (largest * room) / wide) : largest;
     formula.style.setProperty("font-size", `${Math.floor(size * 10) / 10}px`, "important");
+    formula.dataset.fitRoom = room;
   }
 }
 
@@ -33,10 +36,18 @@ export default function ({ parentElement }) {
   const changes = new MutationObserver(run);
   changes.observe(document.body, { childList: true, subtree: true });
   window.addEventListener("resize", run);
+  const sizes = new ResizeObserver(run);
+  sizes.observe(document.querySelector("[data-testid=stMain]") ?? document.body);
+  document.fonts.addEventListener("loadingdone", run);
   const stop = () => {
     changes.disconnect();
+    sizes.disconnect();
     window.removeEventListener("resize", run);
-    for (const formula of document.querySelectorAll(FORMULAS)) formula.style.fontSize = "";
+    document.fonts.removeEventListener("loadingdone", run);
+    for (const formula of document.querySelectorAll(FORMULAS)) {
+      formula.style.fontSize = "";
+      delete formula.dataset.fitRoom;
+    }
     window.attnvizFit = null;
   };
   window.attnvizFit = { host: parentElement, run, stop };

@@ -29,7 +29,60 @@ CHROMIUM_ARGS = [
     "--no-first-run",
     "--disable-quic",
 ]
-IDLE = "[data-testid=stApp][data-test-script-state=notRunning]"
+
+# Added to every page before its scripts run (watch_runs): window.__runs records, by a
+# sequence number, the last input that may ask for a run (a press of a key or a pointer, or
+# Back/Forward), the last rerun request sent (BackMsg.rerun_script, field 11), the last run
+# begun (ForwardMsg.new_session, field 4) and finished (script_finished, 6; a run stopped
+# early for a rerun, status 2, does not count), and the last time the app showed that it is
+# not running (its data-test-script-state). A fragment's timed poll (a request with
+# ClientState.is_auto_rerun, field 6) and its run are left out: a student's screen polls in
+# one that may wait 15 s, so that "not running" is rare there.
+WATCH_RUNS = """(() => { if (window.__runs) return;
+  const runs = window.__runs = {seq: 0, asked: 0, sent: 0, began: 0, ended: 0, shown: 0};
+  const mark = (what) => { runs[what] = ++runs.seq; };
+  let polling = false, running = 0;  // the next run is a poll; the run going (0: a poll)
+  const asked = (e) => { if (e.isTrusted) mark('asked'); };
+  for (const type of ['pointerdown', 'keydown', 'popstate']) addEventListener(type, asked, true);
+  const varint = (b, i) => { let v = 0, s = 0, c;
+    do { c = b[i++]; v += (c & 127) * 2 ** s; s += 7; } while (c & 128); return [v, i]; };
+  const fields = function* (b) { let i = 0, tag, n;
+    while (i < b.length) { [tag, i] = varint(b, i); const w = tag & 7;
+      yield [Math.floor(tag / 8), b, i];
+      if (w === 0) [, i] = varint(b, i); else if (w === 2) { [n, i] = varint(b, i); i += n; }
+      else if (w === 5) i += 4; else if (w === 1) i += 8; else return; } };
+  const bytes = (d) => d instanceof ArrayBuffer ? new Uint8Array(d)
+    : ArrayBuffer.isView(d) ? new Uint8Array(d.buffer, d.byteOffset, d.byteLength) : null;
+  const heard = (event) => { const b = bytes(event.data); if (!b) return;
+    for (const [field, , i] of fields(b)) {
+      if (field === 4) running = polling ? 0 : ++runs.seq;
+      if (field === 6 && varint(b, i)[0] !== 2 && running) {
+        runs.began = running; running = 0; mark('ended'); } } };
+  new MutationObserver((changes) => {
+    if (changes.some((c) => c.target.dataset.testScriptState === 'notRunning')) mark('shown');
+  }).observe(document, {subtree: true, attributes: true,
+    attributeFilter: ['data-test-script-state']});
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (data) {
+    if (!this.__heard) { this.__heard = true; this.addEventListener('message', heard); }
+    const b = bytes(data);
+    if (b) for (const [field, , i] of fields(b)) if (field === 11) {
+      const [n, at] = varint(b, i), state = b.subarray(at, at + n);
+      polling = [...fields(state)].some(([f, , k]) => f === 6 && varint(state, k)[0] === 1);
+      if (!polling) mark('sent'); }
+    return send.call(this, data);
+  };
+})()"""
+
+# The run the last input asked for (or the page's first run) has finished: its request
+# went out, a full run began after it and finished, and the app has shown that it is not
+# running since (or shows it now: it may not have shown "running" for a quick run). A
+# fragment's poll that starts after does not hold the wait up.
+RUN_DONE = """() => { const r = window.__runs;
+  if (!r) throw new Error('wait_idle: the page has no run watcher (conftest.watch_runs)');
+  const app = document.querySelector('[data-testid=stApp]');
+  return r.sent > r.asked && r.began > r.sent && r.ended > r.began
+    && (r.shown > r.ended || app?.dataset.testScriptState === 'notRunning'); }"""
 
 
 def free_port() -> int:
@@ -80,7 +133,7 @@ def start_server(
                 if r.status == 200:
                     return proc, url
         except OSError:
-            time.sleep(0.3)
+            time.sleep(0.3)  # a health-check poll of a server starting: no page to watch yet
     proc.kill()
     raise RuntimeError("streamlit server did not become healthy within 60 s")
 
@@ -107,6 +160,7 @@ def browser():
 def page(browser, request):
     ctx = browser.new_context(viewport={"width": 1400, "height": 1000}, locale="en-US")
     pg = ctx.new_page()
+    watch_runs(pg)
     pg.errors = []
     pg.on("pageerror", lambda e: pg.errors.append(str(e)))
     yield pg
@@ -123,10 +177,32 @@ def pytest_runtest_makereport(item, call):
     setattr(item, f"rep_{rep.when}", rep)
 
 
+def watch_runs(page: Page) -> None:
+    """Record the page's inputs and script runs (WATCH_RUNS) from its next document on."""
+    if not getattr(page, "runs_watched", False):
+        page.add_init_script(WATCH_RUNS)
+        page.runs_watched = True
+
+
 def wait_idle(page: Page, timeout: float = 60_000) -> None:
-    """Wait until the script run has finished (after a short grace for a rerun to start)."""
-    page.wait_for_timeout(300)
-    page.wait_for_selector(IDLE, timeout=timeout)
+    """Wait until the run that the last input (a key, a pointer, Back or Forward) asked for
+    has finished, or the page's first run when there was no input.
+
+    The input must ask for a run (a widget's change, a component's pick, a link): one that
+    asks for none leaves this waiting until ``timeout``.
+    """
+    page.wait_for_function(RUN_DONE, timeout=timeout)
+
+
+# every Plotly chart on the page has drawn its figure (Plotly draws after the run)
+CHARTS_DRAWN = """() => [...document.querySelectorAll('.js-plotly-plot')]
+    .every(gd => gd._fullLayout
+      && gd.querySelector('.main-svg')?.getBoundingClientRect().width > 0)"""
+
+
+def charts_drawn(page: Page, timeout: float = 30_000) -> None:
+    """Wait until every Plotly chart on the page has drawn its figure (CHARTS_DRAWN)."""
+    page.wait_for_function(CHARTS_DRAWN, timeout=timeout)
 
 
 def labels_fitted(heatmap: Locator) -> None:
@@ -142,6 +218,7 @@ def open_app(page: Page, url: str, chart_timeout: float = 90_000) -> None:
     The app element reports "not running" before the first run has even started (a fresh
     server takes seconds to import torch), so the title is awaited first.
     """
+    watch_runs(page)
     page.goto(url)
     page.wait_for_selector("[data-testid=stMain] h1", timeout=chart_timeout)
     wait_idle(page, timeout=chart_timeout)

@@ -10,7 +10,6 @@ tools/install-test-deps.sh (``npm ci``)."""
 from __future__ import annotations
 
 import re
-import time
 
 import numpy as np
 import pytest
@@ -20,7 +19,7 @@ from attnviz.lessons import multihead
 from attnviz.text import token_labels
 from ui.navigation import SCRIPTS
 
-from .conftest import ROOT, open_app, slider, wait_idle
+from .conftest import ROOT, charts_drawn, open_app, slider, wait_idle
 
 pytestmark = pytest.mark.browser
 
@@ -102,18 +101,10 @@ def settle(page) -> None:
     """Wait until the page's run has finished and its components have drawn: the Plotly
     charts and the components' pictures stop changing."""
     wait_idle(page)
-    count = """() => document.querySelectorAll('.js-plotly-plot .main-svg').length
-        + [...document.querySelectorAll('*')].filter((e) => e.shadowRoot)
-            .map((e) => e.shadowRoot.querySelectorAll('img, svg').length)
-            .reduce((a, b) => a + b, 0)"""
-    last = None
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        now = page.evaluate(count)
-        if now == last:
-            return
-        last = now
-        page.wait_for_timeout(400)
+    charts_drawn(page)
+    pictures = """() => [...document.querySelectorAll('*')].filter((e) => e.shadowRoot)
+        .every((e) => [...e.shadowRoot.querySelectorAll('img')].every((i) => i.complete))"""
+    page.wait_for_function(pictures, timeout=20_000)
 
 
 def axe_violations(page) -> list[dict]:
@@ -151,7 +142,8 @@ def test_axe_finds_no_serious_violation_on_any_page(server, axe_page, lang, pres
         where = f"/{path}?lang={lang}&present={present}"
         open_app(axe_page, f"{server}{where}")
         settle(axe_page)
-        assert axe_page.evaluate("document.documentElement.lang") == lang, where
+        # the share link's component sets the page's language once it has drawn
+        axe_page.wait_for_function(f"document.documentElement.lang === '{lang}'", timeout=10_000)
         bad = [v for v in axe_violations(axe_page) if v["impact"] in ("serious", "critical")]
         failures += describe(where, bad)
         failures += [f"{where}: chart text {x!r}" for x in axe_page.evaluate(CHART_TEXT)]
@@ -327,4 +319,4 @@ def test_pictures_say_what_they_show_in_the_reader_s_language(page, server, lang
     grid = page.locator(".mosaic img").get_attribute("alt")
     picked = page.locator(".mosaic button.cell").nth(1).get_attribute("aria-label")
     assert grid.startswith(t("multihead.grid", lang)) and "8" in grid and picked in grid, grid
-    assert page.evaluate("document.documentElement.lang") == lang
+    page.wait_for_function(f"document.documentElement.lang === '{lang}'", timeout=10_000)

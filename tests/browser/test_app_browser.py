@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import contextlib
 import re
-import time
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -14,29 +13,42 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from attnviz.i18n import t
 from ui.navigation import SCRIPTS
 
-from .conftest import CUT_TITLES, assert_clean, open_app, slider, start_server, wait_idle
+from .conftest import (
+    CHARTS_DRAWN,
+    CUT_TITLES,
+    assert_clean,
+    open_app,
+    slider,
+    start_server,
+    wait_idle,
+)
 
 PAGES = list(SCRIPTS)
 PLOT_DATA = """() => Array.from(document.querySelectorAll('.js-plotly-plot'))
     .filter(gd => gd.data && gd.querySelector('.main-svg'))
     .map(gd => JSON.stringify(gd.data.map(t => [t.type, t.z, t.y, t.source])))"""
 PICTURES = ".mosaic img, .heatmap img"  # the components' maps (in their shadow roots)
+# PLOT_DATA, then the pictures' sources, looked up through the components' shadow roots
+ALL_PLOTS = f"""() => {{ const srcs = [];
+  const walk = root => root.querySelectorAll('*').forEach(e => {{
+    if (e.matches('{PICTURES}')) srcs.push(e.src); if (e.shadowRoot) walk(e.shadowRoot); }});
+  walk(document); return ({PLOT_DATA})().concat(srcs); }}"""
+# the pictures have loaded and every Plotly chart has drawn (conftest.CHARTS_DRAWN)
+DRAWN = f"""n => ({ALL_PLOTS})().length >= n && ({CHARTS_DRAWN})()
+    && [...document.querySelectorAll('*')].filter(e => e.shadowRoot)
+      .every(e => [...e.shadowRoot.querySelectorAll('img')].every(img => img.complete))"""
 
 
 def plots(page) -> list[str]:
     """Every drawn figure's data: the Plotly charts', then the pictures' PNG sources."""
-    pictures = page.locator(PICTURES).evaluate_all("imgs => imgs.map(img => img.src)")
-    return page.evaluate(PLOT_DATA) + pictures
+    return page.evaluate(ALL_PLOTS)
 
 
 def wait_for_plots(page, n: int = 1, timeout: float = 90_000) -> None:
-    """Wait until ``n`` figures are drawn and their data has stopped changing."""
-    deadline = time.monotonic() + timeout / 1000
-    last = None
-    while not (len(now := plots(page)) >= n and now == last):
-        assert time.monotonic() < deadline, f"{len(now)} figures drawn, {n} awaited"
-        last = now
-        page.wait_for_timeout(500)
+    """Wait until the run has finished and ``n`` figures are drawn, every chart and
+    picture of it."""
+    wait_idle(page, timeout=timeout)
+    page.wait_for_function(DRAWN, arg=n, timeout=timeout)
 
 
 # the fade each element marked stale starts (its transition's duration), from now on
@@ -275,10 +287,11 @@ def test_presentation_mode_sets_formulas_links_metrics_and_messages_at_projector
 
 def wait_for_figures(page, figures: list[str], timeout: float = 60) -> None:
     """Wait until the page shows exactly ``figures`` (see :func:`plots`) and is idle."""
-    deadline = time.monotonic() + timeout
-    while plots(page) != figures:
-        assert time.monotonic() < deadline, "the figures of that view never came back"
-        page.wait_for_timeout(300)
+    same = f"figures => JSON.stringify(({ALL_PLOTS})()) === JSON.stringify(figures)"
+    try:
+        page.wait_for_function(same, arg=figures, timeout=timeout * 1000)
+    except PlaywrightTimeout:
+        raise AssertionError("the figures of that view never came back") from None
     wait_idle(page)
 
 

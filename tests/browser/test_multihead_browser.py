@@ -76,8 +76,8 @@ def test_the_maps_tooltip_and_a_click_on_a_cell(page, server):
     assert box["y"] + box["height"] > plot.bounding_box()["y"] + plot.bounding_box()["height"]
     shot = np.asarray(Image.open(io.BytesIO(page.screenshot())).convert("L"))
     assert shot[int(box["y"] + box["height"] - 3), int(box["x"] + 3)] < 80  # drawn, not cut
+    labels_fitted(page.locator(".heatmap"))  # the map laid out, to be clicked
     for i, j in ((3, 5), (8, 2)):
-        page.wait_for_timeout(500)  # the map redrawn with the last pick outlined
         page.mouse.click(*cell_centre(plot, 11, i, j))
         page.wait_for_url(f"**i={i}&j={j}**", timeout=30_000)
         score = rf"\begin{{aligned}}s_{{{i},{j}}} &="  # the score line, one step a line
@@ -259,8 +259,8 @@ def test_a_dragged_box_zooms_into_its_cells(page, server):
     assert tip == ["15:w14 → 25:w24", f"{weights[14, 24]:.4f}"]
     page.mouse.click(*zoomed(15, 25))
     page.wait_for_url("**i=15&j=25**", timeout=30_000)
-    wait_idle(page)
-    page.wait_for_timeout(500)
+    wait_idle(page)  # the pick's run finished: its data has reached the map
+    expect(root.locator(".picked")).to_be_visible()
     assert len(root.evaluate(ROW_LABELS)) == 20  # still zoomed after the rerun
     mark, (x, y) = root.locator(".picked").bounding_box(), zoomed(15, 25)
     assert abs(mark["x"] + mark["width"] / 2 - x) < 2
@@ -274,9 +274,10 @@ def test_a_dragged_box_zooms_into_its_cells(page, server):
         image[int(2 * (y - frame["y"])), int(2 * (x - frame["x"]))], cells[17, 32]
     )
     for view in ("scores (before softmax)", "weights (after softmax)"):  # the other view
+        shown = root.locator(".plot img").get_attribute("src")
         page.get_by_text(view).click()
         wait_idle(page)
-        page.wait_for_timeout(500)
+        expect(root.locator(".plot img")).not_to_have_attribute("src", shown)  # redrawn
         assert len(root.evaluate(ROW_LABELS)) == 20, view  # keeps the zoom
     reset.click()
     assert len(root.evaluate(ROW_LABELS)) == n
@@ -415,11 +416,23 @@ NOTE_LOOK = """() => {
 }"""
 
 
+# both components have drawn their notes in the mode of the page (ui/common.js's `large`),
+# and the page's own style for that mode (ui/presenting.css's faded text) has been applied
+NOTES_DRAWN = """large => {
+  const faded = getComputedStyle(document.documentElement).getPropertyValue('--attnviz-faded');
+  const notes = [...document.querySelectorAll(".st-key-grid *, .st-key-head_map *")]
+    .filter((n) => n.shadowRoot).map((n) => n.shadowRoot.querySelector(".notes"));
+  return parseFloat(faded) === (large ? 0.85 : 0.75) && notes.length === 2
+    && notes.every((box) => box?.classList.contains("large") === large
+      && box.querySelector("p")?.textContent.length > 0); }"""
+
+
 @pytest.mark.parametrize("present", ["false", "true"])
 def test_the_notes_under_the_grid_and_the_map_look_like_the_page_s_captions(page, server, present):
     open_app(page, f"{server}/multihead?lang=ja&present={present}")
     page.locator(".mosaic img").wait_for(timeout=90_000)
     page.locator(".heatmap .plot img").wait_for(timeout=90_000)
+    page.wait_for_function(NOTES_DRAWN, arg=present == "true", timeout=30_000)
     caption, *notes = page.evaluate(NOTE_LOOK)
     assert len(notes) == 2 and caption[-1]
     assert all(note == caption for note in notes), (caption, notes)

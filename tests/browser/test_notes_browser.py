@@ -7,6 +7,7 @@ browser sees this)."""
 from collections import Counter
 
 import pytest
+from playwright.sync_api import expect
 
 from attnviz.i18n import t
 
@@ -17,21 +18,30 @@ pytestmark = pytest.mark.browser
 
 def notes(page) -> Counter:
     """Every note paragraph on the page (Playwright's locators pierce shadow roots)."""
-    page.wait_for_timeout(800)  # a component draws after the run that sent its data
     return Counter(page.locator(".notes p").all_inner_texts())
 
 
 def change_head_five_times(page, tiles: str, tile_index, head_label: str, expected: list[str]):
     """Five changes of the enlarged head, by a tile's click and by the head slider in
     turn; after each, every note of ``expected`` is on the page exactly once."""
+    cells, picture = page.locator(tiles), page.locator(".heatmap .plot img")
     for k in range(5):
+        shown = picture.get_attribute("src")
+        pressed = cells.evaluate_all("cs => cs.findIndex(c => c.ariaPressed === 'true')")
         if k % 2 == 0:
-            page.locator(tiles).nth(tile_index(k)).click()
+            cells.nth(tile_index(k)).click()
         else:
             thumb = slider(page, head_label)
             thumb.focus()
             thumb.press("ArrowRight")
         wait_idle(page)
+        # the components have drawn this run's head (the notes come with each drawing): the
+        # grid its tile pressed, the map a new head's picture (the first click, on head 1,
+        # keeps the head shown)
+        head = tile_index(k) if k % 2 == 0 else pressed + 1
+        expect(cells.nth(head)).to_have_attribute("aria-pressed", "true")
+        if head != pressed:
+            expect(picture).not_to_have_attribute("src", shown)
         seen = notes(page)
         assert max(seen.values()) == 1, f"change {k + 1}: a note drawn twice: {seen}"
         for note in expected:

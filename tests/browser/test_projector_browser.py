@@ -76,10 +76,13 @@ def test_the_three_equivariance_maps_stack_with_a_projectors_tokens(projector, s
     assert_clean(projector)
 
 
-# every display formula of the page has the size ui/fit.js gives it
+# every display formula of the page has the size ui/fit.js gives it for its column as it is
+# now, with the page's fonts loaded (KaTeX's, which widen a formula, load late)
 FITTED = """() => { const all = [...document.querySelectorAll(
   '[data-testid=stMain] .katex-display > .katex')];
-  return all.length > 0 && all.every(k => k.style.fontSize !== ''); }"""
+  return document.fonts.status === 'loaded' && all.length > 0 && all.every(k =>
+    k.style.fontSize !== '' && Number(k.dataset.fitRoom)
+      === k.closest('[data-testid=stElementContainer]').clientWidth); }"""
 
 
 def test_formulas_are_as_large_as_the_prose_where_their_column_has_room(projector, server):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import assert_clean, open_app, wait_idle
+from .conftest import assert_clean, charts_drawn, open_app, wait_idle
 
 pytestmark = pytest.mark.browser
 
@@ -38,7 +38,7 @@ def check_toolbars(page, where: str) -> int:
     """Every chart's toolbar lies above its figure, over none of its titles, within the
     page's width and the strip above the chart; returns how many charts there are."""
     page.locator(PLOT).first.wait_for(timeout=120_000)
-    page.wait_for_timeout(300)  # the charts laid out (Plotly draws after the run)
+    charts_drawn(page)  # the charts laid out (Plotly draws after the run)
     charts = page.locator(PLOT).evaluate_all(BOXES)
     width = page.viewport_size["width"]
     for k, c in enumerate(charts):

@@ -7,6 +7,7 @@ moves the focus to the verdict, the focus ring is visible, and the stop stays ma
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 from attnviz.i18n import t
 from attnviz.lessons import tour
@@ -82,6 +83,8 @@ def _focused(page) -> str:
 def test_a_keyboard_reaches_the_question_answers_it_and_keeps_its_place(server, page):
     open_app(page, f"{server}/tour?lang=ja&stop=S3&example=0")
     page.locator(f"{MAIN} [data-testid=stForm]").wait_for(timeout=60_000)
+    # ui/tour_keys.js puts its skip link first in the page once its component is drawn
+    expect(page.locator("body > #attnviz-skip")).to_have_text(t("tour.skip", "ja"))
     tabs = 0
     while _focused(page) != "radio" and tabs < 5:
         page.keyboard.press("Tab")
