@@ -384,6 +384,12 @@ def test_the_pipeline_opens_under_the_formulas_every_formula_typeset(page, serve
     assert_clean(page)
 
 
+# the page's style for its mode has been applied (ui/presenting.css sets the faded text's
+# variable darker than ui/app.css does)
+MODE_STYLED = """large => parseFloat(getComputedStyle(document.documentElement)
+  .getPropertyValue('--attnviz-faded')) === (large ? 0.85 : 0.75)"""
+
+
 def test_the_pipeline_s_table_is_at_projector_size_when_presenting(page, server):
     """Its button is a control like the others; at a desk its table is a popover's, drawn
     outside the main area, and presenting an expander's under both columns (the popover
@@ -393,6 +399,7 @@ def test_the_pipeline_s_table_is_at_projector_size_when_presenting(page, server)
     where = {"false": "[data-testid=stPopoverBody]", "true": "[data-testid=stExpander]"}
     for present in ("false", "true"):
         open_app(page, f"{server}/multihead?lang=ja&present={present}")
+        page.wait_for_function(MODE_STYLED, arg=present == "true", timeout=30_000)
         name = t("multihead.pipeline", "ja")
         if present == "true":
             button = page.locator("[data-testid=stExpander] summary").filter(has_text=name)
