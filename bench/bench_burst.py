@@ -114,19 +114,7 @@ CLICK = {"training_race": "race_start"}  # the button that starts the page's com
 async def widest_visit(url: str, page: str, query: str, click: str | None) -> float:
     if click and "button" not in stclient.WIDGETS:  # the client reads buttons too (here only)
         stclient.WIDGETS = (*stclient.WIDGETS, "button")
-    s = Session(url, light=True)
-    await s.open()
-    try:
-        view = await s.run(page, query, timeout=900)
-        if click:
-            (wid,) = [w for w in view.widgets if w.endswith(click)]
-            s.set(wid, "trigger_value", True)
-            view = await s.run(page, query, timeout=900)
-        if view.exceptions:
-            raise RuntimeError(f"{page}?{query[:80]}: {view.exceptions[0][:200]}")
-        return view.seconds
-    finally:
-        await s.close()
+    return await visit(url, page, query, click=click, light=True)
 
 
 def widest(root: Path, name: str) -> dict:
@@ -174,13 +162,21 @@ def rss_bytes(pid: int) -> int:
     return 0
 
 
-async def visit(url: str, page: str, query: str) -> float:
-    s = Session(url)
+async def visit(
+    url: str, page: str, query: str, *, click: str | None = None, light: bool = False
+) -> float:
+    """One session opens ``page?query`` (and presses the button ``click``, if any): the
+    seconds of its last run; an exception shown on the page raises."""
+    s = Session(url, light=light)
     await s.open()
     try:
         view = await s.run(page, query, timeout=900)
+        if click:
+            (wid,) = [w for w in view.widgets if w.endswith(click)]
+            s.set(wid, "trigger_value", True)
+            view = await s.run(page, query, timeout=900)
         if view.exceptions:
-            raise RuntimeError(f"{page}?{query}: {view.exceptions[0][:200]}")
+            raise RuntimeError(f"{page}?{query[:80]}: {view.exceptions[0][:200]}")
         return view.seconds
     finally:
         await s.close()
