@@ -17,7 +17,7 @@ from pathlib import Path
 
 from tests.browser.conftest import ROOT, free_port, start_server
 from tests.load.school import HAPROXY, HAPROXY_CFG, REPLICAS
-from tests.load.stclient import Session
+from tests.load.stclient import FINISHED_FRAGMENT, FINISHED_OK, Session
 
 # The change the whole class makes, by page: (control's key, its new value); None: the class
 # comes to the page together from another one.
@@ -65,7 +65,7 @@ def pct(values: list[float], q: int) -> float:
 
 
 def checked(view, what: str):
-    if view.exceptions or view.status not in (0, None):
+    if view.exceptions or view.status not in (FINISHED_OK, FINISHED_FRAGMENT, None):
         raise RuntimeError(f"{what}: status {view.status} {view.exceptions[:1]}")
     return view
 

@@ -14,6 +14,13 @@ same fingerprint; a leak between sessions changes it).
 Like a browser, a session keeps the cookies it is given (a load balancer's stickiness
 cookie) and sends them with every request, and it can reconnect its websocket to the
 server-side session it had (``open(resume=True)``), as the browser does after a blip.
+
+Like a browser, it keeps the large messages the server marks cacheable and names them in
+each rerun, so that the server sends a reference to one it has sent before, not the
+element again; they age out as the browser's do (``global.maxCachedMessageAge`` runs
+unused). And a light session, like the browser, reruns only the fragment of a widget it
+changed (``st.fragment``): its view then holds the page's widgets as they stand, the
+fragment's drawn again and the rest kept from earlier runs.
 """
 
 from __future__ import annotations
@@ -35,6 +42,8 @@ from ui.way_back import LANDING
 
 WIDGETS = ("slider", "selectbox", "radio", "checkbox", "number_input", "text_input")
 FINISHED_OK = ForwardMsg.FINISHED_SUCCESSFULLY
+FINISHED_FRAGMENT = ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY
+MAX_CACHED_AGE = 2  # runs a cached message stays unused: Streamlit's global.maxCachedMessageAge
 
 
 @dataclass
@@ -42,6 +51,7 @@ class View:
     """What one script run showed."""
 
     widgets: dict = field(default_factory=dict)  # widget id -> (kind, proto)
+    fragments: dict = field(default_factory=dict)  # widget id -> its fragment's id ("": none)
     exceptions: list = field(default_factory=list)  # exception messages shown
     fingerprint: str = ""
     # What the page shows, as a fingerprint: the same without the controls' own messages,
@@ -70,6 +80,12 @@ class Session:
         # many clients then cost the machine little beside the server they measure)
         self.light = light
         self.states: dict[str, tuple[str, object]] = {}  # widget id -> (field, value)
+        self.widgets: dict[str, tuple[str, object]] = {}  # the page's widgets (light)
+        self.fragments: dict[str, str] = {}  # widget id -> its fragment's id, "" for none
+        self.changed: set[str] = set()  # widgets set since the last run
+        # the browser's message cache: hash -> (message, run count last used, fragment id)
+        self.cache: dict[str, tuple[bytes, int, str]] = {}
+        self.runs = 0
         self.ws = None
         self.jar = http.cookiejar.CookieJar()
         self.session_id = ""  # the server's id of this session (from its last run)
@@ -123,6 +139,10 @@ class Session:
         cs.context_info.locale = self.locale
         cs.context_info.timezone = "UTC"
         cs.context_info.url = f"{self.url}/{page}"
+        cs.cached_message_hashes.extend(self.cache)
+        fragment = self._fragment()
+        cs.fragment_id = fragment
+        self.changed = set()
         for wid, (kind, value) in self.states.items():
             w = cs.widget_states.widgets.add()
             w.id = wid
@@ -137,8 +157,7 @@ class Session:
             while True:
                 raw = await self.ws.recv()
                 view.nbytes += len(raw)
-                fwd = ForwardMsg()
-                fwd.ParseFromString(raw)
+                fwd = self._cached(raw)
                 kind = fwd.WhichOneof("type")
                 if kind == "delta" and self.light:
                     _read_widgets(fwd, view)
@@ -152,6 +171,7 @@ class Session:
                 elif kind == "script_finished":
                     view.status = fwd.script_finished
                     if view.status != ForwardMsg.FINISHED_EARLY_FOR_RERUN:
+                        self._age_cache(fragment)
                         break
         view.seconds = time.perf_counter() - t0
         for path in sorted(view.final):  # the page as it stands when the run ends
@@ -164,6 +184,11 @@ class Session:
             content.update(repr(place).encode() + b"|" + shown)
         view.fingerprint = digest.hexdigest()[:16]
         view.content = content.hexdigest()[:16]
+        if fragment:  # the page's other widgets stand as the last runs drew them
+            kept = {k: w for k, w in self.widgets.items() if self.fragments.get(k) != fragment}
+            view.widgets = kept | view.widgets
+            view.fragments = {k: self.fragments[k] for k in kept} | view.fragments
+        self.widgets, self.fragments = dict(view.widgets), dict(view.fragments)
         # Like the browser, keep only the values of widgets this run drew, and take a text
         # the server set in place of the one sent (a long text cut to its cap): sent again
         # uncut, it would be cut, and told of, on every run.
@@ -176,6 +201,37 @@ class Session:
     def set(self, wid: str, kind: str, value: object) -> None:
         """Give widget ``wid`` a new value (sent with the next run, as the browser does)."""
         self.states[wid] = (kind, value)
+        self.changed.add(wid)
+
+    def _fragment(self) -> str:
+        """The fragment the next run is scoped to, as the browser scopes it: a light
+        session's change of widgets all in one fragment reruns that fragment alone."""
+        held = {self.fragments.get(w, "") for w in self.changed}
+        return held.pop() if self.light and len(held) == 1 else ""
+
+    def _cached(self, raw: bytes) -> ForwardMsg:
+        """``raw`` as a ForwardMsg, kept if the server marks it cacheable; a reference to
+        one kept is that message, at the reference's place (the browser's ForwardMsgCache)."""
+        fwd = ForwardMsg()
+        fwd.ParseFromString(raw)
+        if fwd.WhichOneof("type") == "ref_hash":
+            kept, _, fragment = self.cache[fwd.ref_hash]
+            self.cache[fwd.ref_hash] = (kept, self.runs, fragment)
+            ref = fwd
+            fwd = ForwardMsg()
+            fwd.ParseFromString(kept)
+            fwd.metadata.CopyFrom(ref.metadata)
+        elif fwd.metadata.cacheable:
+            self.cache[fwd.hash] = (raw, self.runs, fwd.delta.fragment_id)
+        return fwd
+
+    def _age_cache(self, fragment: str) -> None:
+        """A run ended: drop the cached messages unused for ``MAX_CACHED_AGE`` runs (after a
+        fragment's run, only that fragment's), as the browser does."""
+        self.runs += 1
+        for h, (_, used, held) in list(self.cache.items()):
+            if (not fragment or held == fragment) and self.runs - used > MAX_CACHED_AGE:
+                del self.cache[h]
 
 
 def _as_shown(view: View) -> list[tuple[tuple, bytes]]:
@@ -206,6 +262,7 @@ def _read_widgets(fwd: ForwardMsg, view: View) -> None:
     if etype in WIDGETS:
         proto = getattr(el, etype)
         view.widgets[proto.id] = (etype, proto)
+        view.fragments[proto.id] = fwd.delta.fragment_id
 
 
 def _read_delta(fwd: ForwardMsg, view: View) -> None:
@@ -233,6 +290,7 @@ def _read_delta(fwd: ForwardMsg, view: View) -> None:
         if etype in WIDGETS:
             proto = getattr(el, etype)
             view.widgets[proto.id] = (etype, proto)
+            view.fragments[proto.id] = delta.fragment_id
             view.controls[path] = proto.id
         if etype == "download_button" and el.download_button.deferred_file_id:
             # Data made on click: its file id is a fresh uuid on every run.
