@@ -10,6 +10,7 @@ import streamlit as st
 import ui
 from ui import keys
 from ui.internals import fresh_server_first_run
+from ui.this_run import held
 
 st.set_page_config(page_title="attnviz", page_icon="🔍", layout="wide")
 if fresh_server_first_run():
@@ -27,12 +28,12 @@ with st.sidebar:
         radio=True,
     )
     ui.toggle(keys.PRESENT, ui.tr("app.present"))
-ui.style()
-
-try:
-    page = ui.navigate()
-    ui.unknown_page(page)
-    ui.back_to_tour(page)
-    ui.run_page(page)
-finally:
-    ui.end_page()
+with held():  # the language and presentation mode, fixed from here on: read once
+    ui.style()
+    try:
+        page = ui.navigate()
+        ui.unknown_page(page)
+        ui.back_to_tour(page)
+        ui.run_page(page)
+    finally:
+        ui.end_page()

@@ -7,6 +7,7 @@ from pathlib import Path
 import streamlit as st
 
 from .keys import FIGURES, PRESENT
+from .this_run import once
 
 HERE = Path(__file__).parent
 
@@ -20,8 +21,9 @@ APP_CSS, PRESENTING_CSS = css("app"), css("presenting")
 
 
 def presenting() -> bool:
-    """True in presentation mode (projector): larger type and figures."""
-    return bool(st.session_state.get(PRESENT, False))
+    """True in presentation mode (projector): larger type and figures; read once a run
+    after its switch is drawn (ui.this_run)."""
+    return once(PRESENT, lambda: bool(st.session_state.get(PRESENT, False)))
 
 
 FIT = st.components.v2.component("attnviz.fit", js=(HERE / "fit.js").read_text(encoding="utf-8"))

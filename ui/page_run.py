@@ -13,6 +13,7 @@ from .keys import BOUND, FIGURES, LINKED, NOTES, PAGE_RUN, RELABEL, SETTLE, SETT
 from .language import lang
 from .messages import app_error
 from .share import share_link
+from .this_run import held
 
 
 def begin_page() -> None:
@@ -85,7 +86,8 @@ def fragment(func: Callable | None = None, **options: object) -> Callable:
     @functools.wraps(func)  # the fragment's identity: func's module and name
     def caught(*args: object, **kwargs: object) -> object:
         try:
-            return func(*args, **kwargs)
+            with held():  # a fragment's own run, as app.py's: the switches read once
+                return func(*args, **kwargs)
         except Exception as err:
             app_error(err)
 
