@@ -6,7 +6,7 @@ i and j). The app's own state starts with "_", apart from the training race's.
 
 That own state is not a key of ``st.session_state`` each but one entry, ``OWN``, a plain
 dict reached through :func:`own`: every keyed widget reads each session-state key on each
-run (Streamlit's ``filtered_state``), so a run costs O(widgets × keys), and 17 of the
+run (Streamlit's ``filtered_state``), so a run costs O(widgets × keys), and 15 of the
 multi-head page's 37 keys were the app's own. Widgets' keys stay session-state keys.
 """
 
