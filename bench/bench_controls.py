@@ -19,7 +19,8 @@ import time
 
 import streamlit as st
 
-from tests.app.helpers import PAGES, assert_clean, run_page
+from tests.app.helpers import PAGES, assert_clean, own, run_page
+from ui import keys
 from ui.compute import clear as clear_results
 from ui.drawn import clear as clear_drawn
 
@@ -29,8 +30,8 @@ SKIP = ("lang", "present")  # the frame's controls: they change no computation
 def controls(at) -> list[tuple[str, str, list]]:
     """(kind, key, values to try) for every control on the page."""
     try:
-        options = at.session_state["_url_options"]
-    except KeyError:
+        options = own(at).get(keys.OPTIONS, {})
+    except KeyError:  # no run drew the page's frame
         options = {}
     found = []
     for kind in ("selectbox", "radio", "select_slider"):

@@ -20,7 +20,7 @@ from attnviz import classroom as cr
 
 from .components import component
 from .internals import rerun_pending
-from .keys import CLASS_CLIENT, CLASS_STUDENT, CLASS_TEACHER
+from .keys import CLASS_CLIENT, CLASS_STUDENT, CLASS_TEACHER, own
 from .language import tr
 from .page_run import fragment_run
 
@@ -52,7 +52,7 @@ def cookie_name(code: str) -> str:
 
 def client() -> str:
     """This session's name for the store's limit on wrong codes."""
-    return st.session_state.setdefault(CLASS_CLIENT, uuid.uuid4().hex)
+    return own().setdefault(CLASS_CLIENT, uuid.uuid4().hex)
 
 
 TEACHER_COOKIE = "attnviz_teach_"  # + the code: the teacher's key, in the teacher's browser
@@ -62,7 +62,7 @@ def teaching() -> dict | None:
     """{"code", "key"} of the class this session teaches, if any: kept in the session, or,
     after a reload (a new session), found again in the teacher's browser's cookie (written
     by :func:`keep_teacher`) if the store still accepts it."""
-    held = st.session_state.get(CLASS_TEACHER)
+    held = own().get(CLASS_TEACHER)
     if held is not None:
         return held
     for name, key in (st.context.cookies or {}).items():
@@ -70,8 +70,8 @@ def teaching() -> dict | None:
             code = name[len(TEACHER_COOKIE) :]
             try:
                 if store().is_teacher(code, key):
-                    st.session_state[CLASS_TEACHER] = {"code": code, "key": key}
-                    return st.session_state[CLASS_TEACHER]
+                    own()[CLASS_TEACHER] = {"code": code, "key": key}
+                    return own()[CLASS_TEACHER]
             except cr.ClassError:
                 return None
     return None
@@ -87,7 +87,7 @@ def keep_teacher(code: str, key: str) -> None:
 def student(code: str) -> str | None:
     """This browser's id in class ``code``: from the session, else from its cookie (a reload)
     if the store knows it, else a new one from the store (``ClassError`` if refused)."""
-    mine = st.session_state.setdefault(CLASS_STUDENT, {})
+    mine = own().setdefault(CLASS_STUDENT, {})
     if code in mine:
         return mine[code]
     kept = (st.context.cookies or {}).get(cookie_name(code))

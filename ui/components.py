@@ -10,7 +10,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from .keys import ORDER
+from .keys import ORDER, own
 
 HERE = Path(__file__).parent
 # what a component uses besides ui/common's, put before its own: the code and the style of
@@ -53,7 +53,7 @@ def ordered(key: str, data: dict) -> dict:
 
     Lists go out as tuples (the same JSON arrays): Streamlit asks of each value of a
     component's data whether it is a table, a cost for a list and none for a tuple."""
-    session, numbers = st.session_state.setdefault(ORDER, (uuid.uuid4().hex, {}))
+    session, numbers = own().setdefault(ORDER, (uuid.uuid4().hex, {}))
     last, digest, n = numbers.get(key, (None, None, 0))
     if not _same(last, data):
         new = hashlib.blake2b(pickle.dumps(data, protocol=5), digest_size=16).digest()

@@ -11,8 +11,9 @@ globals a code object loads is found once per code object. A value the result ca
 handed out (ui.compute) is registered, with every part of it, and keys as the computation
 that made it: (run, config, path), with no bytes hashed, and a view of a registered array
 keys as that array and where the view lies in it.
-A value with none of these forms, or a build that reads the session's state, raises
-:class:`Unkeyable`; ui.drawn then builds it unshared, or raises where ``STRICT`` (tests).
+A value with none of these forms, or a build that reads the session's state (ui.keys'
+``own()`` included), raises :class:`Unkeyable`; ui.drawn then builds it unshared, or
+raises where ``STRICT`` (tests).
 
 A function importable by name is keyed by that name alone, not by the module state it
 reads: state of an imported module is the process's, the same for every session.
@@ -37,8 +38,9 @@ import torch
 
 # an unkeyable read raises instead of drawing unshared: set for the test suite (conftest)
 STRICT = os.environ.get("ATTNVIZ_STRICT_KEYS") == "1"
-# names whose load makes a build read the session: no key can hold what they return
-SESSION_NAMES = frozenset({"session_state", "query_params"})
+# names whose load makes a build read the session: no key can hold what they return (own:
+# ui.keys.own, the app's own state, one entry of session_state)
+SESSION_NAMES = frozenset({"session_state", "query_params", "own"})
 
 
 class Unkeyable(TypeError):
@@ -74,7 +76,9 @@ def globals_read(code: CodeType) -> tuple[str, ...]:
     if names is None:
         found: set[str] = set()
         for ins in dis.get_instructions(code):
-            if ins.opname in ("LOAD_GLOBAL", "LOAD_NAME"):
+            if ins.opname in ("LOAD_GLOBAL", "LOAD_NAME") and ins.argval in SESSION_NAMES:
+                found.add(f"<session>.{ins.argval}")
+            elif ins.opname in ("LOAD_GLOBAL", "LOAD_NAME"):
                 found.add(ins.argval)
             elif ins.opname in ("LOAD_ATTR", "LOAD_METHOD") and ins.argval in SESSION_NAMES:
                 found.add(f"<session>.{ins.argval}")

@@ -3,7 +3,23 @@
 A widget's key is also its URL parameter (``?key=``); those named here are the widgets
 that code reads or moves besides the widget itself (a click on a map moves the sliders
 i and j). The app's own state starts with "_", apart from the training race's.
+
+That own state is not a key of ``st.session_state`` each but one entry, ``OWN``, a plain
+dict reached through :func:`own`: every keyed widget reads each session-state key on each
+run (Streamlit's ``filtered_state``), so a run costs O(widgets × keys), and 15 of the
+multi-head page's 37 keys were the app's own. Widgets' keys stay session-state keys.
 """
+
+import streamlit as st
+
+OWN = "_attnviz"  # the one session-state entry holding every key below that starts with "_"
+
+
+def own() -> dict:
+    """This session's own state (``OWN``): the keys below that start with "_" live here,
+    not in ``st.session_state`` itself; it persists as a session-state value does."""
+    return st.session_state.setdefault(OWN, {})
+
 
 # widgets that code also reads or moves
 LANG = "lang"  # the language switch (app.py)

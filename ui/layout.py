@@ -6,7 +6,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from .keys import FIGURES, PRESENT
+from .keys import FIGURES, PRESENT, own
 from .this_run import once
 
 HERE = Path(__file__).parent
@@ -46,7 +46,7 @@ def split(spec: list[int]):
     figure would be, not under the controls, below the fold."""
     with st.container(key="split"):
         columns = st.columns(spec)
-    st.session_state[FIGURES] = columns[-1]
+    own()[FIGURES] = columns[-1]
     return columns
 
 

@@ -11,7 +11,7 @@ from attnviz.errors import InputError
 from attnviz.i18n import catalogue
 
 from .internals import server_log
-from .keys import FIGURES, NOTES
+from .keys import FIGURES, NOTES, own
 from .language import tr
 
 log = server_log(__name__)
@@ -19,7 +19,7 @@ log = server_log(__name__)
 
 def note(message: str) -> None:
     """A warning in the notices container at the top of the page."""
-    (st.session_state.get(NOTES) or st).warning(message)
+    (own().get(NOTES) or st).warning(message)
 
 
 def explain(err: InputError) -> str:
@@ -35,7 +35,7 @@ def _where():
     """The column of the page's figures where this run has one (ui.layout.split): the run
     stops there and the figure a message replaces would have been drawn there. A fragment's
     own run has none (ui.page_run.end_page): its message goes in the fragment."""
-    return st.session_state.get(FIGURES) or st
+    return own().get(FIGURES) or st
 
 
 def error_box(err: InputError) -> None:

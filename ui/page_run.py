@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from .keys import BOUND, FIGURES, LINKED, NOTES, PAGE_RUN, RELABEL, SETTLE, SETTLED, SHOWN_IN
+from .keys import BOUND, FIGURES, LINKED, NOTES, PAGE_RUN, RELABEL, SETTLE, SETTLED, SHOWN_IN, own
 from .language import lang
 from .messages import app_error
 from .share import share_link
@@ -19,15 +19,16 @@ from .this_run import held
 def begin_page() -> None:
     """Start a run (from app.py): forget the last run's URL keys; make room for URL notices;
     note whether the language changed since the last run (the controls relabel then)."""
-    st.session_state[PAGE_RUN] = True
-    st.session_state[BOUND] = {}
-    st.session_state[NOTES] = st.container()
-    st.session_state[FIGURES] = None  # until a page's columns are drawn (ui.split)
-    st.session_state[LINKED] = False
-    st.session_state[RELABEL] = st.session_state.get(SHOWN_IN, lang()) != lang()
-    values, why = st.session_state.pop(SETTLE, ({}, None))
+    state = own()
+    state[PAGE_RUN] = True
+    state[BOUND] = {}
+    state[NOTES] = st.container()
+    state[FIGURES] = None  # until a page's columns are drawn (ui.split)
+    state[LINKED] = False
+    state[RELABEL] = state.get(SHOWN_IN, lang()) != lang()
+    values, why = state.pop(SETTLE, ({}, None))
     st.session_state.update(values)  # before any widget: a widget's value may be set then
-    st.session_state[SETTLED] = why
+    state[SETTLED] = why
 
 
 def settle(why: str, **values: object) -> None:
@@ -40,15 +41,15 @@ def settle(why: str, **values: object) -> None:
         # every control of this run is set again, not only those moved: one first drawn
         # in this run never reached the browser, which would show its widget's own empty
         # default (the example text blank, while the page computed with it)
-        drawn = st.session_state.get(BOUND, {})
+        drawn = own().get(BOUND, {})
         kept = {k: st.session_state[k] for k in drawn if k in st.session_state}
-        st.session_state[SETTLE] = (kept | moved, why)
+        own()[SETTLE] = (kept | moved, why)
         st.rerun()
 
 
 def settled() -> str | None:
     """Why the last run moved this run's controls (``settle``), or None."""
-    return st.session_state.get(SETTLED)
+    return own().get(SETTLED)
 
 
 # Icons that mark a notice telling of a change once, as it happens: a control moved (settle)
@@ -96,16 +97,15 @@ def fragment(func: Callable | None = None, **options: object) -> Callable:
 
 def fragment_run() -> bool:
     """True in a fragment's own run (a click inside it, its timer), not the page's."""
-    return not st.session_state.get(PAGE_RUN)
+    return not own().get(PAGE_RUN)
 
 
 def end_page() -> None:
     """End a run (app.py, whatever stopped it): a later fragment's run is its own, with no
     figures' column; the share link; the language drawn in."""
-    st.session_state[PAGE_RUN] = False
-    st.session_state[FIGURES] = None
+    own().update({PAGE_RUN: False, FIGURES: None})
     share_link()
-    st.session_state[SHOWN_IN] = lang()
+    own()[SHOWN_IN] = lang()
 
 
 def stop() -> None:

@@ -9,7 +9,7 @@ from urllib.parse import urlencode
 import streamlit as st
 
 from .components import component, ordered
-from .keys import BOUND, LANG, LINKED, URL_KEPT
+from .keys import BOUND, LANG, LINKED, URL_KEPT, own
 from .language import lang, tr
 from .layout import presenting
 from .url_pack import MAX_LINK, fit, unpack
@@ -24,7 +24,7 @@ def _text(value: object) -> str:
 def view_params() -> dict[str, str]:
     """This view's controls as a link names them, plain: every control of the run off its
     default, the language always."""
-    bound = st.session_state.get(BOUND, {})
+    bound = own().get(BOUND, {})
     params = {
         k: st.session_state[k]
         for k, default in bound.items()
@@ -48,7 +48,7 @@ def said(url: dict[str, str]) -> dict[str, str]:
     """The view a URL names: its parameters less those that spell out a control's default.
     A link that sets every control (the tour's) names the same view as the page's own URL;
     writing that URL over it would add a history entry, and Back would stay on the page."""
-    bound = st.session_state.get(BOUND, {})
+    bound = own().get(BOUND, {})
     return {k: v for k, v in url.items() if k == LANG or k not in bound or v != _text(bound[k])}
 
 
@@ -59,7 +59,7 @@ def keep_url(params: dict[str, str]) -> None:
     written over, packed, only by the session's first run: written over later, when Back
     returned to it, Back would stay on the page."""
     query = st.query_params.to_dict()
-    if params == said(query) or (st.session_state.get(URL_KEPT) and same_view(params, query)):
+    if params == said(query) or (own().get(URL_KEPT) and same_view(params, query)):
         return
     st.query_params.from_dict(params)
 
@@ -70,12 +70,12 @@ def share_link() -> None:
     the box equal to its own address, so a fragment's later change of the URL shows too,
     and sets the page's language (``<html lang>``) to the one drawn. In presentation mode
     the teacher ticks whether the link opens in presentation mode too (ui/share.js)."""
-    if st.session_state.get(LINKED):
+    if own().get(LINKED):
         return
-    st.session_state[LINKED] = True
+    own()[LINKED] = True
     params, cut = fit(view_params())
     keep_url(params)
-    st.session_state[URL_KEPT] = True
+    own()[URL_KEPT] = True
     with st.sidebar:
         url = f"{st.context.url or ''}?{urlencode(params)}"
         labels = {"label": tr("app.share_link"), "copy": tr("app.copy"), "copied": tr("app.copied")}

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from .keys import TOUR_ANSWERED
+from .keys import TOUR_ANSWERED, own
 from .language import tr
 
 KEYS = st.components.v2.component(
@@ -17,10 +17,10 @@ KEYS = st.components.v2.component(
 
 def answered() -> None:
     """One more answer or reveal: the verdict it draws takes the keyboard's focus."""
-    st.session_state[TOUR_ANSWERED] = st.session_state.get(TOUR_ANSWERED, 0) + 1
+    own()[TOUR_ANSWERED] = own().get(TOUR_ANSWERED, 0) + 1
 
 
 def keyboard(land: bool) -> None:
     """Draw the component; ``land``: bring the question into view if it is below the screen."""
-    data = dict(skip=tr("tour.skip"), answered=st.session_state.get(TOUR_ANSWERED), land=land)
+    data = dict(skip=tr("tour.skip"), answered=own().get(TOUR_ANSWERED), land=land)
     KEYS(key="tour_keys", data=data)

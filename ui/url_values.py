@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 import streamlit as st
 
 from .internals import history_run
-from .keys import BOUND
+from .keys import BOUND, own
 from .language import tr
 from .messages import note
 from .url_pack import PACKED, unpack_value
@@ -26,7 +26,7 @@ def from_url(
     the same key by another page's widget that is not ``valid`` here is forgotten, and so
     is every value when the browser went back or forward: the URL of that entry wins.
     """
-    st.session_state.setdefault(BOUND, {})[key] = default
+    own().setdefault(BOUND, {})[key] = default
     if key in st.session_state and (history_run() or not valid(st.session_state[key])):
         del st.session_state[key]
     if key not in st.session_state and in_url(key):

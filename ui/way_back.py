@@ -15,7 +15,7 @@ import streamlit as st
 
 from attnviz.lessons import tour
 
-from .keys import LANG, PRESENT, TOUR_FROM, TOUR_LANDED, TOUR_SEED, TOUR_STOP
+from .keys import LANG, PRESENT, TOUR_FROM, TOUR_LANDED, TOUR_SEED, TOUR_STOP, own
 from .language import lang, tr
 from .layout import presenting
 from .navigation import HERE, TOUR
@@ -40,7 +40,7 @@ def left_at(claim: str, seed: int) -> dict[str, str]:
     """The tour stop ``claim`` on example ``seed`` as the way back of the pages after it:
     the query its links add, ``{"from": …}``. Called as the stop is shown."""
     st.session_state[TOUR_FROM] = tour.origin(claim, seed)
-    st.session_state[TOUR_LANDED] = None  # the stop's link lands at its section again
+    own()[TOUR_LANDED] = None  # the stop's link lands at its section again
     return {TOUR_FROM: st.session_state[TOUR_FROM]}
 
 
@@ -57,8 +57,8 @@ def back_to_tour(page: st.Page) -> None:
         query[PRESENT] = "true"
     st.page_link(TOUR, label=tr("tour.back", claim=claim), icon="↩️", query_params=query)
     ask = tour.ASKS[claim]
-    if page.url_path == ask.page and st.session_state.get(TOUR_LANDED) != origin:
-        st.session_state[TOUR_LANDED] = origin
+    if page.url_path == ask.page and own().get(TOUR_LANDED) != origin:
+        own()[TOUR_LANDED] = origin
         if ask.section:
             heading = tr(ask.section).split("{")[0]
             SCROLL(key="tour_scroll", data={"heading": heading})

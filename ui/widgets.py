@@ -15,7 +15,7 @@ from attnviz.i18n import t
 from attnviz.positional import KINDS, MODES
 from attnviz.text import first_tokens
 
-from .keys import EXAMPLES, OPTIONS, RELABEL, SELECT_KINDS, SELECT_LABELS, TEXT_CUT
+from .keys import EXAMPLES, OPTIONS, RELABEL, SELECT_KINDS, SELECT_LABELS, TEXT_CUT, own
 from .language import lang, tr
 from .messages import note
 from .page_run import CUT_ICON
@@ -73,20 +73,20 @@ def select(
     language of this run even when formatted later) or a function of the option.
     """
     options = list(options)
-    st.session_state.setdefault(OPTIONS, {})[key] = options
+    own().setdefault(OPTIONS, {})[key] = options
     if isinstance(labels, str):
         prefix, language = labels, lang()
         labels = lambda option: t(prefix + option, language)  # noqa: E731
     if radio:
         kw.setdefault("horizontal", True)
-    kinds = st.session_state.setdefault(SELECT_KINDS, {})
+    kinds = own().setdefault(SELECT_KINDS, {})
     changed = kinds.get(key, radio) != radio  # a radio now, a select box before, or back
     kinds[key] = radio
     shown = tuple(labels(o) for o in options)
-    last = st.session_state.setdefault(SELECT_LABELS, {})
+    last = own().setdefault(SELECT_LABELS, {})
     relabelled = last.get(key, shown) != shown  # the tour's list marks a stop answered: ✓
     last[key] = shown
-    if (st.session_state.get(RELABEL) or changed or relabelled) and key in st.session_state:
+    if (own().get(RELABEL) or changed or relabelled) and key in st.session_state:
         # the browser holds the choice by its label, and a widget of the other kind is a
         # new widget: set it again so that it is shown (and stays chosen) under its new
         # label (the new language's, or an option's new mark), in the new widget
@@ -119,7 +119,7 @@ def choice_slider(
 ) -> str:
     """A slider over a few named stops (powers of two, say), kept in ``?key=`` by name."""
     options = list(options)
-    st.session_state.setdefault(OPTIONS, {})[key] = options
+    own().setdefault(OPTIONS, {})[key] = options
     if not from_url(key, default, choice(options), lambda v: v in options):
         kw["value"] = default
     return where.select_slider(label, options, key=key, **kw)
@@ -165,17 +165,17 @@ def text(
     def cut() -> None:  # before the run: the input shows the text cut
         if len(st.session_state[key]) > max_chars:
             st.session_state[key] = st.session_state[key][:max_chars]
-            st.session_state[TEXT_CUT] = key
+            own()[TEXT_CUT] = key
 
-    examples = st.session_state.setdefault(EXAMPLES, {})
-    if st.session_state.get(RELABEL) and st.session_state.get(key) == examples.get(key):
+    examples = own().setdefault(EXAMPLES, {})
+    if own().get(RELABEL) and st.session_state.get(key) == examples.get(key):
         st.session_state[key] = default  # an example left as it was follows the language
     examples[key] = default
     if not from_url(key, default, parse, lambda v: isinstance(v, str)):
         kw["value"] = default
     value = where.text_input(label, key=key, on_change=cut, **kw)
-    if st.session_state.get(TEXT_CUT) == key:
-        del st.session_state[TEXT_CUT]
+    if own().get(TEXT_CUT) == key:
+        del own()[TEXT_CUT]
         where.warning(tr("app.text_cut", n=max_chars), icon=CUT_ICON)  # told once
     if max_tokens is None:
         return value

@@ -15,7 +15,7 @@ from attnviz.limits import MAX_H, MAX_N, MAX_SEED, MAX_TEXT_CHARS, max_d_head
 from attnviz.norms import NORMS
 from attnviz.scores import SCORES
 from pages.attention import multihead_views as views
-from ui.keys import LAST_H
+from ui.keys import LAST_H, own
 
 WIDTHS = ["4", "8", "16", "24", "32", "48", "64", "96", "128", "192", "256", "384", "512"]
 WIDTHS += ["768", "1024"]  # each has divisors among H = 1 … 32
@@ -50,9 +50,9 @@ with left:
     fields = dict(text=text, D=D, H=H, d_head=d_head, score=score, causal=causal)
     fields |= dict(pe=pe, pe_mode=pe_mode, norm=norm, seed=seed, qk_scale=qk)
     # a step of the H slider to a value that does not divide the width moves on past it
-    last = st.session_state.get(LAST_H)
+    last = own().get(LAST_H)
     cfg, moved = ui.config(multihead.Config.fit, came_from=last, **fields)
-    st.session_state[LAST_H] = cfg.H
+    own()[LAST_H] = cfg.H
     if moved:  # H moved to a divisor: the slider shows it, and the next run says why
         ui.settle(ui.explain(moved), H=cfg.H)
     ui.show_settled()

@@ -13,7 +13,7 @@ import ui
 from attnviz import classroom as cr
 from pages.start import classroom_student, classroom_teacher
 from ui import classroom
-from ui.keys import CLASS_CODE, CLASS_TEACHER
+from ui.keys import CLASS_CODE, CLASS_TEACHER, own
 
 # The teacher's link carries the key once: into the session, out of the URL, before anything
 # else reads or writes the URL (the share link, this page's own URL)
@@ -37,7 +37,7 @@ if key is not None and code:
         st.error(classroom.say(err))
     else:
         if ok:
-            st.session_state[CLASS_TEACHER] = {"code": code, "key": key}
+            own()[CLASS_TEACHER] = {"code": code, "key": key}
         else:
             st.error(classroom.say(cr.BadKey()))
 elif key is not None:

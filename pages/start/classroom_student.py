@@ -17,7 +17,7 @@ from attnviz.lessons import tour
 from pages.start import classroom_views as views
 from pages.start import tour_stop
 from ui import classroom
-from ui.keys import CLASS_LAST, CLASS_SAID, CLASS_SEEN
+from ui.keys import CLASS_LAST, CLASS_SAID, CLASS_SEEN, own
 
 
 def _now(store: cr.Store, code: str) -> tuple:
@@ -32,7 +32,7 @@ def _now(store: cr.Store, code: str) -> tuple:
 def follow(code: str) -> None:
     """Rerun the page when the class has moved (the teacher's stop, example or phase); a
     poll that finds nothing new waits for a change (ui.classroom.watch)."""
-    seen = st.session_state.get(CLASS_SEEN)
+    seen = own().get(CLASS_SEEN)
     try:
         store = classroom.store()
     except cr.ClassError:  # not even opened: the page says so; a reload tries again
@@ -44,7 +44,7 @@ def follow(code: str) -> None:
 def _vote(code: str, sid: str, state: cr.State, widget: str) -> None:
     """The radio's callback: the vote into the store, and what the screen then says."""
     choice = st.session_state.get(widget)
-    said = st.session_state.setdefault(CLASS_SAID, {})
+    said = own().setdefault(CLASS_SAID, {})
     if choice is None:
         return
     try:
@@ -68,19 +68,19 @@ def show(code: str) -> None:
         sid = classroom.student(code)
         state = classroom.store().state(code)
     except cr.Unreachable as err:
-        st.session_state[CLASS_SEEN] = (code, "error", err.key)
+        own()[CLASS_SEEN] = (code, "error", err.key)
         follow(code)
         alone(code, err)
         return
     except cr.ClassError as err:
-        st.session_state[CLASS_SEEN] = (code, "error", err.key)
+        own()[CLASS_SEEN] = (code, "error", err.key)
         st.error(classroom.say(err))
         if not isinstance(err, cr.TooManyGuesses | cr.BadCode):
             follow(code)  # a class that ends or expires under the student shows it
         return
     classroom.keep_cookie(code, sid)
-    st.session_state[CLASS_SEEN] = (code, state.stop, state.example, state.phase)
-    st.session_state[CLASS_LAST] = state
+    own()[CLASS_SEEN] = (code, state.stop, state.example, state.phase)
+    own()[CLASS_LAST] = state
     follow(code)
     st.caption(ui.tr("classroom.joined", code=code))
     if not state.stop:
@@ -124,7 +124,7 @@ def ballot(code: str, sid: str, state: cr.State, ex: tour.Exercise) -> None:
         on_change=_vote,
         args=(code, sid, state, widget),
     )
-    said = st.session_state.get(CLASS_SAID, {}).get(widget)
+    said = own().get(CLASS_SAID, {}).get(widget)
     if said:
         st.warning(said)
     elif mine:
@@ -149,7 +149,7 @@ def alone(code: str, err: cr.ClassError) -> None:
     """The store unreachable: the notice, and the last stop the class was on, answered
     alone as the tour answers it (nothing is sent)."""
     st.warning(classroom.say(err))
-    last = st.session_state.get(CLASS_LAST)
+    last = own().get(CLASS_LAST)
     if last is None or not last.stop:
         st.page_link("pages/start/tour.py", label=ui.tr("classroom.tour_alone"), icon="➡️")
         return

@@ -15,7 +15,7 @@ import ui
 from attnviz import classroom as cr
 from pages.start import classroom_views as views
 from ui import classroom
-from ui.keys import CLASS_ERROR, CLASS_TEACHER, PRESENT
+from ui.keys import CLASS_ERROR, CLASS_TEACHER, PRESENT, own
 
 
 def origin() -> str:
@@ -45,9 +45,9 @@ def _end(code: str, key: str) -> None:
     try:
         classroom.store().end(code, key)
     except cr.ClassError as err:
-        st.session_state[CLASS_ERROR] = classroom.say(err)
+        own()[CLASS_ERROR] = classroom.say(err)
         return
-    st.session_state.pop(CLASS_TEACHER, None)  # the browser's cookie now opens nothing
+    own().pop(CLASS_TEACHER, None)  # the browser's cookie now opens nothing
 
 
 def show(teacher: dict) -> None:
@@ -58,7 +58,7 @@ def show(teacher: dict) -> None:
     except cr.ClassError as err:
         st.error(classroom.say(err))
         if isinstance(err, cr.NoClass | cr.BadKey):
-            st.session_state.pop(CLASS_TEACHER, None)
+            own().pop(CLASS_TEACHER, None)
         return
     classroom.keep_teacher(code, key)
     link = student_link(code)
@@ -91,7 +91,7 @@ def show(teacher: dict) -> None:
     with st.expander(ui.tr("classroom.teacher_link")):
         st.caption(ui.tr("classroom.teacher_link_note"))
         st.code(teacher_link(code, key), language=None)
-    said = st.session_state.pop(CLASS_ERROR, None)
+    said = own().pop(CLASS_ERROR, None)
     if said:
         st.error(said)
     st.button(ui.tr("classroom.end"), on_click=_end, args=(code, key))

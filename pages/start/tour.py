@@ -18,7 +18,7 @@ from attnviz.lessons import tour
 from attnviz.limits import MAX_SEED
 from pages.start import tour_class
 from pages.start import tour_stop as views
-from ui.keys import TOUR_ANSWERS, TOUR_SEED, TOUR_STOP
+from ui.keys import TOUR_ANSWERS, TOUR_SEED, TOUR_STOP, own
 from ui.layout import css
 
 END = "end"  # the summary, after S16
@@ -29,7 +29,7 @@ def mark(claim: str) -> str:
     """A stop's name in the list, with ✓ or ✗ once answered."""
     if claim == END:
         return ui.tr("tour.summary_nav")
-    answer = st.session_state.get(TOUR_ANSWERS, {}).get(claim)
+    answer = own().get(TOUR_ANSWERS, {}).get(claim)
     return claim if answer is None else f"{claim} {'✓' if answer['right'] else '✗'}"
 
 

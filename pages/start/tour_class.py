@@ -13,23 +13,23 @@ from attnviz import classroom as cr
 from attnviz.lessons import tour
 from pages.start import classroom_views as views
 from ui import classroom
-from ui.keys import CLASS_CODE, CLASS_COUNTS, CLASS_ERROR, CLASS_TEACHER, PRESENT
+from ui.keys import CLASS_CODE, CLASS_COUNTS, CLASS_ERROR, CLASS_TEACHER, PRESENT, own
 
 
 def _start() -> None:
     try:
         ticket = classroom.store().create()
     except cr.ClassError as err:
-        st.session_state[CLASS_ERROR] = classroom.say(err)
+        own()[CLASS_ERROR] = classroom.say(err)
         return
-    st.session_state[CLASS_TEACHER] = {"code": ticket.code, "key": ticket.key}
+    own()[CLASS_TEACHER] = {"code": ticket.code, "key": ticket.key}
 
 
 def control() -> None:
     """The sidebar's class control: start one, or its code and the way to its QR code."""
     if not ui.presenting():
         return
-    said = st.session_state.pop(CLASS_ERROR, None)
+    said = own().pop(CLASS_ERROR, None)
     if said:
         st.error(said)
     teacher = classroom.teaching()
@@ -47,7 +47,7 @@ def _phase(phase: str) -> None:
     try:
         classroom.store().set_phase(teacher["code"], teacher["key"], phase)
     except cr.ClassError as err:
-        st.session_state[CLASS_ERROR] = classroom.say(err)
+        own()[CLASS_ERROR] = classroom.say(err)
 
 
 @ui.fragment(run_every=classroom.POLL_S)
@@ -85,7 +85,7 @@ def panel(claim: str, seed: int, ex: tour.Exercise | None, revealed: bool) -> bo
     except cr.ClassError as err:
         st.warning(ui.tr("classroom.teacher_offline", why=classroom.say(err)))
         return revealed
-    said = st.session_state.pop(CLASS_ERROR, None)
+    said = own().pop(CLASS_ERROR, None)
     if said:
         st.error(said)
     if ex is None or state.phase == cr.base.NONE:

@@ -14,7 +14,7 @@ import ui
 from attnviz.lessons import tour
 from pages.start import tour_class
 from ui import tour_keys, way_back
-from ui.keys import PRESENT, TOUR_ANSWERS, TOUR_REVEALED, TOUR_SEED, TOUR_STOP
+from ui.keys import PRESENT, TOUR_ANSWERS, TOUR_REVEALED, TOUR_SEED, TOUR_STOP, own
 
 
 def _record(claim: str, seed: int, ex: tour.Exercise, pick_key: str) -> None:
@@ -22,12 +22,12 @@ def _record(claim: str, seed: int, ex: tour.Exercise, pick_key: str) -> None:
     choice = st.session_state.get(pick_key)
     if choice is not None:
         answer = dict(seed=seed, choice=choice, right=ex.is_right(choice))
-        st.session_state.setdefault(TOUR_ANSWERS, {})[claim] = answer
+        own().setdefault(TOUR_ANSWERS, {})[claim] = answer
         tour_keys.answered()
 
 
 def _reveal(claim: str, seed: int) -> None:
-    st.session_state.setdefault(TOUR_REVEALED, set()).add((claim, seed))
+    own().setdefault(TOUR_REVEALED, set()).add((claim, seed))
     tour_keys.answered()
 
 
@@ -79,9 +79,9 @@ def show(claim: str, seed: int, land: bool = False) -> None:
         if ex.given:  # the example's values, read before the question that reasons from them
             st.markdown(ex.given)
         st.markdown(f"**{ui.tr('tour.question')}** {ex.question}")
-    answer = st.session_state.get(TOUR_ANSWERS, {}).get(claim)
+    answer = own().get(TOUR_ANSWERS, {}).get(claim)
     answer = answer if answer and answer["seed"] == seed else None
-    revealed = (claim, seed) in st.session_state.get(TOUR_REVEALED, set())
+    revealed = (claim, seed) in own().get(TOUR_REVEALED, set())
     revealed = tour_class.panel(claim, seed, ex, revealed)  # a class's rounds, if one runs
     if answer is None and not revealed:
         if ui.presenting():  # two columns: A | B, then C | D
@@ -141,7 +141,7 @@ def _back_to(claim: str, seed: int) -> None:
 def summary(claims: list[str]) -> None:
     """Which stops were answered right, with a way back to each that was not."""
     st.subheader(ui.tr("tour.summary_title"))
-    answers = st.session_state.get(TOUR_ANSWERS, {})
+    answers = own().get(TOUR_ANSWERS, {})
     right = sum(a["right"] for a in answers.values())
     st.markdown(ui.tr("tour.score", right=right, answered=len(answers), n=len(claims)))
     for claim in claims:

@@ -38,6 +38,11 @@ def run_page(page: str, lang: str = "en", timeout: float = 120, **params: object
     return at
 
 
+def own(at: AppTest) -> dict:
+    """The app's own state in ``at``'s session (ui.keys.own): its keys starting with "_"."""
+    return at.session_state[keys.OWN]
+
+
 def figures(at: AppTest) -> list[dict]:
     """Every Plotly chart on the page as its JSON document."""
     return [json.loads(el.proto.spec) for el in at.get("plotly_chart")]
@@ -168,7 +173,7 @@ def sweep_controls(at: AppTest, skip: tuple[str, ...] = ("lang",)) -> int:
             if getattr(at, kind)(key=key).disabled:  # as for a student: not to be touched
                 continue
             original = getattr(at, kind)(key=key).value
-            for option in at.session_state[keys.OPTIONS][key]:
+            for option in own(at)[keys.OPTIONS][key]:
                 getattr(at, kind)(key=key).set_value(option)
                 rerun()
             getattr(at, kind)(key=key).set_value(original)

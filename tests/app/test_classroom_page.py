@@ -10,7 +10,7 @@ import pytest
 from attnviz.classroom import open_store
 from ui import classroom, keys
 
-from .helpers import assert_clean, run_page
+from .helpers import assert_clean, own, run_page
 
 
 @pytest.fixture(autouse=True)
@@ -44,7 +44,7 @@ def start_class(lang: str = "en"):
     next(b for b in at.sidebar.button if b.label == label).click()
     at.run()
     assert_clean(at)
-    return at, at.session_state[keys.CLASS_TEACHER]
+    return at, own(at)[keys.CLASS_TEACHER]
 
 
 def join(code: str, lang: str):
@@ -109,7 +109,7 @@ def test_the_teacher_s_key_moves_into_the_session_and_out_of_every_link():
     _, t = start_class()
     at = run_page("classroom", "en", **{"class": t["code"], "key": t["key"]})
     assert_clean(at)
-    assert at.session_state[keys.CLASS_TEACHER] == t
+    assert own(at)[keys.CLASS_TEACHER] == t
     assert "key" not in at.query_params
     # (a fresh server's first run reloads the browser at the link it opened, key and all:
     # app.py's reopen_link; the next run, this page's, has taken it out)
@@ -135,7 +135,7 @@ def test_a_wrong_or_missing_key_changes_nothing(lang):
     _, t = start_class()
     at = run_page("classroom", lang, **{"class": t["code"], "key": "forged" + t["key"][6:]})
     assert_clean(at)
-    assert keys.CLASS_TEACHER not in at.session_state
+    assert keys.CLASS_TEACHER not in own(at)
     said = {"en": "teacher's key is wrong", "ja": "先生用の鍵が違う"}[lang]
     assert any(said in e.value for e in at.error)
     assert ballot(at)  # a student's view, nothing more
@@ -157,7 +157,7 @@ def test_a_student_after_a_reload_keeps_the_vote_by_the_cookie():
     _, t = start_class()
     a = join(t["code"], "en")
     vote(a, 2)
-    sid = a.session_state[keys.CLASS_STUDENT][t["code"]]
+    sid = own(a)[keys.CLASS_STUDENT][t["code"]]
     assert open_store().my_vote(t["code"], sid, "S1", 0, 1) is not None
 
 

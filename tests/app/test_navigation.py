@@ -4,7 +4,7 @@ import pytest
 
 from ui import keys
 
-from .helpers import PAGES, ROOT, assert_clean, run_page
+from .helpers import PAGES, ROOT, assert_clean, own, run_page
 
 
 @pytest.mark.parametrize(
@@ -24,7 +24,7 @@ def test_switching_pages_keeps_every_page_working(first, second):
         for widget in getattr(at, kind):
             if widget.key in ("lang",) or widget.disabled:  # as a student: not to be touched
                 continue
-            options = at.session_state[keys.OPTIONS].get(widget.key) if kind != "slider" else None
+            options = own(at)[keys.OPTIONS].get(widget.key) if kind != "slider" else None
             if options:
                 widget.set_value(options[-1])
             elif kind == "slider":

@@ -15,7 +15,7 @@ from tests.lessons import tour_oracle as oracle
 from tests.lessons.test_tour import agrees
 from ui import keys
 
-from .helpers import assert_clean, latex, run_page
+from .helpers import assert_clean, latex, own, run_page
 
 KINDS = ("slider", "select_slider", "selectbox", "radio", "toggle", "number_input", "text_input")
 FRAME = {"lang", "present"}  # the app's own controls, in the sidebar of every page
@@ -98,7 +98,7 @@ def test_every_exercise_answered_right_and_wrong_says_so_and_draws_its_figure(se
                 expected = t("tour.wrong", lang, yours=label[choice], answer=label[right])
             assert len(said) == 1 and said[0].startswith(expected), (claim, seed, said)
             assert len(at.get("plotly_chart")) == 1, claim  # the stop's figure, in place
-            assert at.session_state[keys.TOUR_ANSWERS][claim]["right"] is ok
+            assert own(at)[keys.TOUR_ANSWERS][claim]["right"] is ok
 
 
 def test_presenting_holds_the_answer_until_the_teacher_reveals_it():

@@ -11,7 +11,7 @@ import json
 import pytest
 from streamlit.testing.v1.element_tree import Widget
 
-from tests.app.helpers import _elements, assert_clean, run_page
+from tests.app.helpers import _elements, assert_clean, own, run_page
 from ui import keys
 
 compute_module = importlib.import_module("ui.compute")
@@ -66,7 +66,7 @@ def set_by_hand(at, kind: str, key: str, value: object) -> None:
     if value is None and kind == "slider":
         value = widget.min if widget.value != widget.min else widget.max
     elif value is None:
-        options = list(at.session_state[keys.OPTIONS][key])
+        options = list(own(at)[keys.OPTIONS][key])
         value = options[(options.index(widget.value) + 1) % len(options)]
     widget.set_value(value)
     at.run()

@@ -12,6 +12,7 @@ import pytest
 
 import ui
 from ui.fingerprint import Unkeyable, fingerprint
+from ui.keys import own
 
 drawn_module = importlib.import_module("ui.drawn")
 keys = importlib.import_module("ui.fingerprint")
@@ -128,6 +129,10 @@ def test_what_no_key_stands_for_is_built_unshared_and_raises_in_the_suite(fresh,
         fingerprint(lock)
     with pytest.raises(Unkeyable, match="session_state"):
         fingerprint(lambda: ui.st.session_state.get("x"))
+    with pytest.raises(Unkeyable, match="own"):  # the app's own state (ui.keys.own)
+        fingerprint(lambda: own().get("x"))
+    with pytest.raises(Unkeyable, match="own"):
+        fingerprint(lambda: ui.keys.own().get("x"))
     assert keys.STRICT  # tests/conftest.py
     with pytest.raises(Unkeyable):
         drawn_module.drawn(lambda: ("drawn with", lock))
