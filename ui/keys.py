@@ -12,13 +12,15 @@ multi-head page's 37 keys were the app's own. Widgets' keys stay session-state k
 
 import streamlit as st
 
+from .this_run import once
+
 OWN = "_attnviz"  # the one session-state entry holding every key below that starts with "_"
 
 
 def own() -> dict:
     """This session's own state (``OWN``): the keys below that start with "_" live here,
     not in ``st.session_state`` itself; it persists as a session-state value does."""
-    return st.session_state.setdefault(OWN, {})
+    return once(OWN, lambda: st.session_state.setdefault(OWN, {}))
 
 
 # widgets that code also reads or moves
@@ -33,7 +35,7 @@ RACE_FRAME = "race_frame"  # the training race's step slider
 TOUR_STOP, TOUR_SEED = "stop", "example"
 
 # the URL and the controls of a run (ui.page_run, ui.widgets, ui.share)
-BOUND = "_url_keys"  # {widget key: default} of this run, for the URL
+BOUND = "_url_keys"  # {widget key: (default, value drawn)} of this run, for the URL
 NOTES = "_url_notes"  # container for notices about URL values
 FIGURES = "_figures"  # the column of this run's figures, where a message of bad input goes
 PAGE_RUN = "_page_run"  # True while a run of the whole page draws (not a fragment's own run)

@@ -23,14 +23,9 @@ def _text(value: object) -> str:
 
 def view_params() -> dict[str, str]:
     """This view's controls as a link names them, plain: every control of the run off its
-    default, the language always."""
+    default, the language always (each with the value it was drawn with: ui.url_values)."""
     bound = own().get(BOUND, {})
-    params = {
-        k: st.session_state[k]
-        for k, default in bound.items()
-        if k in st.session_state and (k == LANG or st.session_state[k] != default)
-    }
-    return {k: _text(v) for k, v in params.items()}
+    return {k: _text(v) for k, (default, v) in bound.items() if k == LANG or v != default}
 
 
 def url_params() -> dict[str, str]:
@@ -49,7 +44,7 @@ def said(url: dict[str, str]) -> dict[str, str]:
     A link that sets every control (the tour's) names the same view as the page's own URL;
     writing that URL over it would add a history entry, and Back would stay on the page."""
     bound = own().get(BOUND, {})
-    return {k: v for k, v in url.items() if k == LANG or k not in bound or v != _text(bound[k])}
+    return {k: v for k, v in url.items() if k == LANG or k not in bound or v != _text(bound[k][0])}
 
 
 def keep_url(params: dict[str, str]) -> None:

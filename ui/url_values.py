@@ -25,21 +25,35 @@ def from_url(
     ValueError; a rejected value is dropped with a translated notice. A value left under
     the same key by another page's widget that is not ``valid`` here is forgotten, and so
     is every value when the browser went back or forward: the URL of that entry wins.
+
+    The control's default and the value it is drawn with go into ``BOUND`` (the share
+    link reads them there): nothing changes a control's value after this in a run
+    (Streamlit refuses a widget's value set after it is drawn). The session is read once.
     """
-    own().setdefault(BOUND, {})[key] = default
-    if key in st.session_state and (history_run() or not valid(st.session_state[key])):
-        del st.session_state[key]
-    if key not in st.session_state and in_url(key):
+    state = st.session_state
+    value = state.get(key, _UNSET)
+    if value is not _UNSET and (history_run() or not valid(value)):
+        del state[key]
+        value = _UNSET
+    if value is _UNSET and in_url(key):
         try:
             raw = url_value(key)
-            value = parse(raw)
+            parsed = parse(raw)
         except (ValueError, TypeError):
             note(tr("app.url_ignored", name=key))
         else:
-            if isinstance(value, int | float) and not isinstance(value, bool) and str(value) != raw:
-                note(tr("app.url_clamped", name=key, value=value))
-            st.session_state[key] = value
-    return key in st.session_state
+            if (
+                isinstance(parsed, int | float)
+                and not isinstance(parsed, bool)
+                and str(parsed) != raw
+            ):
+                note(tr("app.url_clamped", name=key, value=parsed))
+            state[key] = value = parsed
+    own().setdefault(BOUND, {})[key] = (default, default if value is _UNSET else value)
+    return value is not _UNSET
+
+
+_UNSET = object()
 
 
 def in_url(key: str) -> bool:
