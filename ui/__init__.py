@@ -3,10 +3,10 @@
 A run: page_run (begin, settle, end, stop), startup (once per process), navigation (deep
 links, unknown pages), way_back (the link back to the tour), share (the URL and share
 link), keys (every session-state key).
-Drawing: language, layout (the app's CSS, presentation mode, two columns), messages,
-widgets (controls kept in the URL and bounded by the engine's caps), export (charts with
-PNG, CSV downloads), components, mosaic and steps; compute: one cache style; drawn: what
-a rerun draws, built once per process.
+Drawing: language, layout (the app's CSS, presentation mode, two columns, runs of text,
+rows of labelled values), messages, widgets (controls kept in the URL and bounded by the
+engine's caps), export (charts with PNG, CSV downloads), components, mosaic and steps;
+compute: one cache style; drawn: what a rerun draws, built once per process.
 """
 
 from attnviz.i18n import LANGS
@@ -23,7 +23,7 @@ from .export import (
     number_table,
 )
 from .language import lang, tr
-from .layout import display, presenting, prose, split, style
+from .layout import display, metrics, presenting, prose, split, style
 from .messages import app_error, error_box, explain
 from .navigation import navigate, reopen_link, unknown_page
 from .page_run import (
@@ -73,6 +73,7 @@ __all__ = [
     "fragment",
     "in_turn",
     "lang",
+    "metrics",
     "navigate",
     "number",
     "number_table",

@@ -10,8 +10,7 @@ from attnviz.norms import NORMS
 from attnviz.text import token_labels
 from ui.export import map_table
 
-st.title(ui.tr("equivariance.title"))
-st.markdown(ui.tr("equivariance.intro"))
+ui.prose(ui.tr("equivariance.intro"), heading=ui.tr("equivariance.title"), level=1)
 st.caption(ui.tr("equivariance.symbols"))
 left, right = ui.split([2, 3] if ui.presenting() else [1, 2])
 with left:
@@ -62,15 +61,15 @@ with left:
         perm_notice.warning(ui.tr("equivariance.bad_order", order=cfg.order.strip(), last=last))
     elif r.notice:
         perm_notice.info(ui.tr(f"equivariance.{r.notice}"))
-    st.subheader(ui.tr("equivariance.formulas"))
-    ui.prose(*map(ui.display, r.formulas))
+    ui.prose(*map(ui.display, r.formulas), heading=ui.tr("equivariance.formulas"))
 
 labels = token_labels(r.tokens, escape=False)  # CSV headers: the tokens as typed
 perm_labels = token_labels(r.perm_tokens, escape=False)
 with right:
-    a, b = st.columns(2)
-    a.metric(ui.tr("equivariance.error"), f"{r.error:.2e}")
-    b.metric(ui.tr("equivariance.attn_error"), f"{r.attn_error:.2e}")
+    ui.metrics(
+        [ui.tr("equivariance.error"), ui.tr("equivariance.attn_error")],
+        [f"{r.error:.2e}", f"{r.attn_error:.2e}"],
+    )
     verdict = {"identity": st.info, "holds": st.success, "breaks": st.warning}[r.verdict]
     verdict(ui.tr(f"equivariance.{r.verdict}"))
     h = 1  # heads h = 1 … H, as the chapter numbers them

@@ -8,8 +8,7 @@ from attnviz.charts import saturation as charts
 from attnviz.lessons import saturation
 from attnviz.limits import MAX_SEED
 
-st.title(ui.tr("saturation.title"))
-st.markdown(ui.tr("saturation.intro"))
+ui.prose(ui.tr("saturation.intro"), heading=ui.tr("saturation.title"), level=1)
 st.caption(ui.tr("saturation.symbols"))
 left, right = ui.split([2, 3] if ui.presenting() else [1, 2])
 with left:
@@ -27,8 +26,7 @@ r = ui.compute(saturation.run, cfg, max_entries=32, label=ui.tr("saturation.comp
 with left:
     if r.rows < cfg.rows:
         st.info(ui.tr("saturation.rows_capped", rows=r.rows, N=N, most=saturation.MAX_LOGITS))
-    st.subheader(ui.tr("saturation.formulas"))
-    ui.prose(*map(ui.display, r.formulas))
+    ui.prose(*map(ui.display, r.formulas), heading=ui.tr("saturation.formulas"))
 
 
 def sig3(x: float) -> str:
@@ -39,18 +37,16 @@ def sig3(x: float) -> str:
 names = (ui.tr("saturation.unscaled"), ui.tr("saturation.scaled"))
 at_D = ui.drawn(lambda: r.at(D))  # the logits, a row's weights, the statistics at D
 with right:
-    st.subheader(ui.tr("saturation.at_D", D=D, rows=r.rows, N=N))
-    for scaled, name in ((False, names[0]), (True, names[1])):
-        st.caption(name)
-        cells = st.columns(4, vertical_alignment="bottom")  # values level, labels of 1–2 lines
-        for cell, col, fmt in zip(
-            cells,
-            ("variance", "max_weight", "jacobian", "saturated"),
-            (sig3, "{:.3f}".format, sig3, "{:.1%}".format),
-            strict=True,
-        ):
-            label = ui.tr(f"saturation.m_{col}", t=saturation.SATURATED)
-            cell.metric(label, fmt(at_D.stats.loc[scaled, col]))
+    shown = ("variance", "max_weight", "jacobian", "saturated")
+    formats = dict(zip(shown, (sig3, "{:.3f}".format, sig3, "{:.1%}".format), strict=True))
+    ui.metrics(  # a row a logit, unscaled then scaled: each statistic read down its column
+        [ui.tr(f"saturation.m_{col}", t=saturation.SATURATED) for col in shown],
+        {
+            name: [formats[col](at_D.stats.loc[scaled, col]) for col in shown]
+            for scaled, name in ((False, names[0]), (True, names[1]))
+        },
+        heading=ui.tr("saturation.at_D", D=D, rows=r.rows, N=N),
+    )
     ui.plot(
         lambda: charts.logit_histograms(
             at_D.logits,

@@ -15,8 +15,7 @@ from attnviz.scores import SCORES
 from attnviz.text import token_labels
 from pages.attention import scoring_views as views
 
-st.title(ui.tr("scoring.title"))
-st.markdown(ui.tr("scoring.intro"))
+ui.prose(ui.tr("scoring.intro"), heading=ui.tr("scoring.title"), level=1)
 st.caption(ui.tr("scoring.symbols"))
 left, right = ui.split([1, 2])
 with left:

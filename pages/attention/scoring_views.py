@@ -16,7 +16,7 @@ from attnviz.scores import SCORES
 from attnviz.text import token_labels
 from ui.export import csv_button
 from ui.language import tr
-from ui.layout import display, presenting, prose
+from ui.layout import display, metrics, presenting, prose
 from ui.plots import plot
 
 
@@ -59,8 +59,7 @@ def all_scores(cfg: scoring.Config, r: scoring.Result) -> None:
 
 def many_queries(cfg: scoring.Config, r: scoring.Result, k: int) -> None:
     """Every query's weights, A, beside the first k components of their outputs, Q̃."""
-    st.subheader(tr("scoring.many_title"))
-    prose(*map(display, r.many_formulas))
+    prose(*map(display, r.many_formulas), heading=tr("scoring.many_title"))
     own = [tr("scoring.self_item", m=m + 1, word=r.queries[m], a=a) for m, a in r.many_self]
     mine = tr("scoring.many_self", rows=tr("scoring.list_sep").join(own)) if own else ""
     prose(tr("scoring.many_caption"), mine, small=True)
@@ -108,9 +107,10 @@ def shuffle(cfg: scoring.Config, r: scoring.Result) -> None:
     from their sources and from their positions, then both as bars by position."""
     st.subheader(tr("scoring.shuffle_title"))
     st.caption(tr("scoring.shuffle_caption"))
-    c1, c2 = st.columns(2, vertical_alignment="bottom")  # the values level, labels of any length
-    c1.metric(tr("scoring.follow_metric"), scoring.change(r.follows))
-    c2.metric(tr("scoring.stay_metric"), scoring.change(r.stays))
+    metrics(
+        [tr("scoring.follow_metric"), tr("scoring.stay_metric")],
+        [scoring.change(r.follows), scoring.change(r.stays)],
+    )
     if min(r.follows, r.stays) < scoring.ZERO_TOL:
         st.caption(tr("scoring.zero_note", exp=scoring.ZERO_TOL_EXP))
 

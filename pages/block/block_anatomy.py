@@ -13,8 +13,7 @@ from attnviz.text import token_labels
 WIDTHS = [str(2**k) for k in range(3, 10)]  # D = 8 … 512
 LN_DECIMALS = 4  # places of the LN statistics shown (the CSV keeps every digit)
 
-st.title(ui.tr("block_anatomy.title"))
-st.markdown(ui.tr("block_anatomy.intro"))
+ui.prose(ui.tr("block_anatomy.intro"), heading=ui.tr("block_anatomy.title"), level=1)
 st.caption(ui.tr("block_anatomy.symbols"))
 left, right = ui.split([1, 2])
 with left:

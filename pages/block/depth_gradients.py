@@ -17,8 +17,7 @@ def computing(f: float) -> str:
     return ui.tr("depth_gradients.computing", pct=100 * f)
 
 
-st.title(ui.tr("depth_gradients.title"))
-st.markdown(ui.tr("depth_gradients.intro"))
+ui.prose(ui.tr("depth_gradients.intro"), heading=ui.tr("depth_gradients.title"), level=1)
 left, right = ui.split([1, 2])
 with left:
     L = ui.slider("L", ui.tr("depth_gradients.L"), 1, MAX_LAYERS, depth_gradients.Config.L)

@@ -18,8 +18,7 @@ def paper_shape(cfg: Config, computing: Callable[[float], str]) -> None:
     cross-attention, post-LN and pre-LN on one y-axis from 0; the ratios read by the page's
     rule, and what the cross-attention's part in (a) is as far as it is measured."""
     tr = ui.tr
-    st.subheader(tr("depth_gradients.shape_title"))
-    st.markdown(tr("depth_gradients.shape_intro"))
+    ui.prose(tr("depth_gradients.shape_intro"), heading=tr("depth_gradients.shape_title"))
     if not ui.toggle("shape", tr("depth_gradients.shape_toggle")):
         return
     pcfg = ui.config(depth_paper_shape.Config, seeds=cfg.seeds_used)
@@ -56,15 +55,19 @@ def paper_shape(cfg: Config, computing: Callable[[float], str]) -> None:
     ratios = {
         f"{norm}_{line}_x": v for norm, lines in r.ratios.items() for line, v in lines.items()
     }
-    st.markdown(tr("depth_gradients.shape_ratios", seeds=pcfg.seeds, D=pcfg.D, **ratios, **words))
-    if r.cross_share >= 0.5:  # most of the rise goes without the cross-attention
-        st.markdown(
-            tr(
-                "depth_gradients.shape_cross",
-                with_x=r.ratios["post"]["decoder"],
-                alone_x=r.ratios["post"]["decoder_alone"],
-                share=r.cross_share,
-            )
+    cross = (  # most of the rise goes without the cross-attention
+        tr(
+            "depth_gradients.shape_cross",
+            with_x=r.ratios["post"]["decoder"],
+            alone_x=r.ratios["post"]["decoder_alone"],
+            share=r.cross_share,
         )
+        if r.cross_share >= 0.5
+        else ""
+    )
     b_same = r.direction("pre", "decoder") == "same"
-    st.markdown(tr("depth_gradients.shape_b_same" if b_same else "depth_gradients.shape_b_differs"))
+    ui.prose(
+        tr("depth_gradients.shape_ratios", seeds=pcfg.seeds, D=pcfg.D, **ratios, **words),
+        cross,
+        tr("depth_gradients.shape_b_same" if b_same else "depth_gradients.shape_b_differs"),
+    )

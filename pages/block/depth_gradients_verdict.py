@@ -25,18 +25,18 @@ def verdict(cfg: Config, measured: list[Panel], t: TrendResult) -> None:
     """The summary, each panel's direction in the paper and here (W_2, as in the paper), and
     why a panel differs where a measurement says."""
     tr = ui.tr
-    st.subheader(tr("depth_gradients.verdict"))
     if cfg.L == 1:  # one layer: the per-layer panels have no direction
         measured = [p for p in measured if p.key in "cd"]
     same = [f"({p.key})" for p in measured if p.agrees]
-    st.markdown(
+    ui.prose(
         tr(
             "depth_gradients.summary",
             n=len(same),
             of=len(measured),
             which=", ".join(same) if same else tr("depth_gradients.none_agree"),
             loss=tr(f"depth_gradients.loss_{cfg.loss}_short"),
-        )
+        ),
+        heading=tr("depth_gradients.verdict"),
     )
 
     def table() -> pd.DataFrame:  # made once per process for cfg (the panels come from it)

@@ -13,8 +13,7 @@ from ui.keys import RACE_POSITIONS
 
 WIDTHS = [str(d) for d in range(2, positional.MAX_POSITIONS + 1, 2)]  # the old slider's stops
 
-st.title(ui.tr("positional.title"))
-st.markdown(ui.tr("positional.intro"))
+ui.prose(ui.tr("positional.intro"), heading=ui.tr("positional.title"), level=1)
 st.caption(ui.tr("positional.symbols"))
 race = st.session_state.get(RACE_POSITIONS)  # the latest training race's, or None
 left, right = ui.split([1, 2])
@@ -39,8 +38,10 @@ d_pos = ui.slider("d_pos", ui.tr("positional.d_pos"), 1, MAX_D, 64)
 fields = dict(kind=kind, N=N, D=D, seed=seed, cosine=cosine, d_pos=d_pos, race=race)
 cfg = ui.config(positional.Config, **fields)
 r = ui.compute(positional.run, cfg)
-ui.prose(*map(ui.display, r.widths.formulas))
-st.markdown(ui.tr("positional.widths", D=D, d_pos=d_pos, add=r.widths.add, concat=r.widths.concat))
+ui.prose(
+    *map(ui.display, r.widths.formulas),
+    ui.tr("positional.widths", D=D, d_pos=d_pos, add=r.widths.add, concat=r.widths.concat),
+)
 with left:
     ui.prose(*map(ui.display, r.formulas))
 positions = pd.RangeIndex(1, len(r.E) + 1, name=ui.tr("positional.position"))  # i = 1 … N

@@ -14,8 +14,8 @@ from attnviz.lessons.training_race import config as race_config
 from attnviz.limits import MAX_SEED
 from pages.block import training_race_views as views
 
-st.title(ui.tr("training_race.title"))
-st.markdown(ui.tr("training_race.intro", n=race_config.Config().n))
+intro = ui.tr("training_race.intro", n=race_config.Config().n)
+ui.prose(intro, heading=ui.tr("training_race.title"), level=1)
 left, right = ui.split([1, 2])
 with left:
     task = ui.select(

@@ -18,7 +18,7 @@ from attnviz.lessons.training_race import results as race_results
 from ui.fingerprint import shared
 from ui.keys import RACE_FRAME
 from ui.language import tr
-from ui.layout import presenting
+from ui.layout import presenting, prose
 from ui.plots import plot
 
 
@@ -33,13 +33,12 @@ def layer_head() -> str:
     return tr("names.layer_head", l="{l}", h="{h}")
 
 
-def probe_line(frames: race_frames.Frames) -> None:
+def probe_line(frames: race_frames.Frames) -> str:
     """The probe sequence the maps read and the output its task asks for."""
     target = frames.probe[frames.target.argmax(1)]  # the digit each output position needs
     digits = dict(tokens=" ".join(map(str, frames.probe)), target=" ".join(map(str, target)))
     name = tr(f"training_race.task_{frames.cfg.task}")
-    st.markdown(tr("training_race.probe", task=name, **digits))
-    st.caption(tr("training_race.maps_caption", chance=frames.chance))
+    return tr("training_race.probe", task=name, **digits)
 
 
 def show_maps(frames: race_frames.Frames, f: int, key: str) -> None:
@@ -63,9 +62,12 @@ def show_maps(frames: race_frames.Frames, f: int, key: str) -> None:
             layer_head=layer_head(),
         )
 
-    st.subheader(tr("training_race.maps_heading"))
-    probe_line(frames)
-    st.caption(tr("training_race.maps_at", t=int(frames.steps[f])))
+    prose(probe_line(frames), heading=tr("training_race.maps_heading"))
+    prose(
+        tr("training_race.maps_caption", chance=frames.chance),
+        tr("training_race.maps_at", t=int(frames.steps[f])),
+        small=True,
+    )
     plot(
         fig if shared(frames) else fig(), key, f"race_maps_{frames.cfg.task}_step{frames.steps[f]}"
     )
@@ -87,7 +89,6 @@ def show(state: dict, f: int, live: bool = False) -> None:
     show_maps(frames, f, "race_maps" + key)
     if frames.count < 2:
         return
-    st.subheader(tr("training_race.scores_heading"))
     short, best = names("training_race.short_"), {}
     for k in frames.scores:  # each model's highest-scoring head at this frame
         top = frames.best(f, k)
@@ -96,7 +97,8 @@ def show(state: dict, f: int, live: bool = False) -> None:
             if top
             else tr("training_race.best_dead", name=short[k])
         )
-    st.markdown(tr("training_race.scores_now", t=t, chance=frames.chance, **best))
+    now = tr("training_race.scores_now", t=t, chance=frames.chance, **best)
+    prose(now, heading=tr("training_race.scores_heading"))
     n = frames.count
     fig = charts.scores(
         frames.steps[:n],

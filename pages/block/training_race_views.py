@@ -80,9 +80,19 @@ def results(cfg: race_config.Config) -> None:
         if not state["done"]:
             st.info(tr("training_race.stopped", t=state["records"][-1].step))
         training_race_frames.replay(state)
-        for norm, (loss, acc) in race_results.summary(state["records"]).items():
-            key = "training_race.diverged" if math.isnan(loss) else "training_race.result"
-            st.markdown("- " + tr(key, name=training_race_frames.names()[norm], loss=loss, acc=acc))
+        summary = race_results.summary(state["records"]).items()
+        st.markdown(  # one list, one element
+            "\n".join(
+                "- "
+                + tr(
+                    "training_race.diverged" if math.isnan(loss) else "training_race.result",
+                    name=training_race_frames.names()[norm],
+                    loss=loss,
+                    acc=acc,
+                )
+                for norm, (loss, acc) in summary
+            )
+        )
         history = race_results.history(state["records"]).set_index("step")
         task = state["cfg"].task
         csv_button(history, f"race_{task}", "csv_race", label=tr("training_race.dl_history"))

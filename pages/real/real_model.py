@@ -15,6 +15,7 @@ from contextlib import nullcontext
 import streamlit as st
 
 import ui
+from attnviz.errors import InputError
 from attnviz.lessons import real_model
 from attnviz.lessons.real_model import forward, models
 from attnviz.lessons.real_model.measures import MEASURES
@@ -27,13 +28,20 @@ from ui.keys import HEAD, LAYER
 found = models.found()
 model = ui.select("model", ui.tr("real_model.model"), list(found), forward.MODEL, where=st.sidebar)
 st.sidebar.caption(ui.tr("real_model.model_help"))
-st.title(ui.tr("real_model.title", model=model.replace("-", "\u2011")))  # one line: no-break
-a = ui.config(forward.about, name=model)  # a bad folder: a translated message, and stop
+title = ui.tr("real_model.title", model=model.replace("-", "\u2011"))  # one line: no-break
+try:
+    a = forward.about(model)
+except InputError as err:  # a bad folder: the title over a translated message, and stop
+    st.title(title)
+    ui.error_box(err)
+    ui.stop()
 keys = dict(a.strings)
 specials = ui.tr(keys["specials"])
-ui.prose(
+ui.prose(  # the title and what the model is, one element
     ui.tr("real_model.intro", family=a.family, model=model, L=a.L, H=a.H, D=a.D),
     ui.tr(keys["intro"]),
+    heading=title,
+    level=1,
 )
 final = ui.tr("real_model.block_final") if a.final_norm else ""
 causal = ui.tr("real_model.block_causal") if a.causal else ""
@@ -105,9 +113,11 @@ with right:
     if view == "model":
         real_model_grid.head_grid(r, L, H, selected=(layer, head))
     if view == "rollout":
-        st.markdown(ui.tr("real_model.rollout_help"))
-        if not MEASURES[measure].rows_sum_to_one:
-            st.markdown(ui.tr("real_model.rollout_contributions"))
+        sent = not MEASURES[measure].rows_sum_to_one
+        ui.prose(
+            ui.tr("real_model.rollout_help"),
+            ui.tr("real_model.rollout_contributions") if sent else "",
+        )
     views.explore(cfg, r, views.map_title(view, combine, layer, head, measure), specials)
     views.all_maps_csv(r, measure)
 real_model_sinks.section(r, hide, keys=keys)

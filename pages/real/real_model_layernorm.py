@@ -66,8 +66,7 @@ def per_token_table(r: layernorm.Result) -> pd.DataFrame:
 def section(text: str, L: int, model: str = layernorm.MODEL) -> None:
     """The section's two controls (layer, which LayerNorm), its formulas, what the LN does to
     each token, γ and β."""
-    st.subheader(ui.tr("real_model_layernorm.title"))
-    st.markdown(ui.tr("real_model_layernorm.intro"))
+    ui.prose(ui.tr("real_model_layernorm.intro"), heading=ui.tr("real_model_layernorm.title"))
     # the page's two columns are the map's (ui.split is once a page): controls side by side
     left, right = st.columns(2)
     layer = ui.slider("ln_layer", ui.tr("real_model_layernorm.layer"), 1, L, 1, where=left) - 1

@@ -30,7 +30,6 @@ def section(r: real_model.Result, hide: bool, keys: dict | None = None) -> None:
     process for what they read (ui.plot). ``keys``: the family's strings."""
     keys = keys or {}
     names = dict(specials=tr(keys["specials"]), each=tr(keys["each"])) if keys else {}
-    st.subheader(tr("real_model.sinks_title"))
     shown = [c for c in r.categories() if not (hide and c in real_sinks.HIDDEN)]
     intro = "real_model.sinks_intro_hidden" if hide else "real_model.sinks_intro"
     if not MEASURES[r.sinks.measure].rows_sum_to_one:  # the grids are of what is sent
@@ -41,6 +40,7 @@ def section(r: real_model.Result, hide: bool, keys: dict | None = None) -> None:
         tr(intro, **names),
         tr(why, w=r.sinks.weight, m=r.sinks.carried, sink=sink_name),
         *map(display, r.sinks.formulas),
+        heading=tr("real_model.sinks_title"),
     )
     st.caption(tr("real_model.sinks_moved"))
     titles = [tr(r.category_key(c)) for c in shown]

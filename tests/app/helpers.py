@@ -9,6 +9,7 @@ import json
 import re
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -17,6 +18,7 @@ from streamlit.testing.v1 import AppTest
 
 from ui import keys
 from ui.export import LINE_GAP, NUMBER_TABLE
+from ui.layout import METRICS
 from ui.navigation import SCRIPTS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -278,3 +280,77 @@ def caption_text(at: AppTest) -> str:
     """Every caption's text, one after another: a page draws a run of notes as one caption
     (``ui.prose(small=True)``), so a note is looked for in it, not as a whole element."""
     return "\n\n".join(c.value for c in at.caption)
+
+
+class Metric(NamedTuple):
+    """One labelled value of a ``ui.metrics`` table: its label and value as given (the
+    label's markdown, math and all), and the name of its row ("" for a single row)."""
+
+    label: str
+    value: str
+    row: str
+
+
+class _Metrics(HTMLParser):
+    """A ``ui.metrics`` table's labels (thead), and its rows: each row group's name and
+    values."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.labels: list[str] = []
+        self.rows: list[tuple[str, list[str]]] = []
+        self.part, self.cell = "", None
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        if tag in ("thead", "tbody"):
+            self.part = tag
+            if tag == "tbody":
+                self.rows.append(("", []))
+        elif tag in ("th", "td"):
+            self.cell = []
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag not in ("th", "td") or self.cell is None:
+            return
+        text, self.cell = "".join(self.cell).strip(), None
+        if self.part == "thead":
+            self.labels.append(text)
+        elif tag == "th":
+            self.rows[-1] = (text, self.rows[-1][1])
+        else:
+            self.rows[-1][1].append(text)
+
+    def handle_data(self, data: str) -> None:
+        if self.cell is not None:
+            self.cell.append(data)
+
+
+def metrics(at: AppTest) -> list[Metric]:
+    """Every labelled value the page shows (``ui.metrics``, one markdown element a table),
+    in order: a table's rows one after another, each row's values left to right."""
+    found = []
+    for el in at.markdown:
+        if f'<div class="{METRICS}"' in el.value:
+            table = _Metrics()
+            table.feed(el.value[el.value.index(f'<div class="{METRICS}"') :])
+            for row, values in table.rows:
+                assert len(values) == len(table.labels), (table.labels, values)
+                found += [Metric(k, v, row) for k, v in zip(table.labels, values, strict=True)]
+    return found
+
+
+HEADING = re.compile(r"^(#{1,6}) (.+)$", re.M)  # a markdown heading line (ui.prose's)
+KINDS = {1: "title", 2: "header", 3: "subheader"}  # AppTest's names for st.title …
+
+
+def headings(at: AppTest, level: int = 3) -> list[str]:
+    """Every heading of ``level`` on the page, in order: ``st.title`` (1), ``st.header``
+    (2), ``st.subheader`` (3), and a heading at the top of a run of text or a table of
+    values (``ui.prose``, ``ui.metrics``), which draw it as markdown (``# x`` is level 1)."""
+    shown = []
+    for el in _elements(at.main):
+        if el.type == KINDS[level]:
+            shown.append(el.value)
+        elif el.type == "markdown":
+            shown += [text for marks, text in HEADING.findall(el.value) if len(marks) == level]
+    return shown

@@ -76,7 +76,8 @@ def test_real_model_mosaic_and_rollout_of_contributions(lang, encoded):
     at.radio(key="show").set_value("rollout").run()
     assert_clean(at)
     np.testing.assert_allclose(map_z(at), forward.rollout(encoded.norms)[3], atol=1e-5)
-    assert t("real_model.rollout_contributions", lang) in [m.value for m in at.markdown]
+    shown = [p for m in at.markdown for p in m.value.split("\n\n")]  # a run of text is one
+    assert t("real_model.rollout_contributions", lang) in shown
 
 
 def test_real_model_followed_weight_shows_what_is_sent(encoded):

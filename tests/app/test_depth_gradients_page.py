@@ -211,7 +211,9 @@ def test_the_verdict_sits_above_the_panels_and_names_the_panels_that_agree():
     assert summary in text(at)
     order = [(n.type, str(getattr(n, "value", ""))) for n in in_order(at.main)]
     first_chart = next(i for i, (kind, _) in enumerate(order) if kind == "plotly_chart")
-    assert order.index(("markdown", summary)) < first_chart
+    said = next(i for i, (kind, v) in enumerate(order) if kind == "markdown" and summary in v)
+    assert said < first_chart
+    assert order[said][1] == f"### {t('depth_gradients.verdict', 'en')}\n\n{summary}"  # headed
     table = next(i for i, (kind, v) in enumerate(order) if kind == "html" and NUMBER_TABLE in v)
     assert table < first_chart
 

@@ -7,7 +7,7 @@ import pytest
 from attnviz.i18n import t
 from attnviz.lessons import equivariance
 
-from .helpers import assert_clean, decode, figures, latex, run_page
+from .helpers import assert_clean, decode, figures, latex, metrics, run_page
 
 
 def maps_and_diff(at):
@@ -34,7 +34,7 @@ def assert_draws(at, r, lang="en", h=1):
     assert notes == ([rounding] if r.verdict == "holds" else [])
     bar = trace["colorbar"]["title"]["text"]
     assert bar == t("equivariance.diff_bar", lang, scale=largest)
-    assert [m.value for m in at.metric[:2]] == [f"{r.error:.2e}", f"{r.attn_error:.2e}"]
+    assert [m.value for m in metrics(at)] == [f"{r.error:.2e}", f"{r.attn_error:.2e}"]
     verdict = {"identity": at.info, "holds": at.success, "breaks": at.warning}[r.verdict]
     assert t(f"equivariance.{r.verdict}", lang) in [v.value for v in verdict]
 

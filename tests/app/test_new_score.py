@@ -22,6 +22,7 @@ from .helpers import (
     chain,
     decode,
     figures,
+    headings,
     latex,
     run_page,
     step_panels,
@@ -102,7 +103,7 @@ def test_a_registered_score_is_offered_computed_and_written_on_the_scoring_page(
     np.testing.assert_allclose(decode(figs[1]["data"][0]["y"]), by_hand, rtol=1e-5)
     every = decode(figs[3]["data"][0]["z"])  # (S, N): one row per registered score
     assert every.shape[0] == len(SCORES) == 6
-    assert t("scoring.all_title", lang, n=6) in [h.value for h in at.subheader]
+    assert t("scoring.all_title", lang, n=6) in headings(at)
     np.testing.assert_allclose(every[list(SCORES).index("distance")], by_hand, rtol=1e-5)
 
 

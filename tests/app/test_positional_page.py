@@ -46,7 +46,7 @@ def assert_draws(at, cfg: positional.Config, same: positional.SameWord, lang: st
     figs = figures(at)
     np.testing.assert_array_equal(decode(figs[0]["data"][0]["z"]), r.E)
     np.testing.assert_array_equal(decode(figs[1]["data"][0]["z"]), r.G)
-    lines = [m.value for m in at.markdown]
+    lines = [p for m in at.markdown for p in m.value.split("\n\n")]  # a run of text is one
     w = r.widths
     widths = t("positional.widths", lang, D=cfg.D, d_pos=cfg.d_pos, add=w.add, concat=w.concat)
     assert widths in lines

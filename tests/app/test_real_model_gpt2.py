@@ -13,7 +13,7 @@ from safetensors.torch import load_file, save_file
 from attnviz.i18n import t
 from attnviz.lessons import real_model as rm
 from attnviz.lessons.real_model import forward, models
-from tests.app.helpers import assert_clean, captions, component, latex, map_z, run_page
+from tests.app.helpers import assert_clean, captions, component, headings, latex, map_z, run_page
 from tests.tiny_models import gpt2_folder
 
 TEXT = "The cat sat on the mat."
@@ -67,7 +67,7 @@ def test_the_page_runs_a_gpt2_folder(listed, lang):
     at = run_page("real_model", lang=lang, model="gpt2-tiny", text=TEXT, show="head", layer=1)
     assert_clean(at)
     assert at.selectbox(key="model").value == "gpt2-tiny"
-    assert "gpt2\u2011tiny" in at.title[0].value
+    assert "gpt2\u2011tiny" in headings(at, 1)[0]
     norm = t("names.norm_pre", lang)
     assert any(norm in c for c in captions(at))  # its blocks: pre-LN, from its family
     assert any(t("real_model.intro_gpt2", lang)[:30] in m.value for m in at.markdown)
@@ -181,4 +181,4 @@ def test_the_model_picked_is_kept_in_the_url(listed):
     at.selectbox(key="model").set_value("gpt2-tiny").run()
     assert_clean(at)
     assert at.query_params["model"] in (["gpt2-tiny"], "gpt2-tiny")
-    assert "gpt2\u2011tiny" in at.title[0].value
+    assert "gpt2\u2011tiny" in headings(at, 1)[0]

@@ -27,6 +27,7 @@ from .helpers import (
     component,
     decode,
     figures,
+    headings,
     latex,
     map_z,
     run_page,
@@ -74,7 +75,7 @@ def test_model_view_shows_all_heads_and_the_picked_one(lang, encoded):
     assert grid["save"] == {"label": label, "file": f"{name}.png"}
     # the map's, every head's, the sinks', and the LayerNorm section's γ and β
     assert len(at.get("download_button")) == 4
-    assert at.title[0].value != ""
+    assert headings(at, 1)[0] != ""
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])

@@ -9,7 +9,7 @@ import pytest
 from attnviz.i18n import t
 from attnviz.lessons import saturation
 
-from .helpers import assert_clean, decode, figures, latex, run_page
+from .helpers import assert_clean, decode, figures, latex, metrics, run_page
 
 
 def traces(at, index):
@@ -47,11 +47,16 @@ def test_moving_D_changes_the_chosen_row_and_metrics():
     assert_clean(at)
     raw_w, scaled_w = (decode(t["y"]) for t in traces(at, 1))
     variance = run.at(4096).stats.loc[False, "variance"]
-    assert variance > 3000 and at.metric[0].value == f"{variance:,.0f}"  # 4,170, not 4.17e+03
-    label = at.metric[3].label  # the share of saturated rows says where saturation starts
+    shown = metrics(at)
+    assert variance > 3000 and shown[0].value == f"{variance:,.0f}"  # 4,170, not 4.17e+03
+    label = shown[3].label  # the share of saturated rows says where saturation starts
     assert label == t("saturation.m_saturated", "en", t=saturation.SATURATED) and "0.99" in label
     stats = run.at(4096).stats  # unscaled row first
-    assert at.metric[3].value == f"{stats.loc[False, 'saturated']:.1%}"
+    assert shown[3].value == f"{stats.loc[False, 'saturated']:.1%}"
+    assert [m.row for m in shown] == 4 * [t("saturation.unscaled", "en")] + 4 * [
+        t("saturation.scaled", "en")
+    ]
+    assert shown[7].value == f"{stats.loc[True, 'saturated']:.1%}"
     np.testing.assert_allclose([raw_w, scaled_w], run.at(4096).example, atol=1e-6)
 
 
@@ -102,7 +107,8 @@ def test_keys_are_numbered_from_1_and_no_english_in_japanese_legends(lang):
 def test_the_metric_labels_are_short_and_capitalised_alike():
     """ "saturated rows (largest weight > 0.99)" wrapped to three lines beside labels of one
     ("Var of logits", "mean largest weight"): each English label starts with a capital and
-    fits two lines of a presenting column; the columns align their values at the bottom."""
+    fits two lines of a presenting column. The eight values are one table (ui.metrics), its
+    labels once over both rows; ui/app.css levels the values whatever the labels' lines."""
     labels = {
         col: t(f"saturation.m_{col}", "en", t=saturation.SATURATED)
         for col in ("variance", "max_weight", "jacobian", "saturated")
@@ -113,12 +119,8 @@ def test_the_metric_labels_are_short_and_capitalised_alike():
     assert "\u00a00.99" in labels["saturated"]  # the threshold stays on one line
     at = run_page("saturation", present="true")
     assert_clean(at)
-    assert [m.label for m in at.metric[:4]] == list(labels.values())
-    metric_columns = [c for c in at.columns if c.get("metric") and not c.get("subheader")]
-    assert len(metric_columns) == 8
-    assert all(
-        c.proto.vertical_alignment == c.proto.VerticalAlignment.BOTTOM for c in metric_columns
-    )
+    assert [m.label for m in metrics(at)] == 2 * list(labels.values())
+    assert not at.metric and len([m for m in at.markdown if "attnviz-metrics" in m.value]) == 1
 
 
 def test_presenting_the_small_multiples_label_D_at_powers_of_16():

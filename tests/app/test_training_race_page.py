@@ -80,7 +80,8 @@ def test_maps_before_the_race_then_a_race_replayed_by_the_step_slider(lang, monk
         run_of = history[history["norm"] == norm]
         assert decode(tr["x"]).tolist() == run_of["step"].tolist()
         np.testing.assert_allclose(decode(tr["y"]), run_of[value], rtol=1e-4, err_msg=value)
-    summary = [m.value for m in at.markdown if m.value.startswith("- ")]
+    lists = [m.value for m in at.markdown if m.value.startswith("- ")]  # one list, one element
+    summary = [line for items in lists for line in items.split("\n")]
     assert summary == [
         "- "
         + t("training_race.result", lang, name=t(f"names.norm_{norm}", lang), loss=loss, acc=acc)
@@ -118,7 +119,7 @@ def test_maps_before_the_race_then_a_race_replayed_by_the_step_slider(lang, monk
         }
         step = int(frames.steps[f])
         line = t("training_race.scores_now", lang, t=step, chance=r.frames.chance, **best)
-        assert line in [m.value for m in at.markdown]
+        assert line in [p for m in at.markdown for p in m.value.split("\n\n")]  # under its heading
         marked = curves(figures(at)[0], "markers")
         if f:  # the curves' dots sit on the loss and accuracy after that step
             assert sorted(marked) == sorted(lines)

@@ -86,18 +86,20 @@ def once_settled(page, finds: str) -> list[str]:
     return page.evaluate(finds)
 
 
-# toggle and metric labels cut short ("…"), which Streamlit does to a label longer than its line
-# (by more than the 2 px an italic subscript of KaTeX overhangs its box, as in ‖J‖_F)
+# toggle labels cut short ("…"), which Streamlit does to a label longer than its line (by more
+# than the 2 px an italic subscript of KaTeX overhangs its box), and values of ui.metrics wider
+# than their columns (they do not wrap: set too large, one would run into the next)
 CUT_LABELS = """() => Array.from(document.querySelectorAll(
-    ':is([data-testid=stCheckbox] [data-testid=stWidgetLabel], [data-testid=stMetricLabel])'
-    + ' .stMarkdownEllipsis'))
+    '[data-testid=stCheckbox] [data-testid=stWidgetLabel] .stMarkdownEllipsis,'
+    + ' .attnviz-metrics td'))
     .filter(e => e.clientWidth > 0 && e.scrollWidth > e.clientWidth + 3)
     .map(e => e.textContent.slice(0, 50))"""
 
 
-# Japanese metric labels and radio options that may break inside a word (「分/散」, 「モデ/ル」)
+# Japanese labels of values (ui.metrics) and radio options that may break inside a word
+# (「分/散」, 「モデ/ル」)
 WORD_BREAKS = """() => Array.from(document.querySelectorAll(
-    '[data-testid=stMetricLabel] p, [role=radiogroup] p'))
+    '.attnviz-metrics th p, [role=radiogroup] p'))
     .filter(e => getComputedStyle(e).wordBreak !== 'auto-phrase')
     .map(e => e.textContent.slice(0, 30))"""
 
@@ -256,7 +258,7 @@ def test_presentation_mode_sets_every_kind_of_control_at_projector_size(server, 
 # the type size (px) of the first of each kind of text in the main area
 TEXT_SIZES = """() => Object.fromEntries(Object.entries({
     prose: ".stMarkdown p", formula: ".katex-display > .katex", link: "[data-testid=stPageLink] p",
-    metric: "[data-testid=stMetricLabel] p", message: "[data-testid=stAlert] p",
+    metric: ".attnviz-metrics th p", message: "[data-testid=stAlert] p",
   }).map(([kind, sel]) => [kind, parseFloat(getComputedStyle(
     document.querySelector(`[data-testid=stMain] ${sel}`) ?? document.body).fontSize)]))"""
 
@@ -279,7 +281,7 @@ def test_presentation_mode_sets_formulas_links_metrics_and_messages_at_projector
     tour = text_sizes(page, "s.formula >= s.prose && s.link >= 18")
     assert tour["formula"] >= tour["prose"] and tour["link"] >= 18, tour
     open_app(page, f"{server}/saturation?lang=ja&present=true&N=100000")  # N capped: a message
-    page.wait_for_selector("[data-testid=stMain] [data-testid=stMetricLabel]")
+    page.wait_for_selector("[data-testid=stMain] .attnviz-metrics th p")
     saturation = text_sizes(page, "s.metric >= 18 && s.message >= 21")
     assert saturation["metric"] >= 18 and saturation["message"] >= 21, saturation
     assert_clean(page)

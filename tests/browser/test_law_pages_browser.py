@@ -28,8 +28,8 @@ def wait_for_plots(page, n: int, timeout: float = 90_000) -> list[str]:
 
 
 def metric_text(page) -> list[str]:
-    """The metrics' values, as shown."""
-    return page.locator("[data-testid=stMetricValue]").all_inner_texts()
+    """The values of the page's labelled values (ui.metrics), as shown."""
+    return page.locator(".attnviz-metrics td").all_inner_texts()
 
 
 def thumb_value(page, label: str):
