@@ -22,12 +22,12 @@ WIDTHS += ["768", "1024"]  # each has divisors among H = 1 … 32
 QK_SCALES = ["0.25", "0.5", "1", "2", "3", "4", "8"]
 
 
-st.title(ui.tr("multihead.title"))
 if ui.presenting():  # on a projector the seven lines of it pushed the first map off screen
+    st.title(ui.tr("multihead.title"))
     with st.expander(ui.tr("multihead.intro_label")):
         st.markdown(ui.tr("multihead.intro"))
 else:
-    st.markdown(ui.tr("multihead.intro"))
+    ui.prose(ui.tr("multihead.intro"), heading=ui.tr("multihead.title"), level=1)
 left, right = ui.split([2, 3])  # the formulas need two fifths
 with left:
     example = ui.tr("multihead.default_text")

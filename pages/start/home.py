@@ -6,7 +6,6 @@ import torch
 import ui
 from attnviz.device import describe_device, resolve_device
 
-st.title(ui.tr("home.heading"))
 PAGES = (
     "tour",
     "classroom",
@@ -23,7 +22,7 @@ PAGES = (
 # the introduction and the list of pages in one element: each element of a page costs every
 # rerun of every student its own message
 listed = "\n".join(f"- {ui.tr(f'home.{key}')}" for key in PAGES)
-st.markdown(f"{ui.tr('home.intro')}\n\n{listed}")
+ui.prose(ui.tr("home.intro"), listed, heading=ui.tr("home.heading"), level=1)
 engine, small = resolve_device(), resolve_device(many_small_kernels=True)
 st.caption(ui.tr("app.device", device=describe_device(engine), version=torch.__version__))
 if small != engine:  # on a GPU host: the two pages that train small models stay on the CPU
