@@ -142,7 +142,7 @@ def reveal(code, sid, state, ask, cfg, r, ex) -> None:
     counts = tuple(store.counts(code, state.stop, state.example, n) for n in (1, 2))
     views.distributions(ex, counts, f"class_rounds_{state.stop}_{state.example}")
     key = state.stop.lower()
-    ui.plot(ask.figure(cfg, r, ui.lang(), state.example), f"tour_{key}", f"tour_{key}")
+    tour_stop.figure(ask, cfg, r, state.example, f"tour_{key}", f"tour_{key}")
 
 
 def alone(code: str, err: cr.ClassError) -> None:

@@ -72,7 +72,7 @@ def show(claim: str, seed: int, land: bool = False) -> None:
     except tour.NoQuestion:  # this example ties two answers: none could be marked right alone
         st.info(ui.tr("tour.tied"))
         tour_class.panel(claim, seed, None, False)  # the class follows to a stop with no vote
-        ui.plot(ask.figure(cfg, r, ui.lang(), seed), f"tour_{key}", f"tour_{key}_seed{seed}")
+        figure(ask, cfg, r, seed, f"tour_{key}", f"tour_{key}_seed{seed}")
         links(stop, seed)
         return
     with st.container(key="tour_question"):
@@ -112,7 +112,7 @@ def show(claim: str, seed: int, land: bool = False) -> None:
         links(stop, seed)
         return
     verdict(ex, answer)
-    ui.plot(ask.figure(cfg, r, ui.lang(), seed), f"tour_{key}", f"tour_{key}_seed{seed}")
+    figure(ask, cfg, r, seed, f"tour_{key}", f"tour_{key}_seed{seed}")
     links(stop, seed)
 
 
@@ -156,3 +156,11 @@ def summary(claims: list[str]) -> None:
                 on_click=_back_to,
                 args=(claim, a["seed"]),
             )
+
+
+def figure(ask: tour.Ask, cfg: object, r: object, seed: int, key: str, name: str) -> None:
+    """The stop's figure for this example, its document built once per process for the
+    setting, example and language (ui.plot with a builder): a class arriving at a stop
+    together draws it once, not once a student."""
+    language = ui.lang()
+    ui.plot(lambda: ask.figure(cfg, r, language, seed), key, name)
