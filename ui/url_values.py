@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 import streamlit as st
 
@@ -14,6 +15,8 @@ from .keys import BOUND, own
 from .language import tr
 from .messages import note
 from .url_pack import PACKED, unpack_value
+
+T = TypeVar("T")
 
 
 def from_url(
@@ -26,9 +29,9 @@ def from_url(
     the same key by another page's widget that is not ``valid`` here is forgotten, and so
     is every value when the browser went back or forward: the URL of that entry wins.
 
-    The control's default and the value it is drawn with go into ``BOUND`` (the share
-    link reads them there): nothing changes a control's value after this in a run
-    (Streamlit refuses a widget's value set after it is drawn). The session is read once.
+    The control's default and its value go into ``BOUND`` (the share link reads them
+    there); the widget drawn after this sets the value it shows (:func:`as_drawn`). The
+    session is read once.
     """
     state = st.session_state
     value = state.get(key, _UNSET)
@@ -54,6 +57,16 @@ def from_url(
 
 
 _UNSET = object()
+
+
+def as_drawn(key: str, value: T) -> T:
+    """``value``, the one the widget of ``key`` was drawn with, kept for the share link.
+    Not always the one ``from_url`` found: a value left under ``key`` by another page's
+    widget (another widget id) is not handed to this page's widget, which shows its own
+    default then, and the link must name what the page shows."""
+    bound = own().setdefault(BOUND, {})
+    bound[key] = (bound[key][0], value)
+    return value
 
 
 def in_url(key: str) -> bool:

@@ -19,7 +19,7 @@ from .keys import EXAMPLES, OPTIONS, RELABEL, SELECT_KINDS, SELECT_LABELS, TEXT_
 from .language import lang, tr
 from .messages import note
 from .page_run import CUT_ICON
-from .url_values import as_bool, choice, clamp, from_url, number_in
+from .url_values import as_bool, as_drawn, choice, clamp, from_url, number_in
 
 
 def slider(
@@ -37,8 +37,8 @@ def slider(
     if hi <= lo:  # Streamlit refuses a slider without a range
         return kind(lo)
     if from_url(key, default, clamp(kind, lo, hi), lambda v: number_in(v, kind, lo, hi)):
-        return where.slider(label, lo, hi, key=key, **options)
-    return where.slider(label, lo, hi, default, key=key, **options)
+        return as_drawn(key, where.slider(label, lo, hi, key=key, **options))
+    return as_drawn(key, where.slider(label, lo, hi, default, key=key, **options))
 
 
 def kept_int(key: str, lo: int, hi: int, default: int) -> int:
@@ -94,7 +94,7 @@ def select(
     if not from_url(key, default, choice(options), lambda v: v in options):
         kw["index"] = options.index(default)
     widget = where.radio if radio else where.selectbox
-    return widget(label, options, format_func=labels, key=key, **kw)
+    return as_drawn(key, widget(label, options, format_func=labels, key=key, **kw))
 
 
 def positions(page: str, default: str) -> tuple[str, str]:
@@ -122,21 +122,21 @@ def choice_slider(
     own().setdefault(OPTIONS, {})[key] = options
     if not from_url(key, default, choice(options), lambda v: v in options):
         kw["value"] = default
-    return where.select_slider(label, options, key=key, **kw)
+    return as_drawn(key, where.select_slider(label, options, key=key, **kw))
 
 
 def toggle(key: str, label: str, default: bool = False, where=st, **kw) -> bool:
     """A toggle kept in ``?key=true|false``."""
     if not from_url(key, default, as_bool, lambda v: isinstance(v, bool)):
         kw["value"] = default
-    return where.toggle(label, key=key, **kw)
+    return as_drawn(key, where.toggle(label, key=key, **kw))
 
 
 def number(key: str, label: str, lo: int, hi: int, default: int, where=st, **kw) -> int:
     """An integer input in [lo, hi] kept in ``?key=`` (clamped)."""
     if not from_url(key, default, clamp(int, lo, hi), lambda v: number_in(v, int, lo, hi)):
         kw["value"] = default
-    return where.number_input(label, lo, hi, step=1, key=key, **kw)
+    return as_drawn(key, where.number_input(label, lo, hi, step=1, key=key, **kw))
 
 
 def text(
@@ -173,7 +173,7 @@ def text(
     examples[key] = default
     if not from_url(key, default, parse, lambda v: isinstance(v, str)):
         kw["value"] = default
-    value = where.text_input(label, key=key, on_change=cut, **kw)
+    value = as_drawn(key, where.text_input(label, key=key, on_change=cut, **kw))
     if own().get(TEXT_CUT) == key:
         del own()[TEXT_CUT]
         where.warning(tr("app.text_cut", n=max_chars), icon=CUT_ICON)  # told once
